@@ -1,0 +1,83 @@
+"""Bit helpers for uint64 card masks, compiled to single LLVM instructions.
+
+numba has no public popcount / count-trailing-zeros, so these wrap llvmlite's
+``ctpop``, ``cttz`` and ``ctlz`` intrinsics.  Every mask passed here must be
+``np.uint64``: mixing ``uint64`` with ``int64`` in numba silently promotes to
+``float64``.  The helpers are game-agnostic (Barbu and Clabber share them).
+"""
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    if x != types.uint64:
+        return None
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    if x != types.uint64:
+        return None
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, False))
+
+    return sig, codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    if x != types.uint64:
+        return None
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], context.get_constant(types.boolean, False))
+
+    return sig, codegen
+
+
+@njit(inline="always", cache=True)
+def popcount(mask):
+    """Number of set bits of a uint64 mask, as int64."""
+    return np.int64(_ctpop(mask))
+
+
+@njit(inline="always", cache=True)
+def lowest_bit(mask):
+    """Index of the lowest set bit of a non-zero uint64 mask (64 for 0)."""
+    return np.int64(_cttz(mask))
+
+
+@njit(inline="always", cache=True)
+def highest_bit(mask):
+    """Index of the highest set bit of a non-zero uint64 mask (-1 for 0)."""
+    return np.int64(63) - np.int64(_ctlz(mask))
+
+
+@njit(inline="always", cache=True)
+def nth_set_bit(mask, n):
+    """Index of the ``n``-th (0-based, from the low end) set bit of ``mask``."""
+    m = mask
+    for _ in range(n):
+        m &= m - ONE
+    return np.int64(_cttz(m))
+
+
+@njit(inline="always", cache=True)
+def bit(index):
+    """The uint64 mask with only bit ``index`` set."""
+    return ONE << np.uint64(index)

@@ -1,0 +1,519 @@
+"""The numba play engine: one deal with a full record, or a parallel batch of deals.
+
+Kernel/wrapper pairs: :func:`play_deal` and :func:`play_batch` validate and
+preallocate; the private ``@njit`` kernels ``_play_one`` / ``_play_batch`` take
+and return only arrays and scalars.  The public kernels carry explicit
+signatures with a first-class function type for user strategies, so they are
+compiled once and cached on disk (``cache=True``) whatever strategies a run uses.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit, prange, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from .bits import highest_bit, popcount
+from .cards import N_SEATS, format_card, random_deal, verify_deal
+from .cards import deal_into
+from .layout import (
+    S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK,
+    S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD,
+    S_WIN_SEAT, S_WON, STATE_SIZE,
+)
+from .rules import (
+    BARBU, CONTRACTS, DOMINO, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, R_BARBU_FORCED_DISCARD,
+    R_BARBU_HEART_LEAD, R_DOMINO_PAYOUT, R_TRUMPS_OVERTRUMP, R_TRUMPS_VOID, RULES_ARRAY_SIZE, TRUMPS,
+    Rules, parse_contract,
+)
+from .rng import STREAM_PLAY, stream_key
+from .strategies import (
+    HEURISTIC, LOWEST, RANDOM, Strategy, heuristic_strategy, lowest_strategy, random_strategy,
+    resolve_strategy,
+)
+
+# User strategies travel as first-class function pointers, an experimental numba feature
+# that works as documented; the warning would only confuse users.
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+LANE = np.uint64(0x1FFF)
+HEARTS_MASK = LANE << np.uint64(26)
+QUEENS = np.uint64((1 << 10) | (1 << 23) | (1 << 36) | (1 << 49))
+KH_BIT = U1 << np.uint64(37)
+AH_BIT = U1 << np.uint64(38)
+
+MAX_ACTIONS = 256  # Domino: at most 52 plays and, per play, 3 passes
+PASS = -1
+
+STRATEGY_SIG = types.int64(types.uint64, types.uint64, types.uint64[::1], types.uint64[::1])
+STRATEGY_FN = types.FunctionType(STRATEGY_SIG)
+USER_FNS = types.UniTuple(STRATEGY_FN, 4)
+
+
+class IllegalPlayError(ValueError):
+    """A strategy returned a card it may not play."""
+
+
+# ---------------------------------------------------------------- rules as small functions
+@njit(inline="always", cache=True)
+def suit_bits(suit):
+    return LANE << np.uint64(13 * suit)
+
+
+@njit(inline="always", cache=True)
+def above(card):
+    """Cards of ``card``'s suit ranked above it."""
+    return ~((U1 << np.uint64(card + 1)) - U1) & suit_bits(card // 13)
+
+
+@njit(cache=True)
+def legal_mask(hand, n_in_trick, led, contract, trump, top_trump, rules):
+    """The cards ``hand`` may play to a trick (trick contracts).
+
+    ``led``: the led suit (ignored when leading); ``trump``: the trump suit
+    (Trumps only); ``top_trump``: the highest trump in the trick so far, -1 if none.
+    """
+    if n_in_trick == 0:
+        if contract == NO_HEARTS or (contract == BARBU and rules[R_BARBU_HEART_LEAD] == 1):
+            others = hand & ~HEARTS_MASK
+            return others if others else hand
+        if contract == BARBU and (hand & KH_BIT) and hand != KH_BIT:
+            return hand & ~KH_BIT
+        return hand
+    follow = hand & suit_bits(led)
+    if contract == TRUMPS:
+        overtrump = rules[R_TRUMPS_OVERTRUMP] == 1
+        if follow:
+            if overtrump and led == trump and top_trump >= 0:
+                higher = follow & above(top_trump)
+                if higher:
+                    return higher
+            return follow
+        my_trumps = hand & suit_bits(trump)
+        if my_trumps == U0:
+            return hand
+        allowed = my_trumps
+        if overtrump and top_trump >= 0:
+            higher = my_trumps & above(top_trump)
+            if higher:
+                allowed = higher
+        if rules[R_TRUMPS_VOID] == 0:
+            return allowed
+        return (hand & ~suit_bits(trump)) | allowed
+    if follow:
+        return follow
+    if contract == BARBU and rules[R_BARBU_FORCED_DISCARD] == 1 and (hand & KH_BIT):
+        return KH_BIT
+    return hand
+
+
+@njit(cache=True)
+def trick_points(contract, trick_no, trick):
+    """Raw points (<= 0, or +5 in Trumps) for winning trick ``trick_no`` (0-based) holding ``trick``."""
+    if contract == NO_TRICKS:
+        return -2
+    if contract == NO_QUEENS:
+        return -6 * popcount(trick & QUEENS)
+    if contract == NO_LAST_TWO:
+        return -10 if trick_no == 11 else (-20 if trick_no == 12 else 0)
+    if contract == NO_HEARTS:
+        p = -2 * popcount(trick & HEARTS_MASK)
+        return p - 4 if trick & AH_BIT else p
+    if contract == BARBU:
+        return -20 if trick & KH_BIT else 0
+    return 5
+
+
+@njit(cache=True)
+def hand_over(contract, played):
+    """True when no penalty card is left to win, so the rest cannot change a score."""
+    if contract == NO_QUEENS:
+        return (played & QUEENS) == QUEENS
+    if contract == NO_HEARTS:
+        return (played & HEARTS_MASK) == HEARTS_MASK
+    if contract == BARBU:
+        return (played & KH_BIT) != U0
+    return False
+
+
+@njit(inline="always", cache=True)
+def _choose(sid, seat, legal, hand, state, rng, user_fns):
+    if sid == HEURISTIC:
+        return heuristic_strategy(legal, hand, state, rng)
+    if sid == RANDOM:
+        return random_strategy(legal, hand, state, rng)
+    if sid == LOWEST:
+        return lowest_strategy(legal, hand, state, rng)
+    if seat == 0:
+        return user_fns[0](legal, hand, state, rng)
+    if seat == 1:
+        return user_fns[1](legal, hand, state, rng)
+    if seat == 2:
+        return user_fns[2](legal, hand, state, rng)
+    return user_fns[3](legal, hand, state, rng)
+
+
+@njit(inline="always", cache=True)
+def _illegal(seat, card):
+    c = card if 0 <= card < 52 else 52
+    return -(1 + seat + 4 * c)
+
+
+@njit(cache=True)
+def _reset_state(state, contract, param, declarer, rules):
+    for i in range(STATE_SIZE):
+        state[i] = U0
+    state[S_CONTRACT] = contract
+    state[S_PARAM] = param
+    state[S_DECLARER] = declarer
+    for s in range(4):
+        state[S_CARDS_LEFT + s] = 13
+        state[S_DOMINO_LOW + s] = 13
+        state[S_DOMINO_HIGH + s] = 13
+    for i in range(RULES_ARRAY_SIZE):
+        state[S_RULES + i] = np.uint64(rules[i])
+
+
+@njit(cache=True)
+def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, state, rng,
+                 scores, tricks, record, rec_seat, rec_card, rec_winner):
+    """Play the tricks of a trick contract; returns actions recorded, or a negative error code."""
+    played = U0
+    leader = declarer
+    n_act = 0
+    for t in range(13):
+        state[S_TRICK] = t
+        state[S_LEADER] = leader
+        seat = leader
+        trick = U0
+        led = -1
+        win_card = -1
+        win_seat = -1
+        top_trump = -1
+        for k in range(4):
+            hand = hands[seat]
+            legal = legal_mask(hand, k, led, contract, trump, top_trump, rules)
+            state[S_N_IN_TRICK] = k
+            state[S_SEAT] = seat
+            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns)
+            if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
+                return _illegal(seat, card)
+            b = U1 << np.uint64(card)
+            hands[seat] = hand ^ b
+            trick |= b
+            played |= b
+            suit = card // 13
+            if k == 0:
+                led = suit
+                win_card, win_seat = card, seat
+            elif suit == win_card // 13:
+                if card > win_card:
+                    win_card, win_seat = card, seat
+            elif contract == TRUMPS and suit == trump:
+                win_card, win_seat = card, seat
+            if contract == TRUMPS and suit == trump and card > top_trump:
+                top_trump = card
+            if suit != led:
+                state[S_VOIDS + seat] |= U1 << np.uint64(led)
+            state[S_TRICK_CARDS + k] = card
+            state[S_PLAYED] = played
+            state[S_CARDS_LEFT + seat] -= U1
+            state[S_WIN_CARD] = win_card
+            state[S_WIN_SEAT] = win_seat
+            if record:
+                rec_seat[n_act] = seat
+                rec_card[n_act] = card
+            n_act += 1
+            seat = (seat + 1) & 3
+        scores[win_seat] += trick_points(contract, t, trick)
+        tricks[win_seat] += 1
+        state[S_WON + win_seat] |= trick
+        state[S_TRICKS_WON + win_seat] += U1
+        if record:
+            rec_winner[t] = win_seat
+        leader = win_seat
+        if hand_over(contract, played):
+            break
+    return n_act
+
+
+@njit(cache=True)
+def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
+                 scores, record, rec_seat, rec_card):
+    """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
+    playable = U0
+    for s in range(4):
+        playable |= U1 << np.uint64(13 * s + start)
+    played = U0
+    place = 0
+    seat = declarer
+    n_act = 0
+    while True:
+        hand = hands[seat]
+        if hand:
+            legal = hand & playable
+            if legal == U0:
+                if record:
+                    rec_seat[n_act] = seat
+                    rec_card[n_act] = PASS
+                n_act += 1
+            else:
+                state[S_SEAT] = seat
+                card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns)
+                if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
+                    return _illegal(seat, card)
+                b = U1 << np.uint64(card)
+                hands[seat] = hand ^ b
+                played |= b
+                playable &= ~b
+                suit, rank = card // 13, card % 13
+                if rank <= start and rank > 0:
+                    playable |= b >> U1
+                if rank >= start and rank < 12:
+                    playable |= b << U1
+                if np.int64(state[S_DOMINO_LOW + suit]) == 13:  # opening the column
+                    state[S_DOMINO_LOW + suit] = rank
+                    state[S_DOMINO_HIGH + suit] = rank
+                elif rank < start:
+                    state[S_DOMINO_LOW + suit] = rank
+                else:
+                    state[S_DOMINO_HIGH + suit] = rank
+                state[S_PLAYED] = played
+                state[S_CARDS_LEFT + seat] -= U1
+                if record:
+                    rec_seat[n_act] = seat
+                    rec_card[n_act] = card
+                n_act += 1
+                if hands[seat] == U0:
+                    scores[seat] = rules[R_DOMINO_PAYOUT + place]
+                    place += 1
+                    if place == 3:
+                        for s in range(4):
+                            if hands[s] != U0:
+                                scores[s] = rules[R_DOMINO_PAYOUT + 3]
+                        return n_act
+        seat = (seat + 1) & 3
+
+
+@njit(cache=True)
+def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng, hands,
+               scores, tricks, record, rec_seat, rec_card, rec_winner):
+    for s in range(4):
+        hands[s] = hands_in[s]
+        scores[s] = 0
+        tricks[s] = 0
+    _reset_state(state, contract, param, declarer, rules)
+    if contract == DOMINO:
+        return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,
+                            scores, record, rec_seat, rec_card)
+    return _play_tricks(hands, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
+                        scores, tricks, record, rec_seat, rec_card, rec_winner)
+
+
+@njit(
+    types.int64(
+        types.uint64[::1], types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
+        USER_FNS, types.uint64, types.uint64, types.int64[::1], types.int64[::1],
+        types.int8[::1], types.int8[::1], types.int8[::1],
+    ),
+    cache=True,
+)
+def _play_one(hands_in, contract, param, declarer, rules, strat_ids, user_fns, seed, index,
+              scores, tricks, rec_seat, rec_card, rec_winner):
+    state = np.empty(STATE_SIZE, np.uint64)
+    rng = np.empty(1, np.uint64)
+    rng[0] = stream_key(seed, index, STREAM_PLAY)
+    hands = np.empty(4, np.uint64)
+    return _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
+                      hands, scores, tricks, True, rec_seat, rec_card, rec_winner)
+
+
+@njit(cache=True)
+def _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors):
+    """Play deals ``lo..hi`` (offsets from ``start``) under every configuration, serially."""
+    deck = np.empty(52, np.int64)
+    dealt = np.empty(4, np.uint64)
+    hands = np.empty(4, np.uint64)
+    state = np.empty(STATE_SIZE, np.uint64)
+    rng = np.empty(1, np.uint64)
+    sc = np.empty(4, np.int64)
+    tr = np.empty(4, np.int64)
+    dummy = np.empty(1, np.int8)
+    for i in range(lo, hi):
+        index = np.uint64(start + i)
+        deal_into(seed, index, deck, dealt)
+        for c in range(configs.shape[0]):
+            rng[0] = stream_key(seed, index, STREAM_PLAY)
+            code = _play_into(dealt, configs[c, 0], configs[c, 1], configs[c, 2], rules, strat_ids,
+                              user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy)
+            if code < 0:
+                errors[i] = code
+                return
+            for s in range(4):
+                scores[i, c, s] = sc[s]
+                tricks[i, c, s] = tr[s]
+
+
+@njit(
+    types.void(
+        types.uint64, types.int64, types.int64, types.int64[:, ::1], types.int64[::1],
+        types.int64[::1], USER_FNS, types.int16[:, :, ::1], types.int8[:, :, ::1], types.int64[::1],
+        types.int64,
+    ),
+    cache=True,
+    parallel=True,
+)
+def _play_batch(seed, start, n, configs, rules, strat_ids, user_fns, scores, tricks, errors, chunk):
+    n_chunks = (n + chunk - 1) // chunk
+    for k in prange(n_chunks):
+        lo = k * chunk
+        hi = min(n, lo + chunk)
+        _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors)
+
+
+# ---------------------------------------------------------------- public wrappers
+@dataclass
+class DealResult:
+    """One played deal: scores, tricks and the full record of plays."""
+
+    contract: int
+    param: int
+    declarer: int
+    hands: np.ndarray  # (4,) uint64, as dealt
+    scores: np.ndarray  # (4,) int64 raw scores by seat
+    tricks: np.ndarray  # (4,) int64 tricks won by seat (0 in Domino)
+    seats: np.ndarray = field(repr=False)  # (n_actions,) seat of each action in order
+    cards: np.ndarray = field(repr=False)  # (n_actions,) card played, PASS (-1) for a Domino pass
+    trick_winners: np.ndarray = field(repr=False)  # (n_tricks,) winner of each trick played
+
+    @property
+    def contract_name(self) -> str:
+        return CONTRACTS[self.contract]
+
+
+def _strategies(strategies) -> tuple[np.ndarray, tuple, list[Strategy]]:
+    if isinstance(strategies, (str, Strategy)) or hasattr(strategies, "py_func"):
+        strategies = [strategies] * N_SEATS
+    resolved = [resolve_strategy(s) for s in strategies]
+    if len(resolved) != N_SEATS:
+        raise ValueError(f"give one strategy or four (one per seat), not {len(resolved)}")
+    ids = np.array([s.builtin_id for s in resolved], np.int64)
+    fns = tuple(s.func for s in resolved)
+    return ids, fns, resolved
+
+
+def _call_kernel(kernel, *args):
+    """Call a kernel, turning a user strategy of the wrong shape into a clear error."""
+    try:
+        return kernel(*args)
+    except Exception as e:  # numba reports a wrong signature as a typing error
+        if type(e).__module__.startswith("numba"):
+            raise ValueError(
+                "a user strategy does not compile with the strategy signature "
+                "(legal: uint64, hand: uint64, state: uint64[::1], rng: uint64[::1]) -> int: "
+                + str(e).splitlines()[0]
+            ) from None
+        raise
+
+
+def check_param(contract: int, param: int) -> int:
+    """Validate the trump suit (Trumps) or starting rank (Domino); other contracts take 0."""
+    if contract == TRUMPS and not 0 <= param < 4:
+        raise ValueError(f"trump suit must be 0..3 (C, D, H, S), not {param}")
+    if contract == DOMINO and not 0 <= param < 13:
+        raise ValueError(f"domino starting rank must be 0..12 (2..A), not {param}")
+    if contract not in (TRUMPS, DOMINO):
+        return 0
+    return param
+
+
+def _raise_illegal(code: int, resolved: list[Strategy], deal: str):
+    code = -code - 1
+    seat, card = code % 4, code // 4
+    shown = format_card(card) if card < 52 else "a value that is not a card"
+    raise IllegalPlayError(
+        f"strategy {resolved[seat].name!r} at seat {'NESW'[seat]} played {shown}, "
+        f"which is not a legal card there ({deal})"
+    )
+
+
+def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declarer: int = 0,
+              rules: Rules | None = None, seed: int = 0, index: int = 0) -> DealResult:
+    """Play one deal and return scores with the full record.
+
+    Parameters
+    ----------
+    hands : (4,) uint64 array of the hands by seat (see ``cards.parse_pbn``).
+    contract : contract id or name.
+    strategies : one strategy for every seat, or four (names, ``file.py:func``, njit functions).
+    param : trump suit (Trumps) or starting rank (Domino).
+    declarer : seat 0..3 who declares and plays first.
+    seed, index : key of the random stream used by random strategies (same as deal
+        ``index`` of a batch run with ``seed``).
+    """
+    contract = parse_contract(contract) if isinstance(contract, str) else int(contract)
+    if not 0 <= contract < 7:
+        raise ValueError(f"unknown contract id {contract}")
+    param = check_param(contract, int(param))
+    if not 0 <= declarer < 4:
+        raise ValueError(f"declarer seat must be 0..3, not {declarer}")
+    hands = np.ascontiguousarray(hands, dtype=np.uint64)
+    verify_deal(hands)
+    rules = rules or Rules()
+    ids, fns, resolved = _strategies(strategies)
+    scores = np.zeros(4, np.int64)
+    tricks = np.zeros(4, np.int64)
+    rec_seat = np.zeros(MAX_ACTIONS, np.int8)
+    rec_card = np.zeros(MAX_ACTIONS, np.int8)
+    rec_winner = np.full(13, -1, np.int8)
+    n = _call_kernel(_play_one, hands, contract, param, declarer, rules.to_array(), ids, fns,
+                     np.uint64(seed % 2**64), np.uint64(index), scores, tricks, rec_seat, rec_card,
+                     rec_winner)
+    if n < 0:
+        _raise_illegal(n, resolved, f"contract {CONTRACTS[contract]}")
+    n_tricks = int((rec_winner >= 0).sum())
+    return DealResult(contract, param, declarer, hands.copy(), scores, tricks,
+                      rec_seat[:n].astype(np.int64), rec_card[:n].astype(np.int64),
+                      rec_winner[:n_tricks].astype(np.int64))
+
+
+def play_random_deal(seed: int, index: int, contract, strategies="heuristic", **kwargs) -> DealResult:
+    """Deal ``index`` of run ``seed``, played as :func:`play_deal` plays it."""
+    return play_deal(random_deal(seed, index), contract, strategies, seed=seed, index=index, **kwargs)
+
+
+def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *,
+               rules: Rules | None = None, chunk: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """Play deals ``start .. start+n-1`` of run ``seed`` under each configuration, in parallel.
+
+    ``configs`` is a sequence of ``(contract, param, declarer)``; every
+    configuration is played on the same deals.  Returns ``scores`` (n, n_configs, 4)
+    int16 and ``tricks`` (n, n_configs, 4) int8, by seat.  Deal ``i`` depends only
+    on ``(seed, start + i)``, so the result is the same for any thread count or chunk.
+    """
+    if n < 0 or start < 0 or seed < 0:
+        raise ValueError("seed, start and the number of deals must be non-negative")
+    if chunk < 1:
+        raise ValueError("chunk must be at least 1")
+    cfg = np.array([[int(c), check_param(int(c), int(p)), int(d)] for c, p, d in configs], np.int64)
+    if cfg.size == 0:
+        raise ValueError("give at least one configuration")
+    cfg = np.ascontiguousarray(cfg.reshape(-1, 3))
+    if (cfg[:, 0] < 0).any() or (cfg[:, 0] > 6).any() or (cfg[:, 2] < 0).any() or (cfg[:, 2] > 3).any():
+        raise ValueError("contract ids are 0..6 and declarer seats 0..3")
+    rules = rules or Rules()
+    ids, fns, resolved = _strategies(strategies)
+    scores = np.zeros((n, len(cfg), 4), np.int16)
+    tricks = np.zeros((n, len(cfg), 4), np.int8)
+    errors = np.zeros(n, np.int64)
+    _call_kernel(_play_batch, np.uint64(seed % 2**64), start, n, cfg, rules.to_array(), ids, fns,
+                 scores, tricks, errors, chunk)
+    bad = np.flatnonzero(errors)
+    if bad.size:
+        _raise_illegal(int(errors[bad[0]]), resolved, f"deal {start + int(bad[0])} of seed {seed}")
+    return scores, tricks

@@ -1,0 +1,214 @@
+"""Contracts, the rule-variant configuration (``Rules``) and its named presets.
+
+The options are those of ``rules/barbu.md``; the defaults are the spec's.  A
+``Rules`` compiles to a small int64 array (``Rules.to_array``) that the
+kernels read with the ``R_*`` indices below.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+# Contract ids, in the order the spec lists them.
+NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINO = range(7)
+CONTRACTS = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "barbu", "trumps", "domino")
+CONTRACT_TITLES = (
+    "No Tricks", "No Queens", "No Last Two", "No Hearts",
+    "No King of Hearts (Barbu)", "Trumps", "Domino",
+)
+NEGATIVE_CONTRACTS = (NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU)
+POSITIVE_CONTRACTS = (TRUMPS, DOMINO)
+# Points shared out by each contract in one hand (the sum of the four seats' raw scores).
+CONTRACT_TOTALS = (-26, -24, -30, -30, -20, 65, 65)
+
+ROTATIONS = ("declarer-block", "every-dealer")
+BARBU_HEART_LEADS = ("king-only", "no-hearts-unless-only-hearts")
+TRUMPS_VOIDS = ("must-trump", "free")
+
+# Indices into the kernels' rules array.
+R_BARBU_HEART_LEAD = 0  # 0 king-only, 1 no-hearts-unless-only-hearts
+R_BARBU_FORCED_DISCARD = 1  # 0 off, 1 on
+R_TRUMPS_VOID = 2  # 0 must-trump, 1 free
+R_TRUMPS_OVERTRUMP = 3  # 0 off, 1 on
+R_DOMINO_PAYOUT = 4  # four entries: first, second, third, last
+R_ROTATION = 8  # 0 declarer-block, 1 every-dealer (game level)
+RULES_ARRAY_SIZE = 9
+
+
+def parse_contract(name: str) -> int:
+    """The contract id of a name (``no-tricks`` ... ``domino``; ``_`` or spaces also accepted)."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    if key in CONTRACTS:
+        return CONTRACTS.index(key)
+    raise ValueError(f"unknown contract {name!r}: use one of {', '.join(CONTRACTS)}")
+
+
+def _choice(option: str, value, allowed) -> str:
+    if value not in allowed:
+        raise ValueError(f"option {option}: {value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def _parse_bool(option: str, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    key = str(value).strip().lower()
+    if key in ("on", "true", "yes", "1"):
+        return True
+    if key in ("off", "false", "no", "0"):
+        return False
+    raise ValueError(f"option {option}: {value!r} is not on or off")
+
+
+def _parse_payout(value) -> tuple[int, int, int, int]:
+    if isinstance(value, str):
+        parts = [p for p in value.replace(" ", "").split(",") if p]
+    else:
+        parts = list(value)
+    try:
+        payout = tuple(int(p) for p in parts)
+    except (TypeError, ValueError):
+        raise ValueError(f"option domino-payout: {value!r} is not a list of four integers") from None
+    if len(payout) != 4:
+        raise ValueError(f"option domino-payout: needs four numbers (first, second, third, last), got {len(payout)}")
+    return payout  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule variants in force; every field is an option of ``rules/barbu.md``.
+
+    Build one with keyword arguments, from a preset (:data:`PRESETS`), from a
+    TOML file (:func:`load_rules`) or by overriding options of another
+    (:meth:`with_options`).  Invalid values raise ``ValueError``.
+    """
+
+    rotation: str = "declarer-block"
+    barbu_heart_lead: str = "king-only"
+    barbu_forced_discard: bool = False
+    trumps_void: str = "must-trump"
+    trumps_overtrump: bool = False
+    domino_payout: tuple[int, int, int, int] = (45, 20, 5, -5)
+
+    def __post_init__(self):
+        _choice("rotation", self.rotation, ROTATIONS)
+        _choice("barbu-heart-lead", self.barbu_heart_lead, BARBU_HEART_LEADS)
+        _choice("trumps-void", self.trumps_void, TRUMPS_VOIDS)
+        object.__setattr__(self, "barbu_forced_discard", _parse_bool("barbu-forced-discard", self.barbu_forced_discard))
+        object.__setattr__(self, "trumps_overtrump", _parse_bool("trumps-overtrump", self.trumps_overtrump))
+        object.__setattr__(self, "domino_payout", _parse_payout(self.domino_payout))
+
+    def with_options(self, **options) -> "Rules":
+        """A copy with some options changed; names may use ``-`` or ``_``."""
+        changes = {}
+        for key, value in options.items():
+            field = key.replace("-", "_")
+            if field not in OPTION_NAMES:
+                raise ValueError(f"unknown option {key!r}: use one of {', '.join(o.replace('_', '-') for o in OPTION_NAMES)}")
+            changes[field] = value
+        return dataclasses.replace(self, **changes)
+
+    def to_array(self) -> np.ndarray:
+        """The (RULES_ARRAY_SIZE,) int64 array the kernels read."""
+        a = np.zeros(RULES_ARRAY_SIZE, np.int64)
+        a[R_BARBU_HEART_LEAD] = BARBU_HEART_LEADS.index(self.barbu_heart_lead)
+        a[R_BARBU_FORCED_DISCARD] = int(self.barbu_forced_discard)
+        a[R_TRUMPS_VOID] = TRUMPS_VOIDS.index(self.trumps_void)
+        a[R_TRUMPS_OVERTRUMP] = int(self.trumps_overtrump)
+        a[R_DOMINO_PAYOUT:R_DOMINO_PAYOUT + 4] = self.domino_payout
+        a[R_ROTATION] = ROTATIONS.index(self.rotation)
+        return a
+
+    def to_dict(self) -> dict:
+        """The options as a plain dict with the spec's names (for manifests and TOML)."""
+        return {
+            "rotation": self.rotation,
+            "barbu-heart-lead": self.barbu_heart_lead,
+            "barbu-forced-discard": self.barbu_forced_discard,
+            "trumps-void": self.trumps_void,
+            "trumps-overtrump": self.trumps_overtrump,
+            "domino-payout": list(self.domino_payout),
+        }
+
+    def contract_total(self, contract: int) -> int:
+        """Points shared out by one hand of ``contract`` under these rules."""
+        return sum(self.domino_payout) if contract == DOMINO else CONTRACT_TOTALS[contract]
+
+
+OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
+
+PRESETS: dict[str, Rules] = {
+    "default": Rules(),
+    "strict-barbu": Rules(barbu_heart_lead="no-hearts-unless-only-hearts", barbu_forced_discard=True),
+    "overtrump": Rules(trumps_overtrump=True),
+    "free-discard": Rules(trumps_void="free"),
+    "every-dealer": Rules(rotation="every-dealer"),
+}
+
+
+def load_rules(spec: str | None = None, options: dict | None = None) -> Rules:
+    """Rules from a preset name or a TOML file path (``None``: the defaults), then ``options`` on top.
+
+    A TOML file holds the options as top-level keys, e.g. ``trumps-overtrump = true``,
+    and may name a ``preset`` to start from.
+    """
+    if spec is None or spec == "":
+        rules = Rules()
+    elif spec in PRESETS:
+        rules = PRESETS[spec]
+    elif spec.endswith(".toml"):
+        path = Path(spec)
+        try:
+            data = tomllib.loads(path.read_text())
+        except OSError as e:
+            raise ValueError(f"cannot read rules file {spec}: {e.strerror}") from None
+        except tomllib.TOMLDecodeError as e:
+            raise ValueError(f"rules file {spec} is not valid TOML: {e}") from None
+        base = data.pop("preset", "default")
+        if base not in PRESETS:
+            raise ValueError(f"rules file {spec}: unknown preset {base!r}")
+        rules = PRESETS[base].with_options(**data)
+    else:
+        raise ValueError(f"unknown rules preset {spec!r}: use one of {', '.join(PRESETS)} or a .toml file")
+    return rules.with_options(**options) if options else rules
+
+
+def parse_option_pairs(pairs: list[str]) -> dict:
+    """Turn ``["trumps-overtrump=on", ...]`` into an options dict."""
+    options = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise ValueError(f"option {pair!r} must be NAME=VALUE, e.g. trumps-overtrump=on")
+        key, value = pair.split("=", 1)
+        options[key.strip()] = value.strip()
+    return options
+
+
+def describe_rules(rules: Rules) -> str:
+    """A readable summary of the contracts and the options in force."""
+    lines = ["Contracts (seven, each declared once per block):"]
+    penalties = (
+        "-2 per trick won", "-6 per queen won", "-10 for trick 12, -20 for trick 13",
+        "-2 per heart won, A♥ -6", "-20 for winning K♥", "+5 per trick won",
+        "by finishing order: " + ", ".join(f"{p:+d}" for p in rules.domino_payout),
+    )
+    for cid, (name, title, pen) in enumerate(zip(CONTRACTS, CONTRACT_TITLES, penalties)):
+        lines.append(f"  {name:<12} {title:<26} {pen:<38} total {rules.contract_total(cid):+d}")
+    lines += [
+        "",
+        "Play: follow the led suit if you can; the highest card of the led suit wins (Trumps: the highest trump).",
+        "No Hearts: no heart lead unless you hold only hearts. Early ends after the last penalty card.",
+        "",
+        "Options in force:",
+    ]
+    for key, value in rules.to_dict().items():
+        shown = ",".join(str(v) for v in value) if isinstance(value, list) else ("on" if value is True else "off" if value is False else value)
+        lines.append(f"  {key:<22} {shown}")
+    preset = next((name for name, r in PRESETS.items() if r == rules), None)
+    lines.append(f"  (preset: {preset or 'custom'}; presets: {', '.join(PRESETS)})")
+    return "\n".join(lines)
