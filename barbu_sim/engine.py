@@ -189,6 +189,8 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
     for t in range(13):
         state[S_TRICK] = t
         state[S_LEADER] = leader
+        for k in range(4):
+            state[S_TRICK_CARDS + k] = U0
         seat = leader
         trick = U0
         led = -1
