@@ -17,7 +17,7 @@ import re
 import numpy as np
 from numba import njit
 
-from .rng import STREAM_DEAL, rand_below, stream_key
+from .rng import GOLDEN, STREAM_DEAL, mix64, stream_key
 
 N_CARDS = 52
 N_RANKS = 13
@@ -232,19 +232,21 @@ def format_pbn(hands, first: int = 0) -> str:
     return f"{SEAT_LETTERS[first]}:" + " ".join(format_hand(hands[s]) for s in order)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_into(seed, index, deck, hands):
     """Deal ``index`` of run ``seed`` into ``hands`` ((4,) uint64), using scratch ``deck`` ((52,) int64).
 
     A partial Fisher-Yates of 39 draws from the deal's own counter-based stream;
-    the fourth hand is the complement of the other three.
+    the fourth hand is the complement of the other three.  No allocation: this
+    runs once per deal inside the batch kernels.
     """
-    state = np.empty(1, np.uint64)
-    state[0] = stream_key(np.uint64(seed), np.uint64(index), STREAM_DEAL)
+    state = stream_key(np.uint64(seed), np.uint64(index), STREAM_DEAL)
     for i in range(52):
         deck[i] = i
     for i in range(39):
-        j = i + rand_below(state, 52 - i)
+        state += GOLDEN
+        r = mix64(state) >> np.uint64(32)
+        j = i + np.int64((r * np.uint64(52 - i)) >> np.uint64(32))
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t

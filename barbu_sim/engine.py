@@ -71,7 +71,7 @@ def above(card):
     return ~((U1 << np.uint64(card + 1)) - U1) & suit_bits(card // 13)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def legal_mask(hand, n_in_trick, led, contract, trump, top_trump, rules):
     """The cards ``hand`` may play to a trick (trick contracts).
 
@@ -112,7 +112,7 @@ def legal_mask(hand, n_in_trick, led, contract, trump, top_trump, rules):
     return hand
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def trick_points(contract, trick_no, trick):
     """Raw points (<= 0, or +5 in Trumps) for winning trick ``trick_no`` (0-based) holding ``trick``."""
     if contract == NO_TRICKS:
@@ -129,7 +129,7 @@ def trick_points(contract, trick_no, trick):
     return 5
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def hand_over(contract, played):
     """True when no penalty card is left to win, so the rest cannot change a score."""
     if contract == NO_QUEENS:
@@ -164,7 +164,7 @@ def _illegal(seat, card):
     return -(1 + seat + 4 * c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reset_state(state, contract, param, declarer, rules):
     for i in range(STATE_SIZE):
         state[i] = U0
@@ -179,7 +179,7 @@ def _reset_state(state, contract, param, declarer, rules):
         state[S_RULES + i] = np.uint64(rules[i])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, state, rng,
                  scores, tricks, record, rec_seat, rec_card, rec_winner):
     """Play the tricks of a trick contract; returns actions recorded, or a negative error code."""
@@ -244,7 +244,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
     return n_act
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                  scores, record, rec_seat, rec_card):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
@@ -302,7 +302,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
         seat = (seat + 1) & 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng, hands,
                scores, tricks, record, rec_seat, rec_card, rec_winner):
     for s in range(4):
@@ -335,17 +335,15 @@ def _play_one(hands_in, contract, param, declarer, rules, strat_ids, user_fns, s
                       hands, scores, tricks, True, rec_seat, rec_card, rec_winner)
 
 
-@njit(cache=True)
-def _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors):
-    """Play deals ``lo..hi`` (offsets from ``start``) under every configuration, serially."""
-    deck = np.empty(52, np.int64)
-    dealt = np.empty(4, np.uint64)
-    hands = np.empty(4, np.uint64)
-    state = np.empty(STATE_SIZE, np.uint64)
-    rng = np.empty(1, np.uint64)
-    sc = np.empty(4, np.int64)
-    tr = np.empty(4, np.int64)
-    dummy = np.empty(1, np.int8)
+@njit(cache=True, _nrt=False)
+def _play_range(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors,
+                deck, dealt, hands, state, rng, sc, tr, dummy):
+    """Play deals ``lo..hi`` (offsets from ``start``) under every configuration, serially.
+
+    Compiled without reference counting (``_nrt=False``): it only touches the
+    scratch arrays it is given, and the per-call reference-count traffic of
+    array arguments otherwise costs more than the play itself.
+    """
     for i in range(lo, hi):
         index = np.uint64(start + i)
         deal_into(seed, index, deck, dealt)
@@ -359,6 +357,15 @@ def _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores
             for s in range(4):
                 scores[i, c, s] = sc[s]
                 tricks[i, c, s] = tr[s]
+
+
+@njit(cache=True)
+def _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors):
+    """Allocate one chunk's scratch arrays, then play its deals."""
+    _play_range(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors,
+                np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
+                np.empty(STATE_SIZE, np.uint64), np.empty(1, np.uint64), np.empty(4, np.int64),
+                np.empty(4, np.int64), np.empty(1, np.int8))
 
 
 @njit(

@@ -35,8 +35,9 @@ def stream_key(seed, index, stream):
 @njit(inline="always", cache=True)
 def next_u64(state):
     """Advance a one-element uint64 state array and return 64 random bits."""
-    state[0] += GOLDEN
-    return mix64(state[0])
+    z = state[0] + GOLDEN
+    state[0] = z
+    return mix64(z)
 
 
 @njit(inline="always", cache=True)

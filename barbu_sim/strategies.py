@@ -59,7 +59,7 @@ def suit_bits(suit):
     return LANE << np.uint64(13 * suit)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def highest_rank_card(mask, hand):
     """The card of highest rank in ``mask``; ties go to the suit shortest in ``hand``."""
     best, best_rank, best_len = -1, -1, 99
@@ -73,7 +73,7 @@ def highest_rank_card(mask, hand):
     return best
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def lowest_rank_card(mask, hand):
     """The card of lowest rank in ``mask``; ties go to the suit shortest in ``hand``."""
     best, best_rank, best_len = -1, 99, 99
@@ -102,14 +102,14 @@ def above(card):
 
 
 # ---------------------------------------------------------------- random
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def random_strategy(legal, hand, state, rng):
     """Uniformly random among the legal cards."""
     return nth_set_bit(legal, rand_below(rng, popcount(legal)))
 
 
 # ---------------------------------------------------------------- heuristic
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _penalty_cards(contract, played):
     """Cards it costs to win in a negative contract (the ones to avoid winning)."""
     if contract == _NO_QUEENS:
@@ -121,7 +121,7 @@ def _penalty_cards(contract, played):
     return np.uint64(0)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _negative_discard(legal, hand, contract, played):
     """Void in the led suit: shed the most dangerous card."""
     if contract == _BARBU:
@@ -151,7 +151,7 @@ def _negative_discard(legal, hand, contract, played):
     return highest_rank_card(legal, hand)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _negative(legal, hand, state):
     contract = np.int64(state[S_CONTRACT])
     n_in = np.int64(state[S_N_IN_TRICK])
@@ -182,13 +182,13 @@ def _negative(legal, hand, state):
     return highest_bit(pool) if n_in == 3 else lowest_bit(pool)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _is_master(card, hand, played):
     """True when no card outside ``hand`` and not yet played beats ``card`` in its suit."""
     return (above(card) & ~hand & ~played) == np.uint64(0)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _trumps(legal, hand, state):
     trump = np.int64(state[S_PARAM])
     tmask = suit_bits(trump)
@@ -247,7 +247,7 @@ def _trumps(legal, hand, state):
     return lowest_rank_card(legal, hand)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _domino(legal, hand, state):
     start = np.int64(state[S_PARAM])
     played = state[S_PLAYED]
@@ -279,7 +279,7 @@ def _domino(legal, hand, state):
     return best
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def heuristic_strategy(legal, hand, state, rng):
     """A rule-based club player, one rule set per contract.
 
@@ -306,7 +306,7 @@ def heuristic_strategy(legal, hand, state, rng):
     return _negative(legal, hand, state)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def lowest_strategy(legal, hand, state, rng):
     """Always the lowest legal card index: a fixed, trivially predictable player (for tests)."""
     return lowest_bit(legal)
