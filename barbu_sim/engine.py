@@ -13,7 +13,7 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit, prange, types
+from numba import cfunc, njit, prange, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from .bits import highest_bit, popcount
@@ -31,7 +31,7 @@ from .rules import (
 )
 from .rng import STREAM_PLAY, stream_key
 from .strategies import (
-    HEURISTIC, LOWEST, RANDOM, Strategy, heuristic_strategy, lowest_strategy, random_strategy,
+    HEURISTIC, LOWEST, RANDOM, USER, Strategy, heuristic_strategy, lowest_strategy, random_strategy,
     resolve_strategy,
 )
 
@@ -405,6 +405,29 @@ class DealResult:
         return CONTRACTS[self.contract]
 
 
+_POINTERS: dict = {}
+
+
+def _function_pointer(func):
+    """A numba ``cfunc`` of a strategy: a first-class function the cached kernels accept.
+
+    Dispatchers of different functions are different numba types, so four of them
+    cannot share one kernel signature; their cfuncs all have the one FunctionType.
+    """
+    key = id(func)
+    if key not in _POINTERS:
+        try:
+            _POINTERS[key] = (func, cfunc(STRATEGY_SIG, cache=func is lowest_strategy)(func.py_func))
+        except Exception as e:  # numba's typing errors for a wrong signature
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise ValueError(
+                f"strategy {getattr(func, '__name__', func)!r} does not compile with the strategy "
+                "signature (legal: uint64, hand: uint64, state: uint64[::1], rng: uint64[::1]) -> int: "
+                + first
+            ) from None
+    return _POINTERS[key][1]
+
+
 def _strategies(strategies) -> tuple[np.ndarray, tuple, list[Strategy]]:
     if isinstance(strategies, (str, Strategy)) or hasattr(strategies, "py_func"):
         strategies = [strategies] * N_SEATS
@@ -412,22 +435,9 @@ def _strategies(strategies) -> tuple[np.ndarray, tuple, list[Strategy]]:
     if len(resolved) != N_SEATS:
         raise ValueError(f"give one strategy or four (one per seat), not {len(resolved)}")
     ids = np.array([s.builtin_id for s in resolved], np.int64)
-    fns = tuple(s.func for s in resolved)
+    # Built-in seats never call their slot; it still needs a function of the right type.
+    fns = tuple(_function_pointer(s.func if s.builtin_id == USER else lowest_strategy) for s in resolved)
     return ids, fns, resolved
-
-
-def _call_kernel(kernel, *args):
-    """Call a kernel, turning a user strategy of the wrong shape into a clear error."""
-    try:
-        return kernel(*args)
-    except Exception as e:  # numba reports a wrong signature as a typing error
-        if type(e).__module__.startswith("numba"):
-            raise ValueError(
-                "a user strategy does not compile with the strategy signature "
-                "(legal: uint64, hand: uint64, state: uint64[::1], rng: uint64[::1]) -> int: "
-                + str(e).splitlines()[0]
-            ) from None
-        raise
 
 
 def check_param(contract: int, param: int) -> int:
@@ -480,7 +490,7 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     rec_seat = np.zeros(MAX_ACTIONS, np.int8)
     rec_card = np.zeros(MAX_ACTIONS, np.int8)
     rec_winner = np.full(13, -1, np.int8)
-    n = _call_kernel(_play_one, hands, contract, param, declarer, rules.to_array(), ids, fns,
+    n = _play_one(hands, contract, param, declarer, rules.to_array(), ids, fns,
                      np.uint64(seed % 2**64), np.uint64(index), scores, tricks, rec_seat, rec_card,
                      rec_winner)
     if n < 0:
@@ -520,7 +530,7 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     scores = np.zeros((n, len(cfg), 4), np.int16)
     tricks = np.zeros((n, len(cfg), 4), np.int8)
     errors = np.zeros(n, np.int64)
-    _call_kernel(_play_batch, np.uint64(seed % 2**64), start, n, cfg, rules.to_array(), ids, fns,
+    _play_batch(np.uint64(seed % 2**64), start, n, cfg, rules.to_array(), ids, fns,
                  scores, tricks, errors, chunk)
     bad = np.flatnonzero(errors)
     if bad.size:

@@ -1,0 +1,53 @@
+"""Reproducibility: deal i depends only on (seed, i), whatever the chunk or thread count."""
+
+import numba
+import numpy as np
+import pytest
+
+from barbu_sim.cards import random_deal
+from barbu_sim.engine import play_batch, play_deal
+
+CONFIGS = [(0, 0, 0), (3, 0, 2), (5, 1, 1), (6, 7, 3)]
+
+
+def test_same_result_for_any_chunk_and_thread_count():
+    ref, ref_tricks = play_batch(12, 100, 900, CONFIGS, "random", chunk=512)
+    for chunk in (1, 7, 64):
+        for threads in (1, numba.config.NUMBA_NUM_THREADS):
+            numba.set_num_threads(threads)
+            s, t = play_batch(12, 100, 900, CONFIGS, "random", chunk=chunk)
+            assert (s == ref).all() and (t == ref_tricks).all()
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def test_a_batch_is_the_concatenation_of_its_parts():
+    whole, _ = play_batch(4, 0, 600, CONFIGS, "heuristic")
+    a, _ = play_batch(4, 0, 250, CONFIGS, "heuristic")
+    b, _ = play_batch(4, 250, 350, CONFIGS, "heuristic")
+    assert (np.concatenate([a, b]) == whole).all()
+
+
+def test_batch_rows_match_single_deals():
+    scores, tricks = play_batch(8, 40, 30, CONFIGS, "random")
+    for i in range(30):
+        for k, (c, p, d) in enumerate(CONFIGS):
+            r = play_deal(random_deal(8, 40 + i), c, "random", param=p, declarer=d, seed=8, index=40 + i)
+            assert scores[i, k].tolist() == r.scores.tolist()
+            assert tricks[i, k].tolist() == r.tricks.tolist()
+
+
+def test_seeds_differ():
+    a, _ = play_batch(1, 0, 200, CONFIGS, "random")
+    b, _ = play_batch(2, 0, 200, CONFIGS, "random")
+    assert not (a == b).all()
+
+
+def test_bad_batch_arguments():
+    with pytest.raises(ValueError, match="non-negative"):
+        play_batch(1, 0, -5, CONFIGS)
+    with pytest.raises(ValueError, match="trump suit"):
+        play_batch(1, 0, 5, [(5, 7, 0)])
+    with pytest.raises(ValueError, match="starting rank"):
+        play_batch(1, 0, 5, [(6, 13, 0)])
+    with pytest.raises(ValueError, match="declarer"):
+        play_batch(1, 0, 5, [(0, 0, 4)])

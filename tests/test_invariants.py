@@ -1,0 +1,75 @@
+"""Invariants on random deals under every contract and rule option."""
+
+import numpy as np
+import pytest
+
+import reference
+from barbu_sim.cards import cards_of, random_deal
+from barbu_sim.engine import PASS, play_batch, play_random_deal
+from barbu_sim.rules import DOMINO, PRESETS, TRUMPS, Rules
+
+RULE_SETS = list(PRESETS.values()) + [Rules(trumps_void="free", trumps_overtrump=True),
+                                      Rules(domino_payout=(60, 10, 0, -5))]
+
+
+def configs_for(contract):
+    if contract == TRUMPS:
+        return [(contract, s, d) for s in range(4) for d in range(4)]
+    if contract == DOMINO:
+        return [(contract, r, r % 4) for r in range(13)]
+    return [(contract, 0, d) for d in range(4)]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: "rules")
+@pytest.mark.parametrize("strategy", ["random", "heuristic"])
+def test_totals_and_tricks(rules, strategy):
+    for contract in range(7):
+        cfg = configs_for(contract)
+        scores, tricks = play_batch(3, 0, 300, cfg, strategy, rules=rules)
+        totals = scores.astype(np.int64).sum(axis=2)
+        assert (totals == rules.contract_total(contract)).all()
+        n_tricks = tricks.astype(np.int64).sum(axis=2)
+        if contract == DOMINO:
+            assert (np.sort(scores, axis=2) == np.sort(rules.domino_payout)).all()
+            assert (n_tricks == 0).all()
+        elif contract in (0, 2, TRUMPS):
+            assert (n_tricks == 13).all()
+        else:
+            assert ((n_tricks >= 1) & (n_tricks <= 13)).all()
+        if contract == TRUMPS:
+            assert (scores == 5 * tricks).all()
+
+
+@pytest.mark.parametrize("contract", range(7))
+def test_records_each_card_once_and_every_play_legal(contract):
+    rng = np.random.default_rng(contract)
+    for i in range(60):
+        rules = RULE_SETS[i % len(RULE_SETS)]
+        param = int(rng.integers(4 if contract == TRUMPS else 13)) if contract in (TRUMPS, DOMINO) else 0
+        r = play_random_deal(17, i, contract, "random", param=param, declarer=i % 4, rules=rules)
+        hands = [set(cards_of(h)) for h in r.hands]
+        played = [c for c in r.cards.tolist() if c != PASS]
+        assert len(played) == len(set(played))
+        if contract in (0, 2, TRUMPS):
+            assert len(played) == 52
+        trick = []
+        table = set()
+        for seat, card in zip(r.seats.tolist(), r.cards.tolist()):
+            if contract == DOMINO:
+                playable = {c for c in hands[seat] if reference.domino_playable(c, param, table)}
+                if card == PASS:
+                    assert not playable  # a pass only when nothing can be played
+                    continue
+                assert card in playable
+                table.add(card)
+            else:
+                assert card in reference.legal_cards(hands[seat], trick, contract, param, rules)
+                trick = [] if len(trick) == 3 else trick + [card]
+            hands[seat].remove(card)
+        if contract == DOMINO:
+            assert sum(1 for h in hands if not h) >= 3
+
+
+def test_every_strategy_mix_keeps_totals():
+    scores, _ = play_batch(9, 0, 500, [(c, 2, 1) for c in range(7)], ["random", "heuristic", "lowest", "random"])
+    assert (scores.astype(np.int64).sum(axis=2) == [-26, -24, -30, -30, -20, 65, 65]).all()
