@@ -307,6 +307,24 @@ def heuristic_strategy(legal, hand, state, rng):
 
 
 @njit(inline="always", cache=True)
+def heuristic_tricks(legal, hand, state, rng):
+    """:func:`heuristic_strategy` for the trick contracts only (the engine's trick loop)."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    if np.int64(state[S_CONTRACT]) == _TRUMPS:
+        return _trumps(legal, hand, state)
+    return _negative(legal, hand, state)
+
+
+@njit(inline="always", cache=True)
+def heuristic_domino(legal, hand, state, rng):
+    """:func:`heuristic_strategy` for Domino only (the engine's Domino loop)."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    return _domino(legal, hand, state)
+
+
+@njit(inline="always", cache=True)
 def lowest_strategy(legal, hand, state, rng):
     """Always the lowest legal card index: a fixed, trivially predictable player (for tests)."""
     return lowest_bit(legal)

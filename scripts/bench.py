@@ -1,0 +1,148 @@
+"""Benchmark: deals per second per contract, for `random` and `heuristic`, 1 thread and all cores.
+
+Rates are measured after compilation (compile and cache-load times are reported
+separately, from fresh processes), as the median of several repeats.  The
+pure-Python reference engine (tests/reference.py) is timed on a few deals per
+contract for the ratio.  Writes results/bench.json and prints a Markdown table.
+
+    python scripts/bench.py                 # the full benchmark (a few minutes)
+    python scripts/bench.py --deals 20000 --repeats 1 --reference-deals 5 --out /tmp/b.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from barbu_sim import __version__  # noqa: E402
+from barbu_sim.cards import cards_of, random_deal  # noqa: E402
+from barbu_sim.engine import play_batch  # noqa: E402
+from barbu_sim.rules import CONTRACTS, DOMINO, TRUMPS, Rules  # noqa: E402
+from barbu_sim.strategies import BUILTINS  # noqa: E402
+
+PARAM = {TRUMPS: 3, DOMINO: 5}  # spades trumps, dominoes from seven
+STRATEGIES = ("random", "heuristic")
+
+
+def rate(contract: int, strategy: str, n: int, repeats: int, threads: int) -> float:
+    """Median deals/s of ``play_batch`` for one contract, after a warm-up call."""
+    numba.set_num_threads(threads)
+    cfg = [(contract, PARAM.get(contract, 0), 0)]
+    play_batch(1, 0, 2000, cfg, strategy)
+    times = []
+    for r in range(repeats):
+        t = time.perf_counter()
+        play_batch(1 + r, 0, n, cfg, strategy)
+        times.append(time.perf_counter() - t)
+    return n / statistics.median(times)
+
+
+def reference_rate(contract: int, strategy: str, n: int) -> float:
+    import reference
+    func = BUILTINS[strategy].func
+    rules = Rules()
+    t = time.perf_counter()
+    for i in range(n):
+        hands = [cards_of(h) for h in random_deal(1, i)]
+        reference.play(hands, contract, PARAM.get(contract, 0), 0, rules, [func] * 4, 1, i)
+    return n / (time.perf_counter() - t)
+
+
+FIRST_CALL = (
+    "import time; t = time.perf_counter(); "
+    "from barbu_sim.engine import play_batch; "
+    "play_batch(1, 0, 10, [(c, 3, 0) for c in range(7)], 'heuristic'); "
+    "print(time.perf_counter() - t)"
+)
+
+
+def first_call_seconds(cache_dir: str) -> float:
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=1_000_000, help="deals per timed call (default 1,000,000)")
+    ap.add_argument("--repeats", type=int, default=3, help="timed calls per cell; the median is kept")
+    ap.add_argument("--reference-deals", type=int, default=200, help="deals per contract for the Python reference")
+    ap.add_argument("--out", default=str(ROOT / "results" / "bench.json"))
+    ap.add_argument("--skip-compile", action="store_true", help="do not time compilation in fresh processes")
+    args = ap.parse_args(argv)
+
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    compile_s = cached_s = None
+    if not args.skip_compile:
+        with tempfile.TemporaryDirectory() as d:
+            compile_s = first_call_seconds(d)  # empty cache: everything compiles
+            cached_s = first_call_seconds(d)  # the same cache again: kernels load from disk
+    rows = []
+    for strategy in STRATEGIES:
+        for c in range(7):
+            one = rate(c, strategy, args.deals, args.repeats, 1)
+            many = rate(c, strategy, args.deals, args.repeats, all_threads)
+            ref = reference_rate(c, strategy, args.reference_deals)
+            rows.append({"strategy": strategy, "contract": CONTRACTS[c], "one_thread": one,
+                         "all_threads": many, "scaling": many / one, "reference": ref, "speedup": one / ref})
+            print(f"{strategy:<9} {CONTRACTS[c]:<12} 1 thread {one:>12,.0f}/s  {all_threads} threads "
+                  f"{many:>12,.0f}/s  reference {ref:>8,.0f}/s", flush=True)
+    numba.set_num_threads(all_threads)
+    summary = {}
+    for strategy in STRATEGIES:
+        sel = [r for r in rows if r["strategy"] == strategy]
+        summary[strategy] = {
+            "mean_one_thread": float(np.mean([r["one_thread"] for r in sel])),
+            "mean_all_threads": float(np.mean([r["all_threads"] for r in sel])),
+            "mean_scaling": float(np.mean([r["scaling"] for r in sel])),
+            "mean_reference": float(np.mean([r["reference"] for r in sel])),
+        }
+    result = {
+        "package_version": __version__, "numba": numba.__version__, "python": platform.python_version(),
+        "machine": platform.machine(), "processor": platform.processor(), "threads": all_threads,
+        "deals_per_call": args.deals, "repeats": args.repeats, "reference_deals": args.reference_deals,
+        "first_call_seconds_compiling": compile_s, "first_call_seconds_cached": cached_s,
+        "rows": rows, "summary": summary,
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print()
+    print(markdown_table(result))
+    return result
+
+
+def markdown_table(result: dict) -> str:
+    """The README table of a bench.json."""
+    t = result["threads"]
+    lines = [f"| strategy | contract | 1 thread (deals/s) | {t} threads (deals/s) | scaling | pure Python (deals/s) | speed-up |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for r in result["rows"]:
+        lines.append(f"| {r['strategy']} | {r['contract']} | {r['one_thread']:,.0f} | {r['all_threads']:,.0f} | "
+                     f"{r['scaling']:.2f}x | {r['reference']:,.0f} | {r['speedup']:,.0f}x |")
+    for s, v in result["summary"].items():
+        lines.append(f"| **{s}** | **mean of 7** | **{v['mean_one_thread']:,.0f}** | **{v['mean_all_threads']:,.0f}** | "
+                     f"**{v['mean_scaling']:.2f}x** | {v['mean_reference']:,.0f} | |")
+    if result.get("first_call_seconds_compiling") is not None:
+        lines.append("")
+        lines.append(f"First call in a fresh process: {result['first_call_seconds_compiling']:.1f} s compiling "
+                     f"(empty cache), {result['first_call_seconds_cached']:.1f} s with the on-disk cache.")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

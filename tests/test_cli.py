@@ -1,0 +1,78 @@
+"""The command line through typer's CliRunner: golden playthroughs and bad input."""
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from barbu_sim.cli import app
+
+runner = CliRunner()
+GOLDEN = Path(__file__).parent / "playthroughs"
+
+# (file name, arguments): one whole deal per contract, recorded trick by trick.
+PLAYTHROUGHS = [
+    ("no-tricks", ["play", "-c", "no-tricks", "--seed", "1"]),
+    ("no-queens", ["play", "-c", "no-queens", "--seed", "2", "--declarer", "E"]),
+    ("no-last-two", ["play", "-c", "no-last-two", "--seed", "3", "--strategy", "random"]),
+    ("no-hearts", ["play", "-c", "no-hearts", "--seed", "4", "--seat-strategy", "S=random"]),
+    ("barbu", ["play", "-c", "barbu", "--seed", "5", "--rules", "strict-barbu"]),
+    ("trumps", ["play", "-c", "trumps", "--seed", "6", "--trump", "H", "--rules", "overtrump"]),
+    ("domino", ["play", "-c", "domino", "--seed", "7", "--domino-rank", "8", "--symbols"]),
+]
+
+
+@pytest.mark.parametrize("name,args", PLAYTHROUGHS, ids=[p[0] for p in PLAYTHROUGHS])
+def test_golden_playthroughs(name, args):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("BARBU_REGEN_GOLDEN"):
+        path.write_text(result.output)
+    assert result.output == path.read_text(), f"{name} differs; BARBU_REGEN_GOLDEN=1 rewrites it"
+
+
+def test_play_a_given_pbn_deal():
+    deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    result = runner.invoke(app, ["play", "-c", "trumps", "--trump", "S", "--deal", deal])
+    assert result.exit_code == 0
+    assert "North +65" in result.output and "Trick 13" in result.output
+
+
+def test_rules_command():
+    result = runner.invoke(app, ["rules", "--rules", "strict-barbu"])
+    assert result.exit_code == 0
+    assert "no-hearts-unless-only-hearts" in result.output and "preset: strict-barbu" in result.output
+
+
+def test_plugin_strategy_on_the_command_line(tmp_path):
+    f = tmp_path / "mine.py"
+    f.write_text("from numba import njit\nfrom barbu_sim.bits import lowest_bit\n\n"
+                 "@njit\ndef low(legal, hand, state, rng):\n    return lowest_bit(legal)\n")
+    result = runner.invoke(app, ["play", "-c", "no-queens", "--seat-strategy", f"W={f}:low"])
+    assert result.exit_code == 0, result.output
+    assert f"W={f}:low" in result.output
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["play", "-c", "hearts"], "unknown contract 'hearts'"),
+    (["play", "-c", "trumps", "--trump", "X"], "unknown suit 'X'"),
+    (["play", "-c", "domino", "--domino-rank", "1"], "unknown rank '1'"),
+    (["play", "--strategy", "genius"], "unknown strategy 'genius'"),
+    (["play", "--seat-strategy", "Q=random"], "unknown seat 'Q'"),
+    (["play", "--seat-strategy", "random"], "SEAT=NAME"),
+    (["play", "--deal", "N:AKQ.JT9.876.5432"], "4 hands"),
+    (["play", "--deal", "N:AKQJT98765432... AKQJT98765432... ..AKQJT98765432. ...AKQJT98765432"], "twice"),
+    (["play", "--seed", "-1"], "non-negative"),
+    (["play", "--rules", "casino"], "unknown rules preset"),
+    (["play", "-o", "trumps-overtrump=perhaps"], "on or off"),
+    (["play", "--declarer", "X"], "unknown seat"),
+    (["play", "--seat-strategy", "N=plugin_examples:cheat"], "not a legal card"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(args, needle):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert needle in result.output
+    assert "Traceback" not in result.output
+    assert result.output.strip().count("\n") == 0  # one line
