@@ -1,24 +1,72 @@
-"""How a declarer names the trump suit or the domino starting rank when none is given."""
+"""How a declarer names the trump suit or the domino starting rank.
+
+A choice is a fixed suit / rank (param 0..3 / 0..12) or a choice policy that
+looks at the declarer's hand (a negative param code, resolved in the kernels by
+``engine.resolve_param``).  ``each`` expands to every suit or rank.
+"""
 
 from __future__ import annotations
 
-from .cards import SPADES, parse_rank, parse_suit
+import numpy as np
+
+from .cards import RANK_NAMES, SUIT_LETTERS, parse_rank, parse_suit
+from .engine import PARAM_POLICIES, resolve_param
+from .rules import DOMINO, TRUMPS
 
 DEFAULT_DOMINO_RANK = 5  # dominoes from seven, the classic Fan Tan start
+TRUMP_POLICIES = PARAM_POLICIES[TRUMPS]
+DOMINO_POLICIES = PARAM_POLICIES[DOMINO]
 
 
-def longest_suit(hand) -> int:
-    """The suit with the most cards in ``hand`` (ties: the higher suit, spades first)."""
-    h = int(hand)
-    lengths = [bin((h >> (13 * s)) & 0x1FFF).count("1") for s in range(4)]
-    return max(range(SPADES, -1, -1), key=lambda s: lengths[s])
+def parse_trump_choice(text: str | None, allow_each: bool = False) -> list[int]:
+    """Param codes for ``--trump``: a suit, a policy (``longest``, ``strongest``) or ``each``."""
+    if text is None:
+        return [TRUMP_POLICIES["longest"]]
+    key = text.strip().lower()
+    if key in TRUMP_POLICIES:
+        return [TRUMP_POLICIES[key]]
+    if key == "each" and allow_each:
+        return [0, 1, 2, 3]
+    try:
+        return [parse_suit(text)]
+    except ValueError:
+        extra = ", each" if allow_each else ""
+        raise ValueError(f"unknown trump choice {text!r}: use S, H, D, C, {', '.join(TRUMP_POLICIES)}{extra}") from None
 
 
-def resolve_trump(text: str | None, declarer_hand) -> int:
-    """A trump suit from ``S``/``H``/``D``/``C`` (or a symbol); ``None``: the declarer's longest suit."""
-    return longest_suit(declarer_hand) if text is None else parse_suit(text)
+def parse_domino_choice(text: str | None, allow_each: bool = False) -> list[int]:
+    """Param codes for ``--domino-rank``: a rank, a policy (``most-held``) or ``each``."""
+    if text is None:
+        return [DEFAULT_DOMINO_RANK]
+    key = text.strip().lower()
+    if key in DOMINO_POLICIES:
+        return [DOMINO_POLICIES[key]]
+    if key == "each" and allow_each:
+        return list(range(13))
+    try:
+        return [parse_rank(text)]
+    except ValueError:
+        extra = ", each" if allow_each else ""
+        raise ValueError(f"unknown domino rank {text!r}: use 2..10, J, Q, K, A, {', '.join(DOMINO_POLICIES)}{extra}") from None
 
 
-def resolve_domino_rank(text: str | None) -> int:
-    """A starting rank from ``2``..``10``, ``J``, ``Q``, ``K``, ``A``; ``None``: seven."""
-    return DEFAULT_DOMINO_RANK if text is None else parse_rank(text)
+def choice_label(contract: int, param: int) -> str:
+    """``fixed`` for a fixed suit / rank (or a contract without a choice), else the policy name."""
+    for name, code in PARAM_POLICIES.get(contract, {}).items():
+        if code == param:
+            return name
+    return "fixed"
+
+
+def resolve_choice(contract: int, param: int, declarer_hand) -> int:
+    """The suit / rank actually named for ``param`` by a declarer holding ``declarer_hand``."""
+    return int(resolve_param(contract, param, np.uint64(declarer_hand)))
+
+
+def param_name(contract: int, param: int) -> str | None:
+    """``S``/``H``/``D``/``C`` for Trumps, ``2``..``A`` for Domino, else ``None``."""
+    if contract == TRUMPS:
+        return SUIT_LETTERS[param]
+    if contract == DOMINO:
+        return RANK_NAMES[param]
+    return None

@@ -79,8 +79,8 @@ def play(
     index: Annotated[int, typer.Option("--index", help="Which deal of the seed's sequence (deal i of a run).")] = 0,
     deal: Annotated[Optional[str], typer.Option(help="A PBN deal to play instead, e.g. 'N:AKQ.JT9.876.5432 ...'.")] = None,
     declarer: Annotated[str, typer.Option(help="Declarer seat: N, E, S or W.")] = "N",
-    trump: Annotated[Optional[str], typer.Option(help="Trump suit S, H, D or C (Trumps; default the declarer's longest suit).")] = None,
-    domino_rank: Annotated[Optional[str], typer.Option(help="Starting rank 2..10, J, Q, K, A (Domino; default 7).")] = None,
+    trump: Annotated[Optional[str], typer.Option(help="Trumps: suit S, H, D or C, or a policy: longest (default), strongest.")] = None,
+    domino_rank: Annotated[Optional[str], typer.Option(help="Domino: starting rank 2..10, J, Q, K, A (default 7), or the policy most-held.")] = None,
     strategy: Annotated[str, typer.Option(help="Strategy for every seat: random, heuristic, path/to/file.py:func or module:func.")] = "heuristic",
     seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")] = None,
     rules: RulesOpt = None,
@@ -98,7 +98,7 @@ def play(
       barbu-sim play -c trumps --trump H --deal "N:AKQJ.AKQ.AKQ.AKQ ..."
     """
     from .cards import parse_pbn, parse_seat, random_deal
-    from .choices import resolve_domino_rank, resolve_trump
+    from .choices import parse_domino_choice, parse_trump_choice, resolve_choice
     from .engine import play_deal
     from .record import format_record
     from .rules import DOMINO, TRUMPS, parse_contract
@@ -111,9 +111,9 @@ def play(
         seat = parse_seat(declarer)
         param = 0
         if cid == TRUMPS:
-            param = resolve_trump(trump, hands[seat])
+            param = resolve_choice(cid, parse_trump_choice(trump)[0], hands[seat])
         elif cid == DOMINO:
-            param = resolve_domino_rank(domino_rank)
+            param = resolve_choice(cid, parse_domino_choice(domino_rank)[0], hands[seat])
         specs = parse_seat_strategies(strategy, seat_strategy)
         result = play_deal(hands, cid, specs, param=param, declarer=seat, rules=the_rules,
                            seed=seed, index=index)

@@ -141,6 +141,46 @@ def hand_over(contract, played):
     return False
 
 
+TRUMP_LONGEST = -1  # trump choice policy: the declarer's longest suit
+TRUMP_STRONGEST = -2  # the suit with the best length and honours
+DOMINO_MOST_HELD = -1  # domino choice policy: the rank the declarer holds most of
+PARAM_POLICIES = {TRUMPS: {"longest": TRUMP_LONGEST, "strongest": TRUMP_STRONGEST},
+                  DOMINO: {"most-held": DOMINO_MOST_HELD}}
+
+
+@njit(cache=True)
+def resolve_param(contract, param, hand):
+    """The trump suit / starting rank a declarer holding ``hand`` names under ``param``.
+
+    ``param >= 0`` is a fixed choice.  Trumps: ``-1`` longest suit; ``-2`` the suit
+    with the most ``2 * length + honour points`` (A 4, K 3, Q 2, J 1).  Domino:
+    ``-1`` the rank the declarer holds most of, ties to the rank nearest 7.
+    Ties between suits go to the higher suit.
+    """
+    if param >= 0 or (contract != TRUMPS and contract != DOMINO):
+        return param if param >= 0 else 0
+    if contract == TRUMPS:
+        best, best_value = 3, -1
+        for s in range(3, -1, -1):
+            ln = (hand >> np.uint64(13 * s)) & LANE
+            value = popcount(ln)
+            if param == TRUMP_STRONGEST:
+                value = 2 * value + 4 * np.int64((ln >> np.uint64(12)) & U1) + 3 * np.int64((ln >> np.uint64(11)) & U1) \
+                    + 2 * np.int64((ln >> np.uint64(10)) & U1) + np.int64((ln >> np.uint64(9)) & U1)
+            if value > best_value:
+                best, best_value = s, value
+        return best
+    best, best_count, best_dist = 5, -1, 99
+    for r in range(13):
+        count = 0
+        for s in range(4):
+            count += np.int64((hand >> np.uint64(13 * s + r)) & U1)
+        dist = abs(r - 5)
+        if count > best_count or (count == best_count and dist < best_dist):
+            best, best_count, best_dist = r, count, dist
+    return best
+
+
 @njit(inline="always", cache=True)
 def _choose(sid, seat, legal, hand, state, rng, user_fns, domino):
     # Each loop inlines only its own half of the heuristic: smaller loops run faster.
@@ -339,7 +379,7 @@ def _play_one(hands_in, contract, param, declarer, rules, strat_ids, user_fns, s
 
 
 @njit(cache=True, _nrt=False)
-def _play_range(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors,
+def _play_range(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, params, errors,
                 deck, dealt, hands, state, rng, sc, tr, dummy):
     """Play deals ``lo..hi`` (offsets from ``start``) under every configuration, serially.
 
@@ -352,7 +392,10 @@ def _play_range(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores
         deal_into(seed, index, deck, dealt)
         for c in range(configs.shape[0]):
             rng[0] = stream_key(seed, index, STREAM_PLAY)
-            code = _play_into(dealt, configs[c, 0], configs[c, 1], configs[c, 2], rules, strat_ids,
+            contract, declarer = configs[c, 0], configs[c, 2]
+            param = resolve_param(contract, configs[c, 1], dealt[declarer])
+            params[i, c] = param
+            code = _play_into(dealt, contract, param, declarer, rules, strat_ids,
                               user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy)
             if code < 0:
                 errors[i] = code
@@ -363,9 +406,9 @@ def _play_range(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores
 
 
 @njit(cache=True)
-def _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors):
+def _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, params, errors):
     """Allocate one chunk's scratch arrays, then play its deals."""
-    _play_range(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors,
+    _play_range(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, params, errors,
                 np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
                 np.empty(STATE_SIZE, np.uint64), np.empty(1, np.uint64), np.empty(4, np.int64),
                 np.empty(4, np.int64), np.empty(1, np.int8))
@@ -374,18 +417,18 @@ def _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores
 @njit(
     types.void(
         types.uint64, types.int64, types.int64, types.int64[:, ::1], types.int64[::1],
-        types.int64[::1], USER_FNS, types.int16[:, :, ::1], types.int8[:, :, ::1], types.int64[::1],
-        types.int64,
+        types.int64[::1], USER_FNS, types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
+        types.int64[::1], types.int64,
     ),
     cache=True,
     parallel=True,
 )
-def _play_batch(seed, start, n, configs, rules, strat_ids, user_fns, scores, tricks, errors, chunk):
+def _play_batch(seed, start, n, configs, rules, strat_ids, user_fns, scores, tricks, params, errors, chunk):
     n_chunks = (n + chunk - 1) // chunk
     for k in prange(n_chunks):
         lo = k * chunk
         hi = min(n, lo + chunk)
-        _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, errors)
+        _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, params, errors)
 
 
 # ---------------------------------------------------------------- public wrappers
@@ -443,8 +486,13 @@ def _strategies(strategies) -> tuple[np.ndarray, tuple, list[Strategy]]:
     return ids, fns, resolved
 
 
-def check_param(contract: int, param: int) -> int:
-    """Validate the trump suit (Trumps) or starting rank (Domino); other contracts take 0."""
+def check_param(contract: int, param: int, policies: bool = False) -> int:
+    """Validate the trump suit (Trumps) or starting rank (Domino); other contracts take 0.
+
+    With ``policies``, the negative choice-policy codes of ``PARAM_POLICIES`` are allowed too.
+    """
+    if policies and param in PARAM_POLICIES.get(contract, {}).values():
+        return param
     if contract == TRUMPS and not 0 <= param < 4:
         raise ValueError(f"trump suit must be 0..3 (C, D, H, S), not {param}")
     if contract == DOMINO and not 0 <= param < 13:
@@ -510,19 +558,21 @@ def play_random_deal(seed: int, index: int, contract, strategies="heuristic", **
 
 
 def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *,
-               rules: Rules | None = None, chunk: int = 512) -> tuple[np.ndarray, np.ndarray]:
+               rules: Rules | None = None, chunk: int = 512, with_params: bool = False):
     """Play deals ``start .. start+n-1`` of run ``seed`` under each configuration, in parallel.
 
     ``configs`` is a sequence of ``(contract, param, declarer)``; every
-    configuration is played on the same deals.  Returns ``scores`` (n, n_configs, 4)
-    int16 and ``tricks`` (n, n_configs, 4) int8, by seat.  Deal ``i`` depends only
+    configuration is played on the same deals; a negative param is a choice policy
+    (``PARAM_POLICIES``) resolved from the declarer's hand.  Returns ``scores``
+    (n, n_configs, 4) int16 and ``tricks`` (n, n_configs, 4) int8, by seat, and with
+    ``with_params`` also the trump suit / starting rank played, (n, n_configs) int8.  Deal ``i`` depends only
     on ``(seed, start + i)``, so the result is the same for any thread count or chunk.
     """
     if n < 0 or start < 0 or seed < 0:
         raise ValueError("seed, start and the number of deals must be non-negative")
     if chunk < 1:
         raise ValueError("chunk must be at least 1")
-    cfg = np.array([[int(c), check_param(int(c), int(p)), int(d)] for c, p, d in configs], np.int64)
+    cfg = np.array([[int(c), check_param(int(c), int(p), True), int(d)] for c, p, d in configs], np.int64)
     if cfg.size == 0:
         raise ValueError("give at least one configuration")
     cfg = np.ascontiguousarray(cfg.reshape(-1, 3))
@@ -532,10 +582,11 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     ids, fns, resolved = _strategies(strategies)
     scores = np.zeros((n, len(cfg), 4), np.int16)
     tricks = np.zeros((n, len(cfg), 4), np.int8)
+    params = np.zeros((n, len(cfg)), np.int8)
     errors = np.zeros(n, np.int64)
     _play_batch(np.uint64(seed % 2**64), start, n, cfg, rules.to_array(), ids, fns,
-                 scores, tricks, errors, chunk)
+                scores, tricks, params, errors, chunk)
     bad = np.flatnonzero(errors)
     if bad.size:
         _raise_illegal(int(errors[bad[0]]), resolved, f"deal {start + int(bad[0])} of seed {seed}")
-    return scores, tricks
+    return (scores, tricks, params) if with_params else (scores, tricks)

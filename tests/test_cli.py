@@ -57,8 +57,8 @@ def test_plugin_strategy_on_the_command_line(tmp_path):
 
 @pytest.mark.parametrize("args,needle", [
     (["play", "-c", "hearts"], "unknown contract 'hearts'"),
-    (["play", "-c", "trumps", "--trump", "X"], "unknown suit 'X'"),
-    (["play", "-c", "domino", "--domino-rank", "1"], "unknown rank '1'"),
+    (["play", "-c", "trumps", "--trump", "X"], "unknown trump choice 'X'"),
+    (["play", "-c", "domino", "--domino-rank", "1"], "unknown domino rank '1'"),
     (["play", "--strategy", "genius"], "unknown strategy 'genius'"),
     (["play", "--seat-strategy", "Q=random"], "unknown seat 'Q'"),
     (["play", "--seat-strategy", "random"], "SEAT=NAME"),
