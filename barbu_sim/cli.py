@@ -124,5 +124,91 @@ def play(
     typer.echo(format_record(result, the_rules, symbols=symbols, title=f"{source}; strategies: {names}"))
 
 
+@app.command()
+def run(
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals to simulate (every configuration is played on each; up to 100,000,000).")] = 1_000_000,
+    contract: Annotated[Optional[list[str]], typer.Option("--contract", "-c", help="Contract to play (repeatable; default all seven).")] = None,
+    strategy: Annotated[str, typer.Option(help="Strategy for every seat: random, heuristic, path/to/file.py:func or module:func.")] = "heuristic",
+    seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")] = None,
+    trump: Annotated[str, typer.Option(help="Trumps: a suit S/H/D/C, each (all four on the same deals), or a policy: longest, strongest.")] = "longest",
+    domino_rank: Annotated[str, typer.Option(help="Domino: a rank 2..A, each (all 13 on the same deals), or the policy most-held.")] = "7",
+    declarer: Annotated[str, typer.Option(help="Declarer seat N, E, S or W (it leads / plays first).")] = "N",
+    rules: RulesOpt = None,
+    option: OptionOpt = None,
+    seed: Annotated[int, typer.Option(help="Seed: deal i is a pure function of (seed, i).")] = 0,
+    threads: Annotated[Optional[int], typer.Option(help="Worker threads (default: all cores). Results do not depend on it.")] = None,
+    out: Annotated[str, typer.Option("--out", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/latest",
+    resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out (its own settings are used).")] = False,
+    force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Simulate many deals and write per-deal records to a run directory.
+
+    Every contract, trump suit, domino rank and strategy of a run is played on the
+    same deals, so comparisons are paired. Interrupt at any time (Ctrl-C): the
+    completed chunks stay on disk and --resume finishes the run.
+
+    Examples:
+
+      barbu-sim run -n 200000 --trump each --domino-rank each --out runs/study
+
+      barbu-sim run -c trumps --trump strongest --seat-strategy N=random
+
+      barbu-sim run --resume --out runs/study
+    """
+    from .cards import parse_seat
+    from .simulate import RunConfig, run as run_simulation
+    try:
+        if resume:
+            summary = run_simulation(out, resume=True, threads=threads, progress=progress)
+        else:
+            config = RunConfig(
+                deals=deals, seed=seed, contracts=list(contract) if contract else RunConfig.__dataclass_fields__["contracts"].default_factory(),
+                strategies=parse_seat_strategies(strategy, seat_strategy), trump=trump, domino_rank=domino_rank,
+                declarer=parse_seat(declarer), rules=load_cli_rules(rules, option).to_dict())
+            summary = run_simulation(out, config, force=force, threads=threads, progress=progress)
+    except KeyboardInterrupt:
+        typer.echo(f"\nInterrupted: the completed chunks are saved; finish with: barbu-sim run --resume --out {out}", err=True)
+        raise typer.Exit(130)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(f"{summary.deals_done:,} deals in {summary.wall_seconds:.1f} s "
+               f"({summary.deals_per_second:,.0f} deals/s) -> {summary.run_dir}")
+    typer.echo(f"Next: barbu-sim report {summary.run_dir}   and   barbu-sim plot {summary.run_dir}")
+
+
+RunDir = Annotated[str, typer.Argument(help="A run directory written by barbu-sim run.")]
+
+
+@app.command()
+def report(run_dir: RunDir):
+    """Print the expected-score tables of a run and write them to RUN_DIR/report (Markdown, CSV, JSON)."""
+    from .report import build_tables, terminal_summary, write_report
+    try:
+        tables = build_tables(run_dir)
+        paths = write_report(run_dir, tables)
+    except (ValueError, OSError) as e:
+        fail(str(e))
+    typer.echo(terminal_summary(tables))
+    typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
+
+
+@app.command()
+def plot(run_dir: RunDir,
+         out: Annotated[Optional[str], typer.Option(help="Folder for the charts (default RUN_DIR/plots).")] = None):
+    """Draw the charts of a run as PNG and SVG: scores by contract and seat, domino by rank, heatmap, distributions."""
+    from pathlib import Path
+
+    from .plots import write_plots
+    from .report import build_tables
+    try:
+        tables = build_tables(run_dir)
+        paths = write_plots(tables, out or Path(run_dir) / "plots")
+    except (ValueError, OSError) as e:
+        fail(str(e))
+    for p in paths:
+        typer.echo(str(p))
+
+
 if __name__ == "__main__":
     app()

@@ -175,6 +175,8 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
     """
     run_dir = Path(run_dir)
     manifest_path = run_dir / "manifest.json"
+    if threads is not None and threads < 1:
+        raise ValueError("--threads must be at least 1")
     if resume:
         manifest = read_manifest(run_dir)
         if manifest.get("schema_version") != SCHEMA_VERSION:
@@ -202,8 +204,6 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
     for stale in (run_dir / "records").glob("*.tmp"):
         stale.unlink()
     if threads is not None:
-        if threads < 1:
-            raise ValueError("--threads must be at least 1")
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     configs = config.configs()
     rules = config.rules_obj

@@ -1,0 +1,101 @@
+"""``barbu-sim report``: the analytics tables of a run, in the terminal and as Markdown, CSV, JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+
+from .analysis import (
+    by_domino_rank, by_trump, contract_scores, domino_rank_differences, expected_scores, heatmap_table,
+    policy_scores, scan_run, score_distribution,
+)
+from .simulate import read_manifest
+
+# The expected-scores JSON: a list of records with exactly these fields.
+EXPECTED_FIELDS = ["contract", "trump", "domino_rank", "rel_seat", "n", "mean", "std", "se", "ci_low", "ci_high"]
+
+
+def build_tables(run_dir) -> dict[str, pl.DataFrame]:
+    """Every report table of a run, by name (empty tables are left out)."""
+    lf = scan_run(run_dir)
+    expected = expected_scores(lf)
+    tables = {
+        "expected_scores": expected.select(EXPECTED_FIELDS),
+        "contract_scores": contract_scores(lf),
+        "heatmap": heatmap_table(contract_scores(lf)),
+        "domino_ranks": by_domino_rank(lf),
+        "domino_rank_differences": domino_rank_differences(lf),
+        "trumps": by_trump(lf),
+        "policies": policy_scores(lf),
+        "distribution": score_distribution(lf),
+    }
+    return {name: t for name, t in tables.items() if not t.is_empty()}
+
+
+def _plain(df: pl.DataFrame) -> pl.DataFrame:
+    """Enums as strings, floats rounded for reading (CSV / JSON keep full precision)."""
+    return df.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String))
+
+
+def to_markdown(df: pl.DataFrame, decimals: int = 3) -> str:
+    """A frame as a Markdown table."""
+    shown = _plain(df).with_columns(pl.col(pl.Float64).round(decimals))
+    with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
+                   tbl_rows=-1, tbl_cols=-1, tbl_width_chars=400, fmt_str_lengths=40):
+        return str(shown)
+
+
+TITLES = {
+    "expected_scores": "Expected raw score per contract, trump suit, domino rank and seat (relative to the declarer)",
+    "contract_scores": "Expected raw score per contract and seat (trump suits, ranks and policies pooled as played)",
+    "heatmap": "Mean raw score, contract x seat",
+    "domino_ranks": "Domino: expected score per starting rank",
+    "domino_rank_differences": "Domino: declarer's paired difference from the best starting rank",
+    "trumps": "Trumps: expected score per trump suit and choice policy",
+    "policies": "Choice policies (trump suit / domino rank named from the declarer's hand)",
+    "distribution": "Score distributions",
+}
+
+
+def write_report(run_dir, tables: dict[str, pl.DataFrame] | None = None) -> list[Path]:
+    """Write ``report.md`` and each table as CSV and JSON into ``run_dir/report``; returns the paths."""
+    run_dir = Path(run_dir)
+    tables = tables if tables is not None else build_tables(run_dir)
+    manifest = read_manifest(run_dir)
+    out = run_dir / "report"
+    out.mkdir(exist_ok=True)
+    paths = []
+    cfg = manifest["config"]
+    md = [f"# barbu-sim report: {run_dir.name}", "",
+          f"{manifest['deals_done']:,} deals, seed {cfg['seed']}, strategies {', '.join(cfg['strategies'])}, "
+          f"declarer seat {'NESW'[cfg['declarer']]}, trump choice `{cfg['trump']}`, domino rank `{cfg['domino_rank']}`, "
+          f"barbu-sim {manifest['package_version']}." + ("" if manifest.get("complete") else " **Run incomplete.**"),
+          "", "Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
+    for name, table in tables.items():
+        csv = out / f"{name}.csv"
+        _plain(table).write_csv(csv)
+        js = out / f"{name}.json"
+        js.write_text(json.dumps(_plain(table).to_dicts(), indent=1) + "\n")
+        paths += [csv, js]
+        if name != "distribution":
+            md += [f"## {TITLES[name]}", "", to_markdown(table), ""]
+    (out / "report.md").write_text("\n".join(md))
+    paths.append(out / "report.md")
+    return paths
+
+
+def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
+    """The headline tables, compact, for the terminal."""
+    parts = []
+    for name in ("contract_scores", "domino_ranks", "trumps", "policies"):
+        if name not in tables:
+            continue
+        t = _plain(tables[name]).drop("std", "se", strict=False).with_columns(pl.col(pl.Float64).round(2))
+        if name == "domino_ranks":
+            t = t.filter(pl.col("rel_seat") == "declarer")
+        with pl.Config(tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True, tbl_rows=-1,
+                       tbl_cols=-1, tbl_width_chars=200):
+            parts.append(f"{TITLES[name]}\n{t}")
+    return "\n\n".join(parts)

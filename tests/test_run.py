@@ -1,0 +1,147 @@
+"""Batch runs end to end: run -> report -> plot, resume after a kill, refusals, bad arguments."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from barbu_sim import simulate
+from barbu_sim.analysis import scan_run
+from barbu_sim.cli import app
+from barbu_sim.report import EXPECTED_FIELDS, build_tables
+from barbu_sim.simulate import RunConfig, RunError, run
+
+runner = CliRunner()
+
+
+def records(run_dir) -> pl.DataFrame:
+    return scan_run(run_dir).collect().sort("deal", "contract", "trump", "domino_rank", "choice")
+
+
+def test_run_report_plot_end_to_end(tmp_path):
+    out = tmp_path / "study"
+    r = runner.invoke(app, ["run", "-n", "3000", "--trump", "each", "--domino-rank", "each", "--seed", "3",
+                            "--out", str(out), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["deals_done"] == 3000 and manifest["config"]["seed"] == 3
+    assert manifest["deals_per_second"] > 0 and "package_version" in manifest
+    df = records(out)
+    assert df.height == 3000 * (5 + 4 + 13)
+    assert df.filter(pl.col("contract") == "domino")["domino_rank"].n_unique() == 13
+    r = runner.invoke(app, ["report", str(out)])
+    assert r.exit_code == 0, r.output
+    expected = json.loads((out / "report" / "expected_scores.json").read_text())
+    assert all(list(rec) == EXPECTED_FIELDS for rec in expected)
+    assert {rec["trump"] for rec in expected} == {None, "S", "H", "D", "C"}
+    assert {rec["rel_seat"] for rec in expected} == {"declarer", "left", "across", "right"}
+    assert (out / "report" / "report.md").read_text().startswith("# barbu-sim report")
+    assert (out / "report" / "expected_scores.csv").exists()
+    r = runner.invoke(app, ["plot", str(out)])
+    assert r.exit_code == 0, r.output
+    for name in ("contract_scores", "domino_by_rank", "contract_seat_heatmap", "score_distributions"):
+        for ext in ("png", "svg"):
+            assert (out / "plots" / f"{name}.{ext}").stat().st_size > 1000
+
+
+def test_same_seed_same_records_and_paired_deals(tmp_path):
+    cfg = dict(deals=2500, seed=9, contracts=["barbu", "domino"], domino_rank="each", chunk_deals=700)
+    run(tmp_path / "a", RunConfig(**cfg), progress=False)
+    run(tmp_path / "b", RunConfig(**cfg), progress=False, threads=1)
+    assert records(tmp_path / "a").equals(records(tmp_path / "b"))
+
+
+def test_interrupted_run_resumes_to_identical_tables(tmp_path, monkeypatch):
+    cfg = dict(deals=5000, seed=4, trump="each", chunk_deals=600)
+    run(tmp_path / "whole", RunConfig(**cfg), progress=False)
+    calls = {"n": 0}
+    real = simulate.play_batch
+
+    def flaky(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(simulate, "play_batch", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path / "cut", RunConfig(**cfg), progress=False)
+    manifest = json.loads((tmp_path / "cut" / "manifest.json").read_text())
+    assert manifest["deals_done"] == 1800 and not manifest["complete"]
+    monkeypatch.setattr(simulate, "play_batch", real)
+    summary = run(tmp_path / "cut", resume=True, progress=False)
+    assert summary.complete and summary.deals_done == 5000
+    assert records(tmp_path / "cut").equals(records(tmp_path / "whole"))
+    a, b = build_tables(tmp_path / "cut"), build_tables(tmp_path / "whole")
+    for name in a:
+        assert a[name].equals(b[name]), name
+
+
+def test_killed_process_resumes_without_duplicates(tmp_path):
+    out = tmp_path / "killed"
+    code = (f"from barbu_sim.simulate import RunConfig, run\n"
+            f"run({str(out)!r}, RunConfig(deals=400000, seed=2, chunk_deals=2000), progress=False)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list((out / "records").glob("part-*.parquet"))) < 3:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done = len(list((out / "records").glob("part-*.parquet")))
+    assert 3 <= done < 200, "the run should have been killed part-way"
+    run(out, resume=True, progress=False)
+    df = scan_run(out).select("deal", "contract").collect()
+    assert df.height == 400000 * 7 and df.unique().height == df.height
+    whole = tmp_path / "whole"
+    run(whole, RunConfig(deals=400000, seed=2, chunk_deals=2000), progress=False)
+    assert build_tables(out)["expected_scores"].equals(build_tables(whole)["expected_scores"])
+
+
+def test_refuses_to_overwrite_another_run(tmp_path):
+    run(tmp_path / "r", RunConfig(deals=100), progress=False)
+    with pytest.raises(RunError, match="already holds a run"):
+        run(tmp_path / "r", RunConfig(deals=100, seed=1), progress=False)
+    run(tmp_path / "r", RunConfig(deals=200, seed=1), progress=False, force=True)
+    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["deals_done"] == 200
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match="not empty"):
+        run(tmp_path / "other", RunConfig(deals=100), progress=False)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["run", "-c", "hearts"], "unknown contract 'hearts'"),
+    (["run", "--trump", "purple"], "unknown trump choice"),
+    (["run", "--domino-rank", "15"], "unknown domino rank"),
+    (["run", "--strategy", "genius"], "unknown strategy"),
+    (["run", "-n", "-3"], "positive"),
+    (["run", "-n", "0"], "positive"),
+    (["run", "-n", "200000000"], "at most"),
+    (["run", "--threads", "0"], "at least 1"),
+    (["run", "--resume"], "not a directory"),
+    (["report", "/no/such/run"], "not a directory"),
+    (["plot", "/no/such/run"], "not a directory"),
+])
+def test_bad_run_arguments(tmp_path, args, needle):
+    if args[0] == "run":
+        args = args + ["--out", str(tmp_path / "x"), "--no-progress"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert needle in result.output and "Traceback" not in result.output
+
+
+def test_report_on_a_directory_that_is_not_a_run(tmp_path):
+    result = runner.invoke(app, ["report", str(tmp_path)])
+    assert result.exit_code == 2 and "no manifest.json" in result.output
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "manifest.json").write_text("{not json")
+    result = runner.invoke(app, ["report", str(bad)])
+    assert result.exit_code == 2 and "cannot read" in result.output
