@@ -160,6 +160,21 @@ def domino_rank_differences(records: pl.LazyFrame, baseline: str | None = None) 
     return pl.concat(rows).select("domino_rank", "baseline", "n", "mean", "std", "se", "ci_low", "ci_high")
 
 
+def declarer_edge(records: pl.LazyFrame) -> pl.DataFrame:
+    """Per contract: the declarer's score minus the mean of the other three, per deal, with a paired CI.
+
+    In a negative contract this is what leading first (and declaring) costs or earns.
+    """
+    rel = relative_scores(records).with_columns(
+        (pl.col("rel_declarer") - (pl.col("rel_left") + pl.col("rel_across") + pl.col("rel_right")) / 3)
+        .alias("edge"))
+    out = rel.group_by("contract").agg(
+        pl.len().alias("n"), pl.col("edge").mean().alias("mean"), pl.col("edge").std().alias("std")).collect()
+    out = out.with_columns((pl.col("std") / pl.col("n").sqrt()).alias("se"))
+    return out.with_columns((pl.col("mean") - Z95 * pl.col("se")).alias("ci_low"),
+                            (pl.col("mean") + Z95 * pl.col("se")).alias("ci_high")).sort("contract")
+
+
 def heatmap_table(expected: pl.DataFrame) -> pl.DataFrame:
     """Contract x relative seat matrix of mean scores (trump suits / ranks pooled by their mean)."""
     return (expected.group_by("contract", "rel_seat").agg(pl.col("mean").mean())
@@ -168,7 +183,8 @@ def heatmap_table(expected: pl.DataFrame) -> pl.DataFrame:
 
 
 __all__ = [
-    "CONTRACT_ENUM", "REL_SEATS", "by_domino_rank", "by_trump", "contract_scores", "domino_rank_differences",
+    "CONTRACT_ENUM", "REL_SEATS", "by_domino_rank", "by_trump", "contract_scores", "declarer_edge",
+    "domino_rank_differences",
     "expected_scores", "heatmap_table", "paired_difference", "policy_scores", "relative_scores", "scan_run",
     "score_distribution", "select_config",
 ]

@@ -18,10 +18,29 @@ TRUMP_POLICIES = PARAM_POLICIES[TRUMPS]
 DOMINO_POLICIES = PARAM_POLICIES[DOMINO]
 
 
+def _comma_list(text: str, parse_one, allow_each: bool) -> list[int] | None:
+    """``a,b,c`` as the concatenated codes of each item (a run may play several choices)."""
+    if allow_each and "," in text:
+        codes: list[int] = []
+        for item in text.split(","):
+            for code in parse_one(item, allow_each=True):
+                if code in codes:
+                    raise ValueError(f"{item.strip()!r} is named twice in {text!r}")
+                codes.append(code)
+        return codes
+    return None
+
+
 def parse_trump_choice(text: str | None, allow_each: bool = False) -> list[int]:
-    """Param codes for ``--trump``: a suit, a policy (``longest``, ``strongest``) or ``each``."""
+    """Param codes for ``--trump``: a suit, a policy (``longest``, ``strongest``) or ``each``.
+
+    With ``allow_each`` (batch runs), also a comma list such as ``each,longest``.
+    """
     if text is None:
         return [TRUMP_POLICIES["longest"]]
+    listed = _comma_list(text, parse_trump_choice, allow_each)
+    if listed is not None:
+        return listed
     key = text.strip().lower()
     if key in TRUMP_POLICIES:
         return [TRUMP_POLICIES[key]]
@@ -35,9 +54,15 @@ def parse_trump_choice(text: str | None, allow_each: bool = False) -> list[int]:
 
 
 def parse_domino_choice(text: str | None, allow_each: bool = False) -> list[int]:
-    """Param codes for ``--domino-rank``: a rank, a policy (``most-held``) or ``each``."""
+    """Param codes for ``--domino-rank``: a rank, a policy (``most-held``) or ``each``.
+
+    With ``allow_each`` (batch runs), also a comma list such as ``each,most-held``.
+    """
     if text is None:
         return [DEFAULT_DOMINO_RANK]
+    listed = _comma_list(text, parse_domino_choice, allow_each)
+    if listed is not None:
+        return listed
     key = text.strip().lower()
     if key in DOMINO_POLICIES:
         return [DOMINO_POLICIES[key]]

@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 
 from .analysis import (
-    by_domino_rank, by_trump, contract_scores, domino_rank_differences, expected_scores, heatmap_table,
+    by_domino_rank, by_trump, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
     policy_scores, scan_run, score_distribution,
 )
 from .simulate import read_manifest
@@ -21,10 +21,12 @@ def build_tables(run_dir) -> dict[str, pl.DataFrame]:
     """Every report table of a run, by name (empty tables are left out)."""
     lf = scan_run(run_dir)
     expected = expected_scores(lf)
+    pooled = contract_scores(lf)
     tables = {
         "expected_scores": expected.select(EXPECTED_FIELDS),
-        "contract_scores": contract_scores(lf),
-        "heatmap": heatmap_table(contract_scores(lf)),
+        "contract_scores": pooled,
+        "heatmap": heatmap_table(pooled),
+        "declarer_edge": declarer_edge(lf.filter(pl.col("choice") == "fixed")),
         "domino_ranks": by_domino_rank(lf),
         "domino_rank_differences": domino_rank_differences(lf),
         "trumps": by_trump(lf),
@@ -51,6 +53,7 @@ TITLES = {
     "expected_scores": "Expected raw score per contract, trump suit, domino rank and seat (relative to the declarer)",
     "contract_scores": "Expected raw score per contract and seat (trump suits, ranks and policies pooled as played)",
     "heatmap": "Mean raw score, contract x seat",
+    "declarer_edge": "Declarer's score minus the mean of the other three seats (paired per deal; fixed choices)",
     "domino_ranks": "Domino: expected score per starting rank",
     "domino_rank_differences": "Domino: declarer's paired difference from the best starting rank",
     "trumps": "Trumps: expected score per trump suit and choice policy",
@@ -89,7 +92,7 @@ def write_report(run_dir, tables: dict[str, pl.DataFrame] | None = None) -> list
 def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
     """The headline tables, compact, for the terminal."""
     parts = []
-    for name in ("contract_scores", "domino_ranks", "trumps", "policies"):
+    for name in ("contract_scores", "declarer_edge", "domino_ranks", "trumps", "policies"):
         if name not in tables:
             continue
         t = _plain(tables[name]).drop("std", "se", strict=False).with_columns(pl.col(pl.Float64).round(2))
