@@ -46,23 +46,40 @@ def relative_scores(records: pl.LazyFrame) -> pl.LazyFrame:
     return records.with_columns(exprs)
 
 
+def _finish(frame: pl.DataFrame, n: str, total: str, squares: str, scale: float = 1.0) -> pl.DataFrame:
+    """mean, std, se and the 95% CI from exact integer sums (``n``, ``total``, ``squares`` columns).
+
+    Scores are integers, so their sums are exact whatever order polars adds them
+    in: the statistics are bit-for-bit reproducible (a resumed run equals an
+    uninterrupted one).  ``scale`` divides the underlying values (e.g. 3 for thirds).
+    """
+    nn = pl.col(n).cast(pl.Float64)
+    mean = pl.col(total).cast(pl.Float64) / nn
+    var = ((pl.col(squares).cast(pl.Float64) - pl.col(total).cast(pl.Float64) * mean) / (nn - 1)).clip(lower_bound=0)
+    out = frame.with_columns((mean / scale).alias("mean"),
+                             pl.when(pl.col(n) > 1).then(var.sqrt() / scale).otherwise(0.0).alias("std"))
+    out = out.with_columns((pl.col("std") / nn.sqrt()).alias("se"))
+    return out.with_columns((pl.col("mean") - Z95 * pl.col("se")).alias("ci_low"),
+                            (pl.col("mean") + Z95 * pl.col("se")).alias("ci_high"))
+
+
+def _sums(expr: pl.Expr, name: str) -> list[pl.Expr]:
+    v = expr.cast(pl.Int64)
+    return [v.sum().alias(f"sum_{name}"), (v * v).sum().alias(f"sq_{name}")]
+
+
 def _summary(frame: pl.LazyFrame, keys: list[str], value_prefix: str = "rel_") -> pl.DataFrame:
-    """n, mean, std, se and the 95% CI of each ``rel_*`` column per group, one row per rel seat."""
+    """n, mean, std, se and the 95% CI of each integer ``rel_*`` column per group, one row per rel seat."""
     aggs = [pl.len().alias("n")]
     for name in REL_SEATS:
-        v = pl.col(f"{value_prefix}{name}").cast(pl.Float64)
-        aggs += [v.mean().alias(f"mean_{name}"), v.std().alias(f"std_{name}")]
+        aggs += _sums(pl.col(f"{value_prefix}{name}"), name)
     wide = frame.group_by(keys).agg(aggs).collect()
     rows = []
-    for r, name in enumerate(REL_SEATS):
-        rows.append(wide.select(
-            *keys, pl.lit(name).cast(REL_ENUM).alias("rel_seat"), "n",
-            pl.col(f"mean_{name}").alias("mean"), pl.col(f"std_{name}").fill_null(0.0).alias("std"),
-        ))
-    out = pl.concat(rows).with_columns((pl.col("std") / pl.col("n").sqrt()).alias("se"))
-    out = out.with_columns((pl.col("mean") - Z95 * pl.col("se")).alias("ci_low"),
-                           (pl.col("mean") + Z95 * pl.col("se")).alias("ci_high"))
-    return out.sort([*keys, "rel_seat"], nulls_last=False)
+    for name in REL_SEATS:
+        part = _finish(wide, "n", f"sum_{name}", f"sq_{name}")
+        rows.append(part.select(*keys, pl.lit(name).cast(REL_ENUM).alias("rel_seat"), "n", "mean", "std", "se",
+                                "ci_low", "ci_high"))
+    return pl.concat(rows).sort([*keys, "rel_seat"], nulls_last=False)
 
 
 def expected_scores(records: pl.LazyFrame) -> pl.DataFrame:
@@ -145,19 +162,29 @@ def paired_difference(a: pl.LazyFrame, b: pl.LazyFrame) -> pl.DataFrame:
 
 
 def domino_rank_differences(records: pl.LazyFrame, baseline: str | None = None) -> pl.DataFrame:
-    """Declarer's paired difference of each fixed domino rank against ``baseline`` (default: the best rank)."""
-    table = by_domino_rank(records).filter(pl.col("rel_seat") == "declarer")
-    if table.is_empty():
-        return table
-    if baseline is None:
-        baseline = table.sort("mean", descending=True)["domino_rank"][0]
-    base = select_config(records, "domino", domino_rank=baseline)
+    """Declarer's paired difference of each fixed domino rank against ``baseline`` (default: the best rank).
+
+    One scan: the declarer's Domino scores are pivoted to one column per rank
+    (deals as rows), then each column is differenced against the baseline's.
+    """
+    dom = (relative_scores(records.filter((pl.col("contract") == "domino") & (pl.col("choice") == "fixed")))
+           .select("deal", pl.col("domino_rank").cast(pl.String), "rel_declarer").collect())
+    if dom.is_empty():
+        return pl.DataFrame()
+    wide = dom.pivot(on="domino_rank", index="deal", values="rel_declarer")
+    ranks = [c for c in wide.columns if c != "deal"]
+    if baseline is None:  # integer sums: the same best rank on every machine
+        sums = wide.select(pl.col(ranks).cast(pl.Int64).sum()).row(0)
+        counts = wide.select(pl.col(ranks).count()).row(0)
+        baseline = ranks[max(range(len(ranks)), key=lambda i: sums[i] / counts[i])]
+    if baseline not in ranks:
+        raise ValueError(f"domino rank {baseline!r} was not played in this run")
     rows = []
-    for rank in table["domino_rank"].to_list():
-        d = paired_difference(select_config(records, "domino", domino_rank=rank), base)
-        rows.append(d.filter(pl.col("rel_seat") == "declarer").with_columns(
-            pl.lit(rank).alias("domino_rank"), pl.lit(baseline).alias("baseline")))
-    return pl.concat(rows).select("domino_rank", "baseline", "n", "mean", "std", "se", "ci_low", "ci_high")
+    for rank in ranks:
+        diff = (wide[rank] - wide[baseline]).drop_nulls().cast(pl.Int64)
+        rows.append({"domino_rank": rank, "baseline": baseline, "n": diff.len(),
+                     "total": int(diff.sum()), "squares": int((diff * diff).sum())})
+    return _finish(pl.DataFrame(rows), "n", "total", "squares").drop("total", "squares")
 
 
 def declarer_edge(records: pl.LazyFrame) -> pl.DataFrame:
@@ -165,14 +192,11 @@ def declarer_edge(records: pl.LazyFrame) -> pl.DataFrame:
 
     In a negative contract this is what leading first (and declaring) costs or earns.
     """
-    rel = relative_scores(records).with_columns(
-        (pl.col("rel_declarer") - (pl.col("rel_left") + pl.col("rel_across") + pl.col("rel_right")) / 3)
-        .alias("edge"))
-    out = rel.group_by("contract").agg(
-        pl.len().alias("n"), pl.col("edge").mean().alias("mean"), pl.col("edge").std().alias("std")).collect()
-    out = out.with_columns((pl.col("std") / pl.col("n").sqrt()).alias("se"))
-    return out.with_columns((pl.col("mean") - Z95 * pl.col("se")).alias("ci_low"),
-                            (pl.col("mean") + Z95 * pl.col("se")).alias("ci_high")).sort("contract")
+    # Three times the edge is an integer: exact sums, reproducible statistics.
+    edge3 = 3 * pl.col("rel_declarer") - pl.col("rel_left") - pl.col("rel_across") - pl.col("rel_right")
+    sums = relative_scores(records).group_by("contract").agg(pl.len().alias("n"), *_sums(edge3, "e")).collect()
+    return _finish(sums, "n", "sum_e", "sq_e", scale=3.0).select(
+        "contract", "n", "mean", "std", "se", "ci_low", "ci_high").sort("contract")
 
 
 def heatmap_table(expected: pl.DataFrame) -> pl.DataFrame:
