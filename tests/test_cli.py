@@ -76,3 +76,15 @@ def test_bad_input_is_one_line_and_exit_code_2(args, needle):
     assert needle in result.output
     assert "Traceback" not in result.output
     assert result.output.strip().count("\n") == 0  # one line
+
+
+def test_readme_strategy_example_runs(tmp_path):
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = readme.split("# my_strategy.py\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "my_strategy.py").write_text(block)
+    spec = f"{tmp_path / 'my_strategy.py'}:cautious"
+    result = runner.invoke(app, ["play", "-c", "no-hearts", "--seat-strategy", f"E={spec}"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["run", "-n", "500", "--strategy", spec, "--seat-strategy", "N=heuristic",
+                                 "--out", str(tmp_path / "run"), "--no-progress"])
+    assert result.exit_code == 0, result.output
