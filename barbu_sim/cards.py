@@ -260,6 +260,37 @@ def deal_into(seed, index, deck, hands):
     hands[3] = FULL_DECK & ~taken
 
 
+@njit(cache=True, _nrt=False)
+def deal_around_into(seed, index, fixed_hand, fixed_seat, deck, hands):
+    """Like :func:`deal_into`, but ``fixed_seat`` holds ``fixed_hand`` and the other 39 cards are dealt.
+
+    Used to estimate what a hand is worth: Monte Carlo over the unseen cards.
+    """
+    state = stream_key(np.uint64(seed), np.uint64(index), STREAM_DEAL)
+    n = 0
+    for c in range(52):
+        if not (fixed_hand >> np.uint64(c)) & np.uint64(1):
+            deck[n] = c
+            n += 1
+    for i in range(26):
+        state += GOLDEN
+        r = mix64(state) >> np.uint64(32)
+        j = i + np.int64((r * np.uint64(39 - i)) >> np.uint64(32))
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    hands[fixed_seat] = fixed_hand
+    k = 0
+    for s in range(4):
+        if s == fixed_seat:
+            continue
+        h = np.uint64(0)
+        for m in range(13 * k, 13 * k + 13):
+            h |= np.uint64(1) << np.uint64(deck[m])
+        hands[s] = h
+        k += 1
+
+
 def random_deal(seed: int, index: int) -> np.ndarray:
     """The hands ((4,) uint64, by seat) of deal ``index`` of a run with ``seed``."""
     if seed < 0 or index < 0:

@@ -18,7 +18,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from .bits import highest_bit, popcount
 from .cards import N_SEATS, format_card, random_deal, verify_deal
-from .cards import deal_into
+from .cards import deal_around_into, deal_into
 from .layout import (
     S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK,
     S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD,
@@ -431,6 +431,58 @@ def _play_batch(seed, start, n, configs, rules, strat_ids, user_fns, scores, tri
         _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, params, errors)
 
 
+@njit(cache=True, _nrt=False)
+def _evaluate_range(seed, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
+                    sums, squares, deck, dealt, hands, state, rng, sc, tr, dummy):
+    """Monte Carlo over the unseen cards of hands ``lo..hi``: sums and sums of squares of the scores."""
+    for j in range(lo, hi):
+        key = stream_key(seed, np.uint64(j), STREAM_PLAY)  # each hand its own sequence of deals
+        for i in range(n_samples):
+            index = np.uint64(i)
+            deal_around_into(key, index, fixed_hands[j], fixed_seat, deck, dealt)
+            for c in range(configs.shape[0]):
+                rng[0] = stream_key(key, index, STREAM_PLAY)
+                contract, declarer = configs[c, 0], configs[c, 2]
+                param = resolve_param(contract, configs[c, 1], dealt[declarer])
+                code = _play_into(dealt, contract, param, declarer, rules, strat_ids,
+                                  user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy)
+                if code < 0:
+                    return code
+                for s in range(4):
+                    sums[j, c, s] += sc[s]
+                    squares[j, c, s] += sc[s] * sc[s]
+    return 0
+
+
+@njit(cache=True)
+def _evaluate_chunk(seed, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
+                    sums, squares):
+    return _evaluate_range(seed, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
+                           user_fns, sums, squares, np.empty(52, np.int64), np.empty(4, np.uint64),
+                           np.empty(4, np.uint64), np.empty(STATE_SIZE, np.uint64), np.empty(1, np.uint64),
+                           np.empty(4, np.int64), np.empty(4, np.int64), np.empty(1, np.int8))
+
+
+@njit(
+    types.int64(
+        types.uint64, types.uint64[::1], types.int64, types.int64, types.int64[:, ::1], types.int64[::1],
+        types.int64[::1], USER_FNS, types.int64[:, :, ::1], types.int64[:, :, ::1],
+    ),
+    cache=True,
+    parallel=True,
+)
+def _evaluate_hands(seed, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns, sums, squares):
+    n = fixed_hands.shape[0]
+    codes = np.zeros(n, np.int64)
+    for j in prange(n):
+        codes[j] = _evaluate_chunk(seed, j, j + 1, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
+                                   user_fns, sums, squares)
+    for j in range(n):
+        if codes[j] < 0:
+            return codes[j]
+    return 0
+
+
 # ---------------------------------------------------------------- public wrappers
 @dataclass
 class DealResult:
@@ -590,3 +642,45 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     if bad.size:
         _raise_illegal(int(errors[bad[0]]), resolved, f"deal {start + int(bad[0])} of seed {seed}")
     return (scores, tricks, params) if with_params else (scores, tricks)
+
+
+@dataclass
+class HandEstimates:
+    """Monte Carlo estimates of what hands are worth: one row per hand, one column per configuration."""
+
+    configs: list  # (contract, param, declarer) per column
+    n_samples: int
+    mean: np.ndarray  # (n_hands, n_configs, 4) expected raw score by seat
+    se: np.ndarray  # (n_hands, n_configs, 4) standard error of each mean
+
+
+def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_samples: int = 200,
+                   seed: int = 0, rules: Rules | None = None) -> HandEstimates:
+    """Expected raw scores of each configuration for a player at ``seat`` holding each of ``hands``.
+
+    The other 39 cards are dealt at random ``n_samples`` times per hand (the same
+    sample deals for every configuration: paired); every seat plays ``strategies``.
+    ``hands`` is a sequence of uint64 masks; ``configs`` a sequence of
+    ``(contract, param, declarer)``, params may be choice-policy codes.
+    """
+    if n_samples < 2:
+        raise ValueError("n_samples must be at least 2")
+    if not 0 <= seat < 4:
+        raise ValueError("seat must be 0..3")
+    fixed = np.ascontiguousarray(np.asarray(hands, dtype=np.uint64).reshape(-1))
+    for h in fixed:
+        if bin(int(h)).count("1") != 13 or int(h) >> 52:
+            raise ValueError("each hand to evaluate must hold 13 cards")
+    cfg = np.array([[int(c), check_param(int(c), int(p), True), int(d)] for c, p, d in configs], np.int64)
+    cfg = np.ascontiguousarray(cfg.reshape(-1, 3))
+    rules = rules or Rules()
+    ids, fns, resolved = _strategies(strategies)
+    sums = np.zeros((len(fixed), len(cfg), 4), np.int64)
+    squares = np.zeros_like(sums)
+    code = _evaluate_hands(np.uint64(seed % 2**64), fixed, seat, n_samples, cfg, rules.to_array(), ids, fns,
+                           sums, squares)
+    if code < 0:
+        _raise_illegal(int(code), resolved, "hand evaluation")
+    mean = sums / n_samples
+    var = np.maximum(squares / n_samples - mean ** 2, 0.0) * n_samples / (n_samples - 1)
+    return HandEstimates([tuple(map(int, row)) for row in cfg], n_samples, mean, np.sqrt(var / n_samples))
