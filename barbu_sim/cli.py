@@ -210,5 +210,121 @@ def plot(run_dir: RunDir,
         typer.echo(str(p))
 
 
+def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
+    """Four specs by seat: ``default`` everywhere, then ``SEAT=SPEC`` overrides."""
+    from .cards import parse_seat
+    specs = [default] * 4
+    for item in overrides or []:
+        if "=" not in item:
+            raise ValueError(f"{what} {item!r} must be SEAT=NAME, e.g. N=optimal")
+        seat, name = item.split("=", 1)
+        specs[parse_seat(seat)] = name.strip()
+    return specs
+
+
+SamplesOpt = Annotated[int, typer.Option(help="Monte Carlo deals of the unseen cards per hand evaluation.")]
+
+
+@app.command()
+def game(
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of 28-hand games.")] = 10,
+    seed: Annotated[int, typer.Option(help="Seed: game g, hand h uses deal 28*g+h.")] = 0,
+    strategy: Annotated[str, typer.Option(help="Play strategy for every seat.")] = "heuristic",
+    seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Play strategy for one seat, SEAT=NAME.")] = None,
+    contract_policy: Annotated[str, typer.Option(help="Contract choice for every seat: fixed, fixed:ORDER, myopic, relative, optimal, file.py:func.")] = "optimal",
+    seat_contract_policy: Annotated[Optional[list[str]], typer.Option(help="Contract choice for one seat, SEAT=POLICY.")] = None,
+    doubling: Annotated[str, typer.Option(help="Doubling for every seat: compulsory-only, always, threshold[:MARGIN].")] = "compulsory-only",
+    seat_doubling: Annotated[Optional[list[str]], typer.Option(help="Doubling for one seat, SEAT=POLICY.")] = None,
+    samples: SamplesOpt = 100,
+    rules: RulesOpt = None,
+    option: OptionOpt = None,
+    out: Annotated[Optional[str], typer.Option(help="Directory for hands.parquet and summary.json.")] = None,
+    show: Annotated[Optional[int], typer.Option(help="Print game number SHOW as a score sheet.")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Play full 28-hand games: declarer rotation, contract choice, doubling, settlement.
+
+    Examples:
+
+      barbu-sim game -n 1 --show 0
+
+      barbu-sim game -n 200 --seat-contract-policy N=fixed --seat-doubling E=always --out runs/games
+    """
+    from .games_io import run_games
+    try:
+        if games < 1:
+            raise ValueError("--games must be at least 1")
+        if show is not None and not 0 <= show < games:
+            raise ValueError(f"--show must name one of the games played, 0..{games - 1}")
+        summary, sheet = run_games(
+            games, seed, per_seat(strategy, seat_strategy, "--seat-strategy"),
+            per_seat(contract_policy, seat_contract_policy, "--seat-contract-policy"),
+            per_seat(doubling, seat_doubling, "--seat-doubling"), load_cli_rules(rules, option),
+            samples, out, show, progress)
+    except ValueError as e:
+        fail(str(e))
+    if sheet:
+        typer.echo(sheet)
+        typer.echo("")
+    typer.echo(summary)
+
+
+@app.command("compare-orders")
+def compare_orders_cmd(
+    policies: Annotated[str, typer.Option(help="Comma-separated contract policies; the first is the baseline.")] = "fixed,relative,optimal",
+    blocks: Annotated[int, typer.Option(help="7-hand blocks played by every policy on the same deals.")] = 500,
+    games: Annotated[int, typer.Option(help="Full games with the seats using different policies (win rates).")] = 40,
+    seed: Annotated[int, typer.Option(help="Seed of the deal sequences.")] = 0,
+    strategy: Annotated[str, typer.Option(help="Play strategy for every seat.")] = "heuristic",
+    samples: SamplesOpt = 100,
+    rules: RulesOpt = None,
+    option: OptionOpt = None,
+    out: Annotated[Optional[str], typer.Option(help="Directory for the tables (CSV, JSON, Markdown) and the chart.")] = None,
+):
+    """Compare contract-order policies: block totals with paired CIs against a baseline, and game win rates.
+
+    Example: barbu-sim compare-orders --policies fixed,myopic,relative,optimal --blocks 2000 --out runs/orders
+    """
+    from .games_io import write_comparison
+    from .orders import compare_orders
+    try:
+        names = [p.strip() for p in policies.split(",") if p.strip()]
+        result = compare_orders(names, blocks=blocks, games=games, seed=seed, strategy=strategy,
+                                rules=load_cli_rules(rules, option), n_samples=samples)
+        text = write_comparison(result, out)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(text)
+
+
+@app.command()
+def advise(
+    hand: Annotated[str, typer.Argument(help="A 13-card hand: 'AS KS 10H ...' or PBN 'AKQ.JT9.876.5432'.")],
+    remaining: Annotated[Optional[str], typer.Option(help="Contracts still to declare, comma-separated (default all seven).")] = None,
+    strategy: Annotated[str, typer.Option(help="Play strategy assumed at every seat.")] = "heuristic",
+    samples: SamplesOpt = 2000,
+    seed: Annotated[int, typer.Option(help="Seed of the Monte Carlo deals.")] = 0,
+    rules: RulesOpt = None,
+    option: OptionOpt = None,
+):
+    """Which contract to declare with this hand: expected score of each, and the optimal policy's call.
+
+    Example: barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu
+    """
+    from .cards import parse_hand
+    from .orders import advise as advise_hand
+    from .report import to_markdown
+    from .rules import parse_contract
+    try:
+        mask = parse_hand(hand)
+        rem = [parse_contract(c) for c in remaining.split(",") if c.strip()] if remaining else None
+        result = advise_hand(mask, rem, strategy=strategy, rules=load_cli_rules(rules, option), n_samples=samples,
+                             seed=seed)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(to_markdown(result.rows, 2))
+    typer.echo(f"\nRecommended (optimal policy): {result.recommended}")
+
+
 if __name__ == "__main__":
     app()

@@ -188,9 +188,9 @@ def score_sheet(game: GameResult) -> str:
     lines = [f"Game {game.game} of seed {game.seed}; first declarer {SEAT_LETTERS[game.first]}",
              "  x = doubled, xx = redoubled; * marks a double on the declarer",
              "",
-             f"{'hand':>4} {'decl':>4}  {'contract':<14} {'doubles':<26}" +
+             f"{'hand':>4} {'decl':>4}  {'contract':<14} {'doubles':<34}" +
              "".join(f"{SEAT_LETTERS[s]:>13}" for s in range(4)),
-             f"{'':>4} {'':>4}  {'':<14} {'':<26}" + "".join(f"{'raw  settled':>13}" for _ in range(4))]
+             f"{'':>4} {'':>4}  {'':<14} {'':<34}" + "".join(f"{'raw  settled':>13}" for _ in range(4))]
     running = np.zeros(4, np.int64)
     for h in game.hands:
         marks = []
@@ -203,9 +203,9 @@ def score_sheet(game: GameResult) -> str:
         running += h.final
         cells = "".join(f"{int(h.raw[s]):>6} {int(h.final[s]):>+6}" for s in range(4))
         lines.append(f"{h.hand_no + 1:>4} {SEAT_LETTERS[h.declarer]:>4}  {h.contract_label():<14} "
-                     f"{' '.join(marks):<26}{cells}")
+                     f"{' '.join(marks):<34}{cells}")
         if (h.hand_no + 1) % BLOCK == 0:
-            lines.append(f"{'':>4} {'':>4}  {'running total':<14} {'':<26}" +
+            lines.append(f"{'':>4} {'':>4}  {'running total':<14} {'':<34}" +
                          "".join(f"{int(running[s]):>13}" for s in range(4)))
     t = game.totals
     lines.append("")
