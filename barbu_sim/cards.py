@@ -232,6 +232,15 @@ def format_pbn(hands, first: int = 0) -> str:
     return f"{SEAT_LETTERS[first]}:" + " ".join(format_hand(hands[s]) for s in order)
 
 
+@njit(inline="always", cache=True)
+def _hand_from_deck(deck, start):
+    """The mask of the 13 cards ``deck[start:start + 13]``."""
+    h = np.uint64(0)
+    for k in range(start, start + 13):
+        h |= np.uint64(1) << np.uint64(deck[k])
+    return h
+
+
 @njit(cache=True, _nrt=False)
 def deal_into(seed, index, deck, hands):
     """Deal ``index`` of run ``seed`` into ``hands`` ((4,) uint64), using scratch ``deck`` ((52,) int64).
@@ -252,11 +261,8 @@ def deal_into(seed, index, deck, hands):
         deck[j] = t
     taken = np.uint64(0)
     for s in range(3):
-        h = np.uint64(0)
-        for k in range(13 * s, 13 * s + 13):
-            h |= np.uint64(1) << np.uint64(deck[k])
-        hands[s] = h
-        taken |= h
+        hands[s] = _hand_from_deck(deck, 13 * s)
+        taken |= hands[s]
     hands[3] = FULL_DECK & ~taken
 
 
@@ -282,13 +288,9 @@ def deal_around_into(seed, index, fixed_hand, fixed_seat, deck, hands):
     hands[fixed_seat] = fixed_hand
     k = 0
     for s in range(4):
-        if s == fixed_seat:
-            continue
-        h = np.uint64(0)
-        for m in range(13 * k, 13 * k + 13):
-            h |= np.uint64(1) << np.uint64(deck[m])
-        hands[s] = h
-        k += 1
+        if s != fixed_seat:
+            hands[s] = _hand_from_deck(deck, 13 * k)
+            k += 1
 
 
 def random_deal(seed: int, index: int) -> np.ndarray:

@@ -60,13 +60,13 @@ def rules(rules: RulesOpt = None, option: OptionOpt = None):
         fail(str(e))
 
 
-def parse_seat_strategies(strategy: str, seat_strategy: list[str] | None) -> list[str]:
-    """Four strategy specs by seat: ``strategy`` everywhere, then ``SEAT=NAME`` overrides."""
+def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
+    """Four specs by seat: ``default`` everywhere, then ``SEAT=SPEC`` overrides."""
     from .cards import parse_seat
-    specs = [strategy] * 4
-    for item in seat_strategy or []:
+    specs = [default] * 4
+    for item in overrides or []:
         if "=" not in item:
-            raise ValueError(f"--seat-strategy {item!r} must be SEAT=NAME, e.g. N=random")
+            raise ValueError(f"{what} {item!r} must be SEAT=NAME, e.g. N=optimal")
         seat, name = item.split("=", 1)
         specs[parse_seat(seat)] = name.strip()
     return specs
@@ -114,7 +114,7 @@ def play(
             param = resolve_choice(cid, parse_trump_choice(trump)[0], hands[seat])
         elif cid == DOMINO:
             param = resolve_choice(cid, parse_domino_choice(domino_rank)[0], hands[seat])
-        specs = parse_seat_strategies(strategy, seat_strategy)
+        specs = per_seat(strategy, seat_strategy, "--seat-strategy")
         result = play_deal(hands, cid, specs, param=param, declarer=seat, rules=the_rules,
                            seed=seed, index=index)
     except ValueError as e:
@@ -164,7 +164,7 @@ def run(
         else:
             config = RunConfig(
                 deals=deals, seed=seed, contracts=list(contract) if contract else RunConfig.__dataclass_fields__["contracts"].default_factory(),
-                strategies=parse_seat_strategies(strategy, seat_strategy), trump=trump, domino_rank=domino_rank,
+                strategies=per_seat(strategy, seat_strategy, "--seat-strategy"), trump=trump, domino_rank=domino_rank,
                 declarer=parse_seat(declarer), rules=load_cli_rules(rules, option).to_dict())
             summary = run_simulation(out, config, force=force, threads=threads, progress=progress)
     except KeyboardInterrupt:
@@ -208,18 +208,6 @@ def plot(run_dir: RunDir,
         fail(str(e))
     for p in paths:
         typer.echo(str(p))
-
-
-def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
-    """Four specs by seat: ``default`` everywhere, then ``SEAT=SPEC`` overrides."""
-    from .cards import parse_seat
-    specs = [default] * 4
-    for item in overrides or []:
-        if "=" not in item:
-            raise ValueError(f"{what} {item!r} must be SEAT=NAME, e.g. N=optimal")
-        seat, name = item.split("=", 1)
-        specs[parse_seat(seat)] = name.strip()
-    return specs
 
 
 SamplesOpt = Annotated[int, typer.Option(help="Monte Carlo deals of the unseen cards per hand evaluation.")]
