@@ -126,7 +126,7 @@ def play(
 
 @app.command()
 def run(
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals to simulate (every configuration is played on each; up to 100,000,000).")] = 1_000_000,
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals to simulate (every configuration is played on each; up to 100,000,000).")] = 5_000_000,
     contract: Annotated[Optional[list[str]], typer.Option("--contract", "-c", help="Contract to play (repeatable; default all seven).")] = None,
     strategy: Annotated[str, typer.Option(help="Strategy for every seat: random, heuristic, path/to/file.py:func or module:func.")] = "heuristic",
     seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")] = None,
@@ -255,6 +255,27 @@ def game(
         typer.echo(sheet)
         typer.echo("")
     typer.echo(summary)
+
+
+@app.command("verify-games")
+def verify_games(
+    records: Annotated[str, typer.Argument(help="A hands.parquet written by barbu-sim game.")],
+    rules: RulesOpt = None,
+    option: OptionOpt = None,
+):
+    """Check recorded games against the rules: contracts, doubles, compulsory doubles, settlement."""
+    import polars as pl
+
+    from .games_io import verify_records
+    try:
+        try:
+            frame = pl.read_parquet(records)
+        except Exception as e:  # polars raises several types for a missing or unreadable file
+            raise ValueError(f"cannot read {records}: {str(e).splitlines()[0]}") from None
+        n = verify_records(frame, load_cli_rules(rules, option))
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(f"{n} game(s) follow the rules.")
 
 
 @app.command("compare-orders")

@@ -93,3 +93,70 @@ def write_comparison(result, out) -> str:
         for ext in ("png", "svg"):
             fig.savefig(out / f"orders.{ext}", dpi=130 if ext == "png" else None)
     return text
+
+
+def verify_records(frame: pl.DataFrame, rules: Rules | None = None) -> int:
+    """Check game records (the ``hands.parquet`` of ``barbu-sim game``) against the rules.
+
+    Every game must have 28 hands; each declarer names each contract once; dealer
+    and cutter sit right and across of the declarer; every double is legal (only
+    the declarer in Trumps and Domino, the declarer only redoubles, two doubles
+    of each declarer by each other player); settled scores equal raw scores plus
+    the pair-by-pair settlement.  Returns the number of games; raises ``ValueError``
+    naming the game, the hand and the broken rule.
+    """
+    from .game import settle
+    from .rules import POSITIVE_CONTRACTS
+    rules = rules or Rules()
+    needed = {"game", "hand", "contract", "declarer", "dealer", "cutter", "doubles",
+              *[f"score_{x}" for x in "nesw"], *[f"settled_{x}" for x in "nesw"]}
+    missing = needed - set(frame.columns)
+    if missing:
+        raise ValueError(f"not a game record: missing columns {', '.join(sorted(missing))}")
+    games = 0
+    for (g,), rows in frame.sort("game", "hand").group_by("game", maintain_order=True):
+        games += 1
+        rows = rows.to_dicts()
+        if [r["hand"] for r in rows] != list(range(28)):
+            raise ValueError(f"game {g}: a game has hands 0..27, not {len(rows)} hands")
+        used = {s: set() for s in range(4)}
+        on_declarer = np.zeros((4, 4), np.int64)
+        for r in rows:
+            where = f"game {g}, hand {r['hand'] + 1}"
+            d, c = int(r["declarer"]), CONTRACTS.index(str(r["contract"]))
+            if (r["dealer"], r["cutter"]) != ((d + 3) % 4, (d + 2) % 4):
+                raise ValueError(f"{where}: the dealer sits right of the declarer and the cutter across")
+            if c in used[d]:
+                raise ValueError(f"{where}: {SEAT_LETTERS[d]} declares {CONTRACTS[c]} a second time")
+            used[d].add(c)
+            doubles = [[False] * 4 for _ in range(4)]
+            for mark in filter(None, str(r["doubles"] or "").split(",")):
+                a, b = SEAT_LETTERS.index(mark[0]), SEAT_LETTERS.index(mark[-1])
+                doubles[a][b] = True
+            for a in range(4):
+                for b in range(4):
+                    if not doubles[a][b]:
+                        continue
+                    if a == b:
+                        raise ValueError(f"{where}: {SEAT_LETTERS[a]} doubles themselves")
+                    if a == d and not doubles[b][d]:
+                        raise ValueError(f"{where}: the declarer {SEAT_LETTERS[d]} doubles {SEAT_LETTERS[b]}, "
+                                         "who did not double them (the declarer only redoubles)")
+                    if a != d and c in POSITIVE_CONTRACTS and b != d:
+                        raise ValueError(f"{where}: in {CONTRACTS[c]} {SEAT_LETTERS[a]} may only double the declarer")
+                    if b == d:
+                        on_declarer[a, d] += 1
+            raw = [int(r[f"score_{x}"]) for x in "nesw"]
+            settled = [int(r[f"settled_{x}"]) for x in "nesw"]
+            if sum(raw) != rules.contract_total(c):
+                raise ValueError(f"{where}: raw scores add up to {sum(raw)}, not {rules.contract_total(c)}")
+            if (np.array(raw) + settle(raw, doubles)).tolist() != settled:
+                raise ValueError(f"{where}: settled scores do not match the doubles")
+        for d in range(4):
+            if len(used[d]) not in (0, 7):
+                raise ValueError(f"game {g}: {SEAT_LETTERS[d]} declared {len(used[d])} contracts, not 7")
+            for p in range(4):
+                if p != d and on_declarer[p, d] < 2:
+                    raise ValueError(f"game {g}: {SEAT_LETTERS[p]} doubled declarer {SEAT_LETTERS[d]} "
+                                     f"{on_declarer[p, d]} time(s), fewer than the two compulsory doubles")
+    return games

@@ -73,7 +73,7 @@ def compare_orders(policies: list[str], *, blocks: int = 300, games: int = 40, s
     hands = np.array([random_deal(seed, i)[0] for i in range(n)], np.uint64)
     est = evaluate_hands(hands, eval_configs(0), strategies, seat=0, n_samples=n_samples, seed=seed, rules=rules)
     for j in range(n):  # every policy decides from the same estimates
-        evaluator._cache[(int(hands[j]), 0)] = contract_values(est.mean[j], est.se[j], 0)
+        evaluator.preload(hands[j], 0, contract_values(est.mean[j], est.se[j], 0))
     actual, _ = play_batch(seed, 0, n, eval_configs(0), strategies, rules=rules)
     totals = {}
     for name, pol in zip(policies, built):

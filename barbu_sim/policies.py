@@ -63,6 +63,10 @@ class Evaluator:
     def __post_init__(self):
         self._cache: dict = {}
 
+    def preload(self, hand, seat: int, values) -> None:
+        """Give the estimates of a hand computed elsewhere (a batch evaluation) so they are reused."""
+        self._cache[(int(hand), seat)] = values
+
     def values(self, hand, seat: int):
         key = (int(hand), seat)
         if key not in self._cache:

@@ -206,3 +206,33 @@ def test_bad_game_arguments(args, needle):
     r = runner.invoke(app, args + (["--no-progress"] if args[0] == "game" else []))
     assert r.exit_code == 2, r.output
     assert needle in r.output and "Traceback" not in r.output
+
+
+def test_recorded_games_verify_and_tampering_is_caught(tmp_path):
+    import polars as pl
+    r = runner.invoke(app, ["game", "-n", "2", "--doubling", "always", "--contract-policy", "fixed", "--samples",
+                            "10", "--out", str(tmp_path / "g"), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    path = tmp_path / "g" / "hands.parquet"
+    r = runner.invoke(app, ["verify-games", str(path)])
+    assert r.exit_code == 0 and "2 game(s) follow the rules" in r.output
+    df = pl.read_parquet(path)
+    trumps_row = df.with_row_index().filter(pl.col("contract") == "trumps")["index"][0]
+    declarer = "NESW"[df["declarer"][trumps_row]]
+    others = [s for s in "NESW" if s != declarer]
+    cases = [
+        (df.with_columns(pl.when(pl.int_range(pl.len()) == trumps_row)
+                         .then(pl.lit(f"{others[0]}>{others[1]}")).otherwise(pl.col("doubles")).alias("doubles")),
+         "may only double the declarer"),
+        (df.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.col("settled_n") + 1)
+                         .otherwise(pl.col("settled_n")).alias("settled_n")), "settled scores"),
+        (df.with_columns(pl.when(pl.int_range(pl.len()) == 1).then(pl.lit(df["contract"][0], dtype=df["contract"].dtype))
+                         .otherwise(pl.col("contract")).alias("contract")), "second time"),
+    ]
+    for bad, needle in cases:
+        bad_path = tmp_path / "bad.parquet"
+        bad.write_parquet(bad_path)
+        r = runner.invoke(app, ["verify-games", str(bad_path)])
+        assert r.exit_code == 2 and needle in r.output, r.output
+    r = runner.invoke(app, ["verify-games", str(tmp_path / "missing.parquet")])
+    assert r.exit_code == 2 and "cannot read" in r.output
