@@ -62,7 +62,7 @@ def run_games(games: int, seed: int, strategies, contract_policies, doubling_pol
                                                 pl.col("trump").cast(SUIT_ENUM), pl.col("domino_rank").cast(RANK_ENUM))
         frame.write_parquet(out / "hands.parquet")
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    lines = [f"{games} games, seed {seed}", "seat  contract policy              doubling          mean total  win rate"]
+    lines = [f"{games} game{'s' if games != 1 else ''}, seed {seed}", "seat  contract policy              doubling          mean total  win rate"]
     for s in range(4):
         lines.append(f"{SEAT_LETTERS[s]:<5} {players[s].contract_policy.name[:26]:<27} "
                      f"{players[s].doubling_policy.name:<17} {totals[:, s].mean():>+10.1f}  {wins[s] / games:>7.1%}")
