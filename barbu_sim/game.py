@@ -184,13 +184,15 @@ def play_game(seed: int, game: int, players, *, rules: Rules | None = None, firs
 
 
 def score_sheet(game: GameResult) -> str:
-    """A Barbu score sheet: one line per hand, doubles marked, doubles on the declarer flagged (*)."""
+    """A Barbu score sheet: one line per hand with each player's raw score, settled score and running
+    total; doubles marked (``x`` double, ``xx`` double and redouble), doubles on the declarer flagged ``*``."""
+    width = 40
     lines = [f"Game {game.game} of seed {game.seed}; first declarer {SEAT_LETTERS[game.first]}",
-             "  x = doubled, xx = redoubled; * marks a double on the declarer",
+             "  ExN: East doubled North; xx: doubled and redoubled; * a double on the declarer",
              "",
-             f"{'hand':>4} {'decl':>4}  {'contract':<14} {'doubles':<34}" +
-             "".join(f"{SEAT_LETTERS[s]:>13}" for s in range(4)),
-             f"{'':>4} {'':>4}  {'':<14} {'':<34}" + "".join(f"{'raw  settled':>13}" for _ in range(4))]
+             f"{'hand':>4} {'decl':>4}  {'contract':<14} {'doubles':<{width}}" +
+             "".join(f"{SEAT_LETTERS[s]:>19}" for s in range(4)),
+             f"{'':>4} {'':>4}  {'':<14} {'':<{width}}" + "".join(f"{'raw settled  total':>19}" for _ in range(4))]
     running = np.zeros(4, np.int64)
     for h in game.hands:
         marks = []
@@ -201,12 +203,11 @@ def score_sheet(game: GameResult) -> str:
                     flag = "*" if b == h.declarer else ""
                     marks.append(f"{SEAT_LETTERS[a]}x{re}{SEAT_LETTERS[b]}{flag}")
         running += h.final
-        cells = "".join(f"{int(h.raw[s]):>6} {int(h.final[s]):>+6}" for s in range(4))
+        cells = "".join(f"{int(h.raw[s]):>5} {int(h.final[s]):>+7} {int(running[s]):>+6}" for s in range(4))
         lines.append(f"{h.hand_no + 1:>4} {SEAT_LETTERS[h.declarer]:>4}  {h.contract_label():<14} "
-                     f"{' '.join(marks):<34}{cells}")
-        if (h.hand_no + 1) % BLOCK == 0:
-            lines.append(f"{'':>4} {'':>4}  {'running total':<14} {'':<34}" +
-                         "".join(f"{int(running[s]):>13}" for s in range(4)))
+                     f"{' '.join(marks):<{width}}{cells}")
+        if (h.hand_no + 1) % BLOCK == 0 and h.hand_no + 1 < HANDS_PER_GAME:
+            lines.append("")
     t = game.totals
     lines.append("")
     lines.append("Totals:  " + "  ".join(f"{SEAT_LETTERS[s]} {int(t[s]):+d}" for s in range(4)) +

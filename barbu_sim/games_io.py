@@ -91,7 +91,8 @@ def write_comparison(result, out) -> str:
         (out / "orders.md").write_text(text + "\n")
         fig = plot_comparison(result)
         for ext in ("png", "svg"):
-            fig.savefig(out / f"orders.{ext}", dpi=130 if ext == "png" else None)
+            fig.savefig(out / f"orders.{ext}", dpi=130 if ext == "png" else None,
+                        metadata={"Date": None} if ext == "svg" else None)
     return text
 
 
