@@ -16,7 +16,7 @@ import numpy as np
 from numba import cfunc, njit, prange, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from .bits import highest_bit, popcount
+from .bits import popcount
 from .cards import N_SEATS, format_card, random_deal, verify_deal
 from .cards import deal_around_into, deal_into
 from .layout import (

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import reference
-from barbu_sim.cards import cards_of, random_deal
+from barbu_sim.cards import cards_of
 from barbu_sim.engine import PASS, play_batch, play_random_deal
 from barbu_sim.rules import DOMINO, PRESETS, TRUMPS, Rules
 

@@ -8,7 +8,7 @@ import reference
 from barbu_sim.bits import highest_bit
 from barbu_sim.cards import cards_of, parse_pbn, random_deal
 from barbu_sim.engine import play_deal
-from barbu_sim.rules import BARBU, CONTRACTS, DOMINO, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, TRUMPS, PRESETS, Rules
+from barbu_sim.rules import BARBU, DOMINO, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, TRUMPS, PRESETS, Rules
 from barbu_sim.strategies import BUILTINS
 
 STRATS = {name: s.func for name, s in BUILTINS.items()}

@@ -1,12 +1,10 @@
 """Batch runs end to end: run -> report -> plot, resume after a kill, refusals, bad arguments."""
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import polars as pl
 import pytest
