@@ -241,6 +241,18 @@ def _hand_from_deck(deck, start):
     return h
 
 
+@njit(inline="always", cache=True)
+def _partial_shuffle(deck, size, draws, state):
+    """Fisher-Yates over ``deck[:size]`` for its first ``draws`` places, from generator ``state``."""
+    for i in range(draws):
+        state += GOLDEN
+        r = mix64(state) >> np.uint64(32)
+        j = i + np.int64((r * np.uint64(size - i)) >> np.uint64(32))
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
 @njit(cache=True, _nrt=False)
 def deal_into(seed, index, deck, hands):
     """Deal ``index`` of run ``seed`` into ``hands`` ((4,) uint64), using scratch ``deck`` ((52,) int64).
@@ -252,13 +264,7 @@ def deal_into(seed, index, deck, hands):
     state = stream_key(np.uint64(seed), np.uint64(index), STREAM_DEAL)
     for i in range(52):
         deck[i] = i
-    for i in range(39):
-        state += GOLDEN
-        r = mix64(state) >> np.uint64(32)
-        j = i + np.int64((r * np.uint64(52 - i)) >> np.uint64(32))
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    _partial_shuffle(deck, 52, 39, state)
     taken = np.uint64(0)
     for s in range(3):
         hands[s] = _hand_from_deck(deck, 13 * s)
@@ -278,13 +284,7 @@ def deal_around_into(seed, index, fixed_hand, fixed_seat, deck, hands):
         if not (fixed_hand >> np.uint64(c)) & np.uint64(1):
             deck[n] = c
             n += 1
-    for i in range(26):
-        state += GOLDEN
-        r = mix64(state) >> np.uint64(32)
-        j = i + np.int64((r * np.uint64(39 - i)) >> np.uint64(32))
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    _partial_shuffle(deck, 39, 26, state)
     hands[fixed_seat] = fixed_hand
     k = 0
     for s in range(4):
