@@ -18,7 +18,6 @@ from .simulate import CONTRACT_ENUM, RunError, SCORE_COLUMNS, read_manifest
 Z95 = 1.959963984540054
 REL_SEATS = ["declarer", "left", "across", "right"]
 REL_ENUM = pl.Enum(REL_SEATS)
-CONFIG_KEYS = ["contract", "trump", "domino_rank", "choice"]
 
 
 def scan_run(run_dir) -> pl.LazyFrame:

@@ -64,6 +64,8 @@ QUEENS = np.uint64(sum(1 << card_of(s, QUEEN_RANK) for s in range(4)))
 HEARTS_MASK = suit_mask(HEARTS)
 KING_OF_HEARTS = card_of(HEARTS, KING_RANK)
 ACE_OF_HEARTS = card_of(HEARTS, ACE_RANK)
+KING_OF_HEARTS_BIT = np.uint64(1 << KING_OF_HEARTS)
+ACE_OF_HEARTS_BIT = np.uint64(1 << ACE_OF_HEARTS)
 
 _SUIT_ALIASES = {
     "C": 0, "D": 1, "H": 2, "S": 3,

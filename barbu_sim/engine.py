@@ -17,8 +17,10 @@ from numba import cfunc, njit, prange, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from .bits import popcount
-from .cards import N_SEATS, format_card, random_deal, verify_deal
-from .cards import deal_around_into, deal_into
+from .cards import ACE_OF_HEARTS_BIT as AH_BIT
+from .cards import HEARTS_MASK, N_SEATS, QUEENS, deal_around_into, deal_into, format_card, random_deal, verify_deal
+from .cards import KING_OF_HEARTS_BIT as KH_BIT
+from .cards import SUIT_LANE as LANE
 from .layout import (
     S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK,
     S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD,
@@ -41,11 +43,6 @@ warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
-LANE = np.uint64(0x1FFF)
-HEARTS_MASK = LANE << np.uint64(26)
-QUEENS = np.uint64((1 << 10) | (1 << 23) | (1 << 36) | (1 << 49))
-KH_BIT = U1 << np.uint64(37)
-AH_BIT = U1 << np.uint64(38)
 
 MAX_ACTIONS = 256  # Domino: at most 52 plays and, per play, 3 passes
 PASS = -1

@@ -29,21 +29,19 @@ import numpy as np
 from numba import njit
 
 from .bits import highest_bit, lowest_bit, nth_set_bit, popcount
+from .cards import (
+    ACE_OF_HEARTS as _AH, HEARTS_MASK as _HEARTS_MASK, KING_OF_HEARTS as _KH, QUEENS as _QUEENS, SUIT_LANE as LANE,
+)
 from .layout import (
     S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_SEAT, S_TRICK, S_WIN_CARD,
 )
 from .rng import rand_below
+from .rules import (
+    BARBU as _BARBU, DOMINO as _DOMINO, NO_HEARTS as _NO_HEARTS, NO_LAST_TWO as _NO_LAST_TWO,
+    NO_QUEENS as _NO_QUEENS, TRUMPS as _TRUMPS,
+)
 
-LANE = np.uint64(0x1FFF)
 U1 = np.uint64(1)
-
-# Contract ids (duplicated from rules.py as plain ints so numba folds them).
-_NO_TRICKS, _NO_QUEENS, _NO_LAST_TWO, _NO_HEARTS, _BARBU, _TRUMPS, _DOMINO = range(7)
-_HEARTS = 2
-_KH = 2 * 13 + 11
-_AH = 2 * 13 + 12
-_QUEENS = np.uint64((1 << 10) | (1 << 23) | (1 << 36) | (1 << 49))
-_HEARTS_MASK = LANE << np.uint64(26)
 
 
 # ---------------------------------------------------------------- helpers
@@ -110,7 +108,7 @@ def random_strategy(legal, hand, state, rng):
 
 # ---------------------------------------------------------------- heuristic
 @njit(inline="always", cache=True)
-def _penalty_cards(contract, played):
+def _penalty_cards(contract):
     """Cards it costs to win in a negative contract (the ones to avoid winning)."""
     if contract == _NO_QUEENS:
         return _QUEENS
@@ -177,7 +175,7 @@ def _negative(legal, hand, state):
     if ducks:
         return highest_bit(ducks)  # the highest card that still loses
     # Every card wins for now: avoid the penalty cards; last to play, dump the highest.
-    safe = legal & ~_penalty_cards(contract, played)
+    safe = legal & ~_penalty_cards(contract)
     pool = safe if safe else legal
     return highest_bit(pool) if n_in == 3 else lowest_bit(pool)
 
