@@ -18,61 +18,46 @@ TRUMP_POLICIES = PARAM_POLICIES[TRUMPS]
 DOMINO_POLICIES = PARAM_POLICIES[DOMINO]
 
 
-def _comma_list(text: str, parse_one, allow_each: bool) -> list[int] | None:
-    """``a,b,c`` as the concatenated codes of each item (a run may play several choices)."""
+def _parse_choice(text: str, policies: dict, each: list[int], parse_fixed, usage: str,
+                  allow_each: bool) -> list[int]:
+    """Param codes for one choice: a policy name, ``each`` (with ``allow_each``), or a fixed value.
+
+    With ``allow_each`` (batch runs), also a comma list such as ``each,longest``.
+    """
     if allow_each and "," in text:
         codes: list[int] = []
         for item in text.split(","):
-            for code in parse_one(item, allow_each=True):
+            for code in _parse_choice(item, policies, each, parse_fixed, usage, True):
                 if code in codes:
                     raise ValueError(f"{item.strip()!r} is named twice in {text!r}")
                 codes.append(code)
         return codes
-    return None
+    key = text.strip().lower()
+    if key in policies:
+        return [policies[key]]
+    if key == "each" and allow_each:
+        return list(each)
+    try:
+        return [parse_fixed(text)]
+    except ValueError:
+        extra = ", each" if allow_each else ""
+        raise ValueError(f"{usage.format(text=repr(text))}, {', '.join(policies)}{extra}") from None
 
 
 def parse_trump_choice(text: str | None, allow_each: bool = False) -> list[int]:
-    """Param codes for ``--trump``: a suit, a policy (``longest``, ``strongest``) or ``each``.
-
-    With ``allow_each`` (batch runs), also a comma list such as ``each,longest``.
-    """
+    """Param codes for ``--trump``: a suit, a policy (``longest``, ``strongest``), ``each`` or a comma list."""
     if text is None:
         return [TRUMP_POLICIES["longest"]]
-    listed = _comma_list(text, parse_trump_choice, allow_each)
-    if listed is not None:
-        return listed
-    key = text.strip().lower()
-    if key in TRUMP_POLICIES:
-        return [TRUMP_POLICIES[key]]
-    if key == "each" and allow_each:
-        return [0, 1, 2, 3]
-    try:
-        return [parse_suit(text)]
-    except ValueError:
-        extra = ", each" if allow_each else ""
-        raise ValueError(f"unknown trump choice {text!r}: use S, H, D, C, {', '.join(TRUMP_POLICIES)}{extra}") from None
+    return _parse_choice(text, TRUMP_POLICIES, range(4), parse_suit,
+                         "unknown trump choice {text}: use S, H, D, C", allow_each)
 
 
 def parse_domino_choice(text: str | None, allow_each: bool = False) -> list[int]:
-    """Param codes for ``--domino-rank``: a rank, a policy (``most-held``) or ``each``.
-
-    With ``allow_each`` (batch runs), also a comma list such as ``each,most-held``.
-    """
+    """Param codes for ``--domino-rank``: a rank, a policy (``most-held``), ``each`` or a comma list."""
     if text is None:
         return [DEFAULT_DOMINO_RANK]
-    listed = _comma_list(text, parse_domino_choice, allow_each)
-    if listed is not None:
-        return listed
-    key = text.strip().lower()
-    if key in DOMINO_POLICIES:
-        return [DOMINO_POLICIES[key]]
-    if key == "each" and allow_each:
-        return list(range(13))
-    try:
-        return [parse_rank(text)]
-    except ValueError:
-        extra = ", each" if allow_each else ""
-        raise ValueError(f"unknown domino rank {text!r}: use 2..10, J, Q, K, A, {', '.join(DOMINO_POLICIES)}{extra}") from None
+    return _parse_choice(text, DOMINO_POLICIES, range(13), parse_rank,
+                         "unknown domino rank {text}: use 2..10, J, Q, K, A", allow_each)
 
 
 def choice_label(contract: int, param: int) -> str:

@@ -207,10 +207,15 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     configs = config.configs()
     rules = config.rules_obj
+
+    def chunk_size(k: int) -> int:
+        return min(config.chunk_deals, config.deals - k * config.chunk_deals)
+
     todo = [k for k in range(config.n_chunks()) if not part_path(run_dir, k).exists()]
-    done_deals = sum(min(config.chunk_deals, config.deals - k * config.chunk_deals)
-                     for k in range(config.n_chunks()) if k not in set(todo))
+    chunks_done = config.n_chunks() - len(todo)
+    done_deals = config.deals - sum(chunk_size(k) for k in todo)
     from tqdm import tqdm
+
     bar = tqdm(total=config.deals, initial=done_deals, unit=" deals", unit_scale=True,
                disable=not progress, desc="simulating", smoothing=0.1)
     wall0 = manifest.get("wall_seconds", 0.0)
@@ -219,7 +224,7 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
     try:
         for k in todo:
             lo = k * config.chunk_deals
-            n = min(config.chunk_deals, config.deals - lo)
+            n = chunk_size(k)
             scores, tricks, params = play_batch(config.seed, lo, n, configs, config.strategies,
                                                 rules=rules, with_params=True)
             path = part_path(run_dir, k)
@@ -228,9 +233,10 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
             os.replace(tmp, path)
             played += n
             done_deals += n
+            chunks_done += 1
             bar.update(n)
             elapsed = time.perf_counter() - started
-            manifest.update(deals_done=done_deals, chunks_done=config.n_chunks() - len(todo) + todo.index(k) + 1,
+            manifest.update(deals_done=done_deals, chunks_done=chunks_done,
                             wall_seconds=wall0 + elapsed, deals_per_second=played / elapsed if elapsed else None)
             _write_json(manifest_path, manifest)
     finally:
