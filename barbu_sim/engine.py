@@ -289,8 +289,15 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                  scores, record, rec_seat, rec_card):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
     playable = U0
+    grows_down = U0  # cards whose playing opens the next rank down: ranks 3..start
+    grows_up = U0  # cards whose playing opens the next rank up: ranks start..K
     for s in range(4):
         playable |= U1 << np.uint64(13 * s + start)
+        for r in range(13):
+            if 0 < r <= start:
+                grows_down |= U1 << np.uint64(13 * s + r)
+            if start <= r < 12:
+                grows_up |= U1 << np.uint64(13 * s + r)
     played = U0
     place = 0
     seat = declarer
@@ -312,19 +319,14 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 b = U1 << np.uint64(card)
                 hands[seat] = hand ^ b
                 played |= b
-                playable &= ~b
-                suit, rank = card // 13, card % 13
-                if rank <= start and rank > 0:
-                    playable |= b >> U1
-                if rank >= start and rank < 12:
-                    playable |= b << U1
-                if np.int64(state[S_DOMINO_LOW + suit]) == 13:  # opening the column
-                    state[S_DOMINO_LOW + suit] = rank
-                    state[S_DOMINO_HIGH + suit] = rank
-                elif rank < start:
-                    state[S_DOMINO_LOW + suit] = rank
-                else:
-                    state[S_DOMINO_HIGH + suit] = rank
+                # Masks and selects, not branches: the next card depends on this update,
+                # and with random play a branch on the rank is a coin flip.
+                playable = (playable & ~b) | ((b & grows_down) >> U1) | ((b & grows_up) << U1)
+                suit, rank = card // 13, np.uint64(card % 13)
+                # A column opens at the starting rank (low and high start at 13).
+                low, high = state[S_DOMINO_LOW + suit], state[S_DOMINO_HIGH + suit]
+                state[S_DOMINO_LOW + suit] = min(low, rank)
+                state[S_DOMINO_HIGH + suit] = rank if rank >= np.uint64(start) else high
                 state[S_PLAYED] = played
                 state[S_CARDS_LEFT + seat] -= U1
                 if record:
