@@ -69,19 +69,39 @@ def above(card):
 
 
 @njit(inline="always", cache=True)
-def legal_mask(hand, n_in_trick, led, contract, trump, top_trump, rules):
+def lead_restriction(contract, rules):
+    """Cards a leader may lead only when holding nothing else.
+
+    Hearts in No Hearts (and in Barbu under the heart-lead option), K♥ in Barbu.
+    """
+    if contract == NO_HEARTS or (contract == BARBU and rules[R_BARBU_HEART_LEAD] == 1):
+        return HEARTS_MASK
+    if contract == BARBU:
+        return KH_BIT
+    return U0
+
+
+@njit(inline="always", cache=True)
+def forced_discard(contract, rules):
+    """Cards a player void in the led suit must discard if held: K♥ under Barbu's forced-discard option."""
+    if contract == BARBU and rules[R_BARBU_FORCED_DISCARD] == 1:
+        return KH_BIT
+    return U0
+
+
+@njit(inline="always", cache=True)
+def legal_mask(hand, n_in_trick, led, restricted_lead, forced, contract, trump, top_trump, rules):
     """The cards ``hand`` may play to a trick (trick contracts).
 
-    ``led``: the led suit (ignored when leading); ``trump``: the trump suit
-    (Trumps only); ``top_trump``: the highest trump in the trick so far, -1 if none.
+    ``led``: the led suit (ignored when leading); ``restricted_lead`` and ``forced``:
+    the contract's :func:`lead_restriction` and :func:`forced_discard` masks, worked
+    out once per deal so that the per-card test does not branch on the contract;
+    ``trump``: the trump suit (Trumps only); ``top_trump``: the highest trump in the
+    trick so far, -1 if none.
     """
     if n_in_trick == 0:
-        if contract == NO_HEARTS or (contract == BARBU and rules[R_BARBU_HEART_LEAD] == 1):
-            others = hand & ~HEARTS_MASK
-            return others if others else hand
-        if contract == BARBU and (hand & KH_BIT) and hand != KH_BIT:
-            return hand & ~KH_BIT
-        return hand
+        others = hand & ~restricted_lead
+        return others if others else hand
     follow = hand & suit_bits(led)
     if contract == TRUMPS:
         overtrump = rules[R_TRUMPS_OVERTRUMP] == 1
@@ -104,9 +124,8 @@ def legal_mask(hand, n_in_trick, led, contract, trump, top_trump, rules):
         return (hand & ~suit_bits(trump)) | allowed
     if follow:
         return follow
-    if contract == BARBU and rules[R_BARBU_FORCED_DISCARD] == 1 and (hand & KH_BIT):
-        return KH_BIT
-    return hand
+    must = hand & forced
+    return must if must else hand
 
 
 @njit(inline="always", cache=True)
@@ -189,13 +208,7 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino):
         return random_strategy(legal, hand, state, rng)
     if sid == LOWEST:
         return lowest_strategy(legal, hand, state, rng)
-    if seat == 0:
-        return user_fns[0](legal, hand, state, rng)
-    if seat == 1:
-        return user_fns[1](legal, hand, state, rng)
-    if seat == 2:
-        return user_fns[2](legal, hand, state, rng)
-    return user_fns[3](legal, hand, state, rng)
+    return user_fns[seat](legal, hand, state, rng)
 
 
 @njit(inline="always", cache=True)
@@ -226,6 +239,8 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
     played = U0
     leader = declarer
     n_act = 0
+    restricted_lead = lead_restriction(contract, rules)
+    forced = forced_discard(contract, rules)
     for t in range(13):
         state[S_TRICK] = t
         state[S_LEADER] = leader
@@ -239,7 +254,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
         top_trump = -1
         for k in range(4):
             hand = hands[seat]
-            legal = legal_mask(hand, k, led, contract, trump, top_trump, rules)
+            legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
             state[S_N_IN_TRICK] = k
             state[S_SEAT] = seat
             card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False)
