@@ -13,9 +13,10 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import cfunc, njit, prange, types
+from numba import cfunc, get_num_threads, njit, prange, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
+from .atomic import claim
 from .bits import popcount
 from .cards import ACE_OF_HEARTS_BIT as AH_BIT
 from .cards import HEARTS_MASK, N_SEATS, QUEENS, deal_around_into, deal_into, format_card, random_deal, verify_deal
@@ -432,17 +433,24 @@ def _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores
     types.void(
         types.uint64, types.int64, types.int64, types.int64[:, ::1], types.int64[::1],
         types.int64[::1], USER_FNS, types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
-        types.int64[::1], types.int64,
+        types.int64[::1], types.int64, types.int64,
     ),
     cache=True,
     parallel=True,
 )
-def _play_batch(seed, start, n, configs, rules, strat_ids, user_fns, scores, tricks, params, errors, chunk):
+def _play_batch(seed, start, n, configs, rules, strat_ids, user_fns, scores, tricks, params, errors, chunk,
+                workers):
     n_chunks = (n + chunk - 1) // chunk
-    for k in prange(n_chunks):
-        lo = k * chunk
-        hi = min(n, lo + chunk)
-        _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, params, errors)
+    next_chunk = np.zeros(1, np.int64)
+    # One worker per thread, each claiming chunks until none are left (see barbu_sim.atomic).
+    for _ in prange(max(1, min(workers, n_chunks))):
+        while True:
+            k = claim(next_chunk)
+            if k >= n_chunks:
+                break
+            lo = k * chunk
+            hi = min(n, lo + chunk)
+            _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, params, errors)
 
 
 @njit(cache=True, _nrt=False)
@@ -651,7 +659,7 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     params = np.zeros((n, len(cfg)), np.int8)
     errors = np.zeros(n, np.int64)
     _play_batch(np.uint64(seed % 2**64), start, n, cfg, rules.to_array(), ids, fns,
-                scores, tricks, params, errors, chunk)
+                scores, tricks, params, errors, chunk, get_num_threads())
     bad = np.flatnonzero(errors)
     if bad.size:
         _raise_illegal(int(errors[bad[0]]), resolved, f"deal {start + int(bad[0])} of seed {seed}")
