@@ -1,7 +1,8 @@
 """Benchmark: deals per second per contract, for `random` and `heuristic`, 1 thread and all cores.
 
 Rates are measured after compilation (compile and cache-load times are reported
-separately, from fresh processes), as the median of several repeats.  The
+separately, from fresh processes), as the median of several repeats that
+alternate one thread and all threads, so the scaling is a paired ratio.  The
 pure-Python reference engine (tests/reference.py) is timed on a few deals per
 contract for the ratio.  Writes results/bench.json and prints a Markdown table.
 
@@ -38,17 +39,28 @@ PARAM = {TRUMPS: 3, DOMINO: 5}  # spades trumps, dominoes from seven
 STRATEGIES = ("random", "heuristic")
 
 
-def rate(contract: int, strategy: str, n: int, repeats: int, threads: int) -> float:
-    """Median deals/s of ``play_batch`` for one contract, after a warm-up call."""
-    numba.set_num_threads(threads)
+def rates(contract: int, strategy: str, n: int, repeats: int, threads: int) -> tuple[float, float, float]:
+    """Deals/s of ``play_batch`` on 1 thread and on ``threads``, and the scaling, after a warm-up.
+
+    The timed calls alternate between the two thread counts, so that both rates
+    and each paired ratio come from the same spells of machine load (the
+    benchmark machines are shared, and a core's speed drifts by tens of percent).
+    Returns the median 1-thread rate, the median all-thread rate and the median
+    of the paired ratios.
+    """
     cfg = [(contract, PARAM.get(contract, 0), 0)]
-    play_batch(1, 0, 2000, cfg, strategy)
-    times = []
+    for t in (1, threads):
+        numba.set_num_threads(t)
+        play_batch(1, 0, 2000, cfg, strategy)
+    one, many = [], []
     for r in range(repeats):
-        t = time.perf_counter()
-        play_batch(1 + r, 0, n, cfg, strategy)
-        times.append(time.perf_counter() - t)
-    return n / statistics.median(times)
+        for t in ((1, threads) if r % 2 == 0 else (threads, 1)):
+            numba.set_num_threads(t)
+            start = time.perf_counter()
+            play_batch(1 + r, 0, n, cfg, strategy)
+            (one if t == 1 else many).append(n / (time.perf_counter() - start))
+    scaling = statistics.median(b / a for a, b in zip(one, many))
+    return statistics.median(one), statistics.median(many), scaling
 
 
 def reference_rate(contract: int, strategy: str, n: int) -> float:
@@ -79,7 +91,8 @@ def first_call_seconds(cache_dir: str) -> float:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=1_000_000, help="deals per timed call (default 1,000,000)")
-    ap.add_argument("--repeats", type=int, default=3, help="timed calls per cell; the median is kept")
+    ap.add_argument("--repeats", type=int, default=5,
+                    help="timed calls per cell and thread count, alternating; medians are kept (default 5)")
     ap.add_argument("--reference-deals", type=int, default=200, help="deals per contract for the Python reference")
     ap.add_argument("--out", default=str(ROOT / "results" / "bench.json"))
     ap.add_argument("--skip-compile", action="store_true", help="do not time compilation in fresh processes")
@@ -94,11 +107,10 @@ def main(argv=None):
     rows = []
     for strategy in STRATEGIES:
         for c in range(7):
-            one = rate(c, strategy, args.deals, args.repeats, 1)
-            many = rate(c, strategy, args.deals, args.repeats, all_threads)
+            one, many, scaling = rates(c, strategy, args.deals, args.repeats, all_threads)
             ref = reference_rate(c, strategy, args.reference_deals)
             rows.append({"strategy": strategy, "contract": CONTRACTS[c], "one_thread": one,
-                         "all_threads": many, "scaling": many / one, "reference": ref, "speedup": one / ref})
+                         "all_threads": many, "scaling": scaling, "reference": ref, "speedup": one / ref})
             print(f"{strategy:<9} {CONTRACTS[c]:<12} 1 thread {one:>12,.0f}/s  {all_threads} threads "
                   f"{many:>12,.0f}/s  reference {ref:>8,.0f}/s", flush=True)
     numba.set_num_threads(all_threads)
