@@ -252,6 +252,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
         led = -1
         win_card = -1
         win_seat = -1
+        win_suit = -1
         top_trump = -1
         for k in range(4):
             hand = hands[seat]
@@ -268,12 +269,12 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
             suit = card // 13
             if k == 0:
                 led = suit
-                win_card, win_seat = card, seat
-            elif suit == win_card // 13:
+                win_card, win_seat, win_suit = card, seat, suit
+            elif suit == win_suit:
                 if card > win_card:
                     win_card, win_seat = card, seat
             elif contract == TRUMPS and suit == trump:
-                win_card, win_seat = card, seat
+                win_card, win_seat, win_suit = card, seat, suit
             if contract == TRUMPS and suit == trump and card > top_trump:
                 top_trump = card
             if suit != led:
