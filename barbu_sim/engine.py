@@ -238,7 +238,9 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
                  scores, tricks, record, rec_seat, rec_card, rec_winner):
     """Play the tricks of a trick contract; returns actions recorded, or a negative error code."""
     played = U0
-    leader = declarer
+    # Seats are masked with & 3 so that the compiler knows them non-negative and
+    # drops the negative-index wraparound on every array access.
+    leader = declarer & 3
     n_act = 0
     restricted_lead = lead_restriction(contract, rules)
     forced = forced_discard(contract, rules)
@@ -251,7 +253,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
         trick = U0
         led = -1
         win_card = -1
-        win_seat = -1
+        win_seat = leader
         win_suit = -1
         top_trump = -1
         for k in range(4):
@@ -317,7 +319,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 grows_up |= U1 << np.uint64(13 * s + r)
     played = U0
     place = 0
-    seat = declarer
+    seat = declarer & 3  # known non-negative: no wraparound on array accesses
     n_act = 0
     while True:
         hand = hands[seat]
