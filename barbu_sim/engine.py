@@ -345,7 +345,8 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 # A column opens at the starting rank (low and high start at 13).
                 low, high = state[S_DOMINO_LOW + suit], state[S_DOMINO_HIGH + suit]
                 state[S_DOMINO_LOW + suit] = min(low, rank)
-                state[S_DOMINO_HIGH + suit] = rank if rank >= np.uint64(start) else high
+                up = U0 - np.uint64(rank >= np.uint64(start))  # all ones when the card extends upwards
+                state[S_DOMINO_HIGH + suit] = (rank & up) | (high & ~up)
                 state[S_PLAYED] = played
                 state[S_CARDS_LEFT + seat] -= U1
                 if record:
