@@ -17,7 +17,7 @@ from numba import cfunc, get_num_threads, njit, prange, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from .atomic import claim
-from .bits import popcount
+from .bits import highest_bit, lowest_bit, popcount
 from .cards import ACE_OF_HEARTS_BIT as AH_BIT
 from .cards import HEARTS_MASK, N_SEATS, QUEENS, deal_around_into, deal_into, format_card, random_deal, verify_deal
 from .cards import KING_OF_HEARTS_BIT as KH_BIT
@@ -341,12 +341,12 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 # Masks and selects, not branches: the next card depends on this update,
                 # and with random play a branch on the rank is a coin flip.
                 playable = (playable & ~b) | ((b & grows_down) >> U1) | ((b & grows_up) << U1)
-                suit, rank = card // 13, np.uint64(card % 13)
-                # A column opens at the starting rank (low and high start at 13).
-                low, high = state[S_DOMINO_LOW + suit], state[S_DOMINO_HIGH + suit]
-                state[S_DOMINO_LOW + suit] = min(low, rank)
-                up = U0 - np.uint64(rank >= np.uint64(start))  # all ones when the card extends upwards
-                state[S_DOMINO_HIGH + suit] = (rank & up) | (high & ~up)
+                # A column is the run of its suit's played cards: its ends are the lowest and
+                # highest played rank of the suit (a count of zeros each, no branch).
+                suit = card // 13
+                column = (played >> np.uint64(13 * suit)) & LANE
+                state[S_DOMINO_LOW + suit] = lowest_bit(column)
+                state[S_DOMINO_HIGH + suit] = highest_bit(column)
                 state[S_PLAYED] = played
                 state[S_CARDS_LEFT + seat] -= U1
                 if record:
