@@ -492,17 +492,23 @@ def _evaluate_chunk(seed, lo, hi, fixed_hands, fixed_seat, n_samples, configs, r
 @njit(
     types.int64(
         types.uint64, types.uint64[::1], types.int64, types.int64, types.int64[:, ::1], types.int64[::1],
-        types.int64[::1], USER_FNS, types.int64[:, :, ::1], types.int64[:, :, ::1],
+        types.int64[::1], USER_FNS, types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64,
     ),
     cache=True,
     parallel=True,
 )
-def _evaluate_hands(seed, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns, sums, squares):
+def _evaluate_hands(seed, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns, sums, squares,
+                    workers):
     n = fixed_hands.shape[0]
     codes = np.zeros(n, np.int64)
-    for j in prange(n):
-        codes[j] = _evaluate_chunk(seed, j, j + 1, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                                   user_fns, sums, squares)
+    next_hand = np.zeros(1, np.int64)
+    for _ in prange(max(1, min(workers, n))):  # threads claim hands as they free up
+        while True:
+            j = claim(next_hand)
+            if j >= n:
+                break
+            codes[j] = _evaluate_chunk(seed, j, j + 1, fixed_hands, fixed_seat, n_samples, configs, rules,
+                                       strat_ids, user_fns, sums, squares)
     for j in range(n):
         if codes[j] < 0:
             return codes[j]
@@ -704,7 +710,7 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
     sums = np.zeros((len(fixed), len(cfg), 4), np.int64)
     squares = np.zeros_like(sums)
     code = _evaluate_hands(np.uint64(seed % 2**64), fixed, seat, n_samples, cfg, rules.to_array(), ids, fns,
-                           sums, squares)
+                           sums, squares, get_num_threads())
     if code < 0:
         _raise_illegal(int(code), resolved, "hand evaluation")
     mean = sums / n_samples

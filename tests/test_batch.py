@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from barbu_sim.cards import random_deal
-from barbu_sim.engine import play_batch, play_deal
+from barbu_sim.engine import evaluate_hands, play_batch, play_deal
 
 CONFIGS = [(0, 0, 0), (3, 0, 2), (5, 1, 1), (6, 7, 3)]
 
@@ -18,6 +18,18 @@ def test_same_result_for_any_chunk_and_thread_count():
             s, t = play_batch(12, 100, 900, CONFIGS, "random", chunk=chunk)
             assert (s == ref).all() and (t == ref_tricks).all()
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def test_hand_estimates_same_for_any_thread_count():
+    hands = [random_deal(3, i)[0] for i in range(9)]
+    estimates = []
+    for threads in (1, numba.config.NUMBA_NUM_THREADS):
+        numba.set_num_threads(threads)
+        estimates.append(evaluate_hands(hands, CONFIGS, "random", n_samples=20, seed=5))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert (estimates[0].mean == estimates[1].mean).all() and (estimates[0].se == estimates[1].se).all()
+    # every hand was played: no row left at zero by a skipped claim
+    assert (np.abs(estimates[0].mean).sum(axis=(1, 2)) > 0).all()
 
 
 def test_a_batch_is_the_concatenation_of_its_parts():
