@@ -17,7 +17,9 @@ from .rules import CONTRACTS  # noqa: E402
 
 # Okabe-Ito: distinguishable with every common colour-vision deficiency.
 SEAT_COLOURS = {"declarer": "#0072B2", "left": "#E69F00", "across": "#009E73", "right": "#CC79A7"}
-plt.rcParams.update({"figure.dpi": 110, "font.size": 10, "axes.spines.top": False, "axes.spines.right": False})
+# A fixed salt for the ids inside SVGs (random by default), so the same run gives byte-identical charts.
+plt.rcParams.update({"figure.dpi": 110, "font.size": 10, "axes.spines.top": False, "axes.spines.right": False,
+                     "svg.hashsalt": "barbu-sim"})
 
 
 def _contracts_in(df: pl.DataFrame) -> list[str]:

@@ -49,6 +49,16 @@ def test_run_report_plot_end_to_end(tmp_path):
             assert (out / "plots" / f"{name}.{ext}").stat().st_size > 1000
 
 
+def test_charts_are_byte_identical_across_processes(tmp_path):
+    run(tmp_path / "run", RunConfig(deals=400, seed=2, contracts=["domino", "barbu"]), progress=False)
+    charts = []
+    for k in range(2):  # two processes: matplotlib salts SVG ids per process unless told otherwise
+        code = f"from barbu_sim.cli import app; app(['plot', {str(tmp_path / 'run')!r}, '--out', {str(tmp_path / str(k))!r}])"
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+        charts.append({p.name: p.read_bytes() for p in sorted((tmp_path / str(k)).iterdir())})
+    assert len(charts[0]) == 8 and charts[0] == charts[1]
+
+
 def test_same_seed_same_records_and_paired_deals(tmp_path):
     cfg = dict(deals=2500, seed=9, contracts=["barbu", "domino"], domino_rank="each", chunk_deals=700)
     run(tmp_path / "a", RunConfig(**cfg), progress=False)
