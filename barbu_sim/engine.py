@@ -308,8 +308,8 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                  scores, record, rec_seat, rec_card):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
     playable = U0
-    grows_down = U0  # cards whose playing opens the next rank down: ranks 3..start
-    grows_up = U0  # cards whose playing opens the next rank up: ranks start..K
+    grows_down = U0  # cards whose play opens the rank below: rank index 1..start (a 2 has none below)
+    grows_up = U0  # cards whose play opens the rank above: rank index start..11 (an ace has none above)
     for s in range(4):
         playable |= U1 << np.uint64(13 * s + start)
         for r in range(13):
