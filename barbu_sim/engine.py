@@ -218,9 +218,23 @@ def _illegal(seat, card):
     return -(1 + seat + 4 * c)
 
 
+@njit(cache=True)
+def _new_state(rules):
+    """A zeroed strategy state array holding ``rules``.
+
+    A batch has one rule set, so the rules are copied once per state array here,
+    and :func:`_reset_state` leaves them in place between deals.
+    """
+    state = np.zeros(STATE_SIZE, np.uint64)
+    for i in range(RULES_ARRAY_SIZE):
+        state[S_RULES + i] = np.uint64(rules[i])
+    return state
+
+
 @njit(cache=True, _nrt=False)
-def _reset_state(state, contract, param, declarer, rules):
-    for i in range(STATE_SIZE):
+def _reset_state(state, contract, param, declarer):
+    """Clear what a deal changes (every field before ``S_RULES``) and set the deal's own fields."""
+    for i in range(S_RULES):
         state[i] = U0
     state[S_CONTRACT] = contract
     state[S_PARAM] = param
@@ -229,8 +243,6 @@ def _reset_state(state, contract, param, declarer, rules):
         state[S_CARDS_LEFT + s] = 13
         state[S_DOMINO_LOW + s] = 13
         state[S_DOMINO_HIGH + s] = 13
-    for i in range(RULES_ARRAY_SIZE):
-        state[S_RULES + i] = np.uint64(rules[i])
 
 
 @njit(cache=True, _nrt=False)
@@ -307,16 +319,17 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
 def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                  scores, record, rec_seat, rec_card):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
-    playable = U0
-    grows_down = U0  # cards whose play opens the rank below: rank index 1..start (a 2 has none below)
-    grows_up = U0  # cards whose play opens the rank above: rank index start..11 (an ace has none above)
+    # Per suit lane: the cards whose play opens the rank below (rank index 1..start; a 2
+    # has none below) and the rank above (start..11; an ace has none above).
+    below_start = (U1 << np.uint64(start)) - U1
+    down_lane = below_start << U1
+    up_lane = LANE & ~below_start & ~(U1 << np.uint64(12))
+    playable = grows_down = grows_up = U0
     for s in range(4):
-        playable |= U1 << np.uint64(13 * s + start)
-        for r in range(13):
-            if 0 < r <= start:
-                grows_down |= U1 << np.uint64(13 * s + r)
-            if start <= r < 12:
-                grows_up |= U1 << np.uint64(13 * s + r)
+        shift = np.uint64(13 * s)
+        playable |= U1 << (shift + np.uint64(start))
+        grows_down |= down_lane << shift
+        grows_up |= up_lane << shift
     played = U0
     place = 0
     seat = declarer & 3  # known non-negative: no wraparound on array accesses
@@ -338,8 +351,8 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 b = U1 << np.uint64(card)
                 hands[seat] = hand ^ b
                 played |= b
-                # Masks and selects, not branches: the next card depends on this update,
-                # and with random play a branch on the rank is a coin flip.
+                # Masks, not branches: the next card depends on this update, and with
+                # random play a branch on the rank is a coin flip.
                 playable = (playable & ~b) | ((b & grows_down) >> U1) | ((b & grows_up) << U1)
                 # A column is the run of its suit's played cards: its ends are the lowest and
                 # highest played rank of the suit (a count of zeros each, no branch).
@@ -371,7 +384,7 @@ def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, 
         hands[s] = hands_in[s]
         scores[s] = 0
         tricks[s] = 0
-    _reset_state(state, contract, param, declarer, rules)
+    _reset_state(state, contract, param, declarer)
     if contract == DOMINO:
         return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,
                             scores, record, rec_seat, rec_card)
@@ -389,7 +402,7 @@ def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, 
 )
 def _play_one(hands_in, contract, param, declarer, rules, strat_ids, user_fns, seed, index,
               scores, tricks, rec_seat, rec_card, rec_winner):
-    state = np.empty(STATE_SIZE, np.uint64)
+    state = _new_state(rules)
     rng = np.empty(1, np.uint64)
     rng[0] = stream_key(seed, index, STREAM_PLAY)
     hands = np.empty(4, np.uint64)
@@ -429,7 +442,7 @@ def _play_chunk(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores
     """Allocate one chunk's scratch arrays, then play its deals."""
     _play_range(seed, start, lo, hi, configs, rules, strat_ids, user_fns, scores, tricks, params, errors,
                 np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
-                np.empty(STATE_SIZE, np.uint64), np.empty(1, np.uint64), np.empty(4, np.int64),
+                _new_state(rules), np.empty(1, np.uint64), np.empty(4, np.int64),
                 np.empty(4, np.int64), np.empty(1, np.int8))
 
 
@@ -485,7 +498,7 @@ def _evaluate_chunk(seed, lo, hi, fixed_hands, fixed_seat, n_samples, configs, r
                     sums, squares):
     return _evaluate_range(seed, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
                            user_fns, sums, squares, np.empty(52, np.int64), np.empty(4, np.uint64),
-                           np.empty(4, np.uint64), np.empty(STATE_SIZE, np.uint64), np.empty(1, np.uint64),
+                           np.empty(4, np.uint64), _new_state(rules), np.empty(1, np.uint64),
                            np.empty(4, np.int64), np.empty(4, np.int64), np.empty(1, np.int8))
 
 

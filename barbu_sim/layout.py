@@ -36,5 +36,6 @@ S_CARDS_LEFT = 28  # 4 entries: cards still in each seat's hand
 S_VOIDS = 32  # 4 entries: bit s set when that seat has shown out of suit s
 S_WIN_CARD = 36  # the card winning the current trick so far
 S_WIN_SEAT = 37  # the seat that played it
-S_RULES = 38  # the rules array (barbu_sim.rules.R_* indices), RULES_ARRAY_SIZE entries
+S_RULES = 38  # the rules array (barbu_sim.rules.R_* indices), RULES_ARRAY_SIZE entries; kept last:
+# the engine loads it once per batch and clears only the fields before it between deals
 STATE_SIZE = 48

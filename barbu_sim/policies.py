@@ -202,27 +202,27 @@ class Myopic(ContractPolicy):
         return {c: values[c] for c in remaining}
 
 
-class Relative(ContractPolicy):
-    """The remaining contract whose expected score beats that contract's average by the most."""
-
-    name = "relative"
+class TablePolicy(ContractPolicy):
+    """A policy that also reads the contracts' value table (averages and the block DP)."""
 
     def __init__(self, evaluator: Evaluator, table: ValueTable):
         super().__init__(evaluator)
         self.table = table
+
+
+class Relative(TablePolicy):
+    """The remaining contract whose expected score beats that contract's average by the most."""
+
+    name = "relative"
 
     def scores(self, values, remaining):
         return {c: values[c] - self.table.average[c] for c in remaining}
 
 
-class Optimal(ContractPolicy):
+class Optimal(TablePolicy):
     """Maximises the expected block total: this hand's value plus the DP value of what is left."""
 
     name = "optimal"
-
-    def __init__(self, evaluator: Evaluator, table: ValueTable):
-        super().__init__(evaluator)
-        self.table = table
 
     def scores(self, values, remaining):
         S = subset_of(remaining)

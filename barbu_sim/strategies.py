@@ -278,6 +278,24 @@ def _domino(legal, hand, state):
 
 
 @njit(inline="always", cache=True)
+def heuristic_tricks(legal, hand, state, rng):
+    """The heuristic's trick-contract half (the engine's trick loop inlines only this)."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    if np.int64(state[S_CONTRACT]) == _TRUMPS:
+        return _trumps(legal, hand, state)
+    return _negative(legal, hand, state)
+
+
+@njit(inline="always", cache=True)
+def heuristic_domino(legal, hand, state, rng):
+    """The heuristic's Domino half (the engine's Domino loop inlines only this)."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    return _domino(legal, hand, state)
+
+
+@njit(inline="always", cache=True)
 def heuristic_strategy(legal, hand, state, rng):
     """A rule-based club player, one rule set per contract.
 
@@ -294,32 +312,9 @@ def heuristic_strategy(legal, hand, state, rng):
       of the others' (4 points per card), preferring one whose next card I
       hold (run) and avoiding one that opens a card for someone else.
     """
-    if popcount(legal) == 1:
-        return lowest_bit(legal)
-    contract = np.int64(state[S_CONTRACT])
-    if contract == _TRUMPS:
-        return _trumps(legal, hand, state)
-    if contract == _DOMINO:
-        return _domino(legal, hand, state)
-    return _negative(legal, hand, state)
-
-
-@njit(inline="always", cache=True)
-def heuristic_tricks(legal, hand, state, rng):
-    """:func:`heuristic_strategy` for the trick contracts only (the engine's trick loop)."""
-    if popcount(legal) == 1:
-        return lowest_bit(legal)
-    if np.int64(state[S_CONTRACT]) == _TRUMPS:
-        return _trumps(legal, hand, state)
-    return _negative(legal, hand, state)
-
-
-@njit(inline="always", cache=True)
-def heuristic_domino(legal, hand, state, rng):
-    """:func:`heuristic_strategy` for Domino only (the engine's Domino loop)."""
-    if popcount(legal) == 1:
-        return lowest_bit(legal)
-    return _domino(legal, hand, state)
+    if np.int64(state[S_CONTRACT]) == _DOMINO:
+        return heuristic_domino(legal, hand, state, rng)
+    return heuristic_tricks(legal, hand, state, rng)
 
 
 @njit(inline="always", cache=True)
