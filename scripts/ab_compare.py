@@ -17,6 +17,7 @@ The revision's kernels compile once into a temporary numba cache (about a minute
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import statistics
 import subprocess
@@ -27,7 +28,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PARAM = {5: 3, 6: 5}  # spades trumps, dominoes from seven, as in bench.py
 
 
 def extract_revision(rev: str, into: Path) -> None:
@@ -41,6 +41,17 @@ def extract_revision(rev: str, into: Path) -> None:
         safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}  # our own archive either way
         tar.extractall(into, **safe)
     (into / "barbu_sim").rename(into / "barbu_base")
+
+
+ENGINE_MODULES = ("barbu.api", "engine")  # where play_batch lives: today's layout, then the flat one before it
+
+
+def engine_module(root: Path, package: str) -> str:
+    """The name of the module holding ``play_batch`` in ``root/package``, in the layout of any revision."""
+    for name in ENGINE_MODULES:
+        if (root / package / (name.replace(".", "/") + ".py")).is_file():
+            return f"{package}.{name}"
+    sys.exit(f"no engine module ({', '.join(ENGINE_MODULES)}) found in {root / package}")
 
 
 def main(argv=None):
@@ -59,15 +70,16 @@ def main(argv=None):
         sys.path.insert(0, tmp)
         import numba
 
-        import barbu_base.engine as base
-        import barbu_sim.engine as work
+        from barbu_sim.barbu import api as work
+        from barbu_sim.barbu.choices import standard_param
+        base = importlib.import_module(engine_module(Path(tmp), "barbu_base"))
 
         numba.set_num_threads(args.threads)
         print(f"{args.strategy}, {args.threads} thread(s), {args.deals:,} deals per call, "
               f"base = {args.rev}, work = working tree")
         ratios_all = []
         for c in contracts:
-            cfg = [(c, PARAM.get(c, 0), 0)]
+            cfg = [(c, standard_param(c), 0)]
             for m in (base, work):
                 m.play_batch(1, 0, 2000, cfg, args.strategy)  # compile or load, outside the timing
             times = {base: [], work: []}

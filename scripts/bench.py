@@ -30,12 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from barbu_sim import __version__  # noqa: E402
-from barbu_sim.cards import cards_of, random_deal  # noqa: E402
-from barbu_sim.engine import play_batch  # noqa: E402
-from barbu_sim.rules import CONTRACTS, DOMINO, TRUMPS, Rules  # noqa: E402
-from barbu_sim.strategies import BUILTINS  # noqa: E402
+from barbu_sim.barbu.api import play_batch  # noqa: E402
+from barbu_sim.barbu.choices import standard_param  # noqa: E402
+from barbu_sim.barbu.deals import random_deal  # noqa: E402
+from barbu_sim.barbu.rules import CONTRACTS, Rules  # noqa: E402
+from barbu_sim.barbu.strategies import BUILTINS  # noqa: E402
+from barbu_sim.core.cards import cards_of  # noqa: E402
 
-PARAM = {TRUMPS: 3, DOMINO: 5}  # spades trumps, dominoes from seven
 STRATEGIES = ("random", "heuristic")
 
 
@@ -48,7 +49,7 @@ def rates(contract: int, strategy: str, n: int, repeats: int, threads: int) -> t
     Returns the median 1-thread rate, the median all-thread rate and the median
     of the paired ratios.
     """
-    cfg = [(contract, PARAM.get(contract, 0), 0)]
+    cfg = [(contract, standard_param(contract), 0)]
     for t in (1, threads):
         numba.set_num_threads(t)
         play_batch(1, 0, 2000, cfg, strategy)
@@ -68,17 +69,17 @@ def reference_rate(contract: int, strategy: str, n: int) -> float:
     func = BUILTINS[strategy].func
     rules = Rules()
     hands = [cards_of(h) for h in random_deal(1, 0)]
-    reference.play(hands, contract, PARAM.get(contract, 0), 0, rules, [func] * 4, 1, 0)  # compile outside the timing
+    reference.play(hands, contract, standard_param(contract), 0, rules, [func] * 4, 1, 0)  # compile outside the timing
     t = time.perf_counter()
     for i in range(n):
         hands = [cards_of(h) for h in random_deal(1, i)]
-        reference.play(hands, contract, PARAM.get(contract, 0), 0, rules, [func] * 4, 1, i)
+        reference.play(hands, contract, standard_param(contract), 0, rules, [func] * 4, 1, i)
     return n / (time.perf_counter() - t)
 
 
 FIRST_CALL = (
     "import time; t = time.perf_counter(); "
-    "from barbu_sim.engine import play_batch; "
+    "from barbu_sim.barbu.api import play_batch; "
     "play_batch(1, 0, 10, [(c, 3, 0) for c in range(7)], 'heuristic'); "
     "print(time.perf_counter() - t)"
 )

@@ -18,11 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
-from barbu_sim.engine import play_batch
-from barbu_sim.rules import CONTRACTS, DOMINO, TRUMPS
+from barbu_sim.barbu.api import play_batch
+from barbu_sim.barbu.choices import standard_param
+from barbu_sim.barbu.rules import CONTRACTS
+from barbu_sim.core.seats import N_SEATS
+from barbu_sim.core.stats import summarize
 
 ROOT = Path(__file__).resolve().parent.parent
-PARAM = {TRUMPS: 3, DOMINO: 5}
 
 
 def main(argv=None):
@@ -33,21 +35,21 @@ def main(argv=None):
     args = ap.parse_args(argv)
     rows = []
     for c in range(7):
-        cfg = [(c, PARAM.get(c, 0), d) for d in range(4)]
+        cfg = [(c, standard_param(c), d) for d in range(N_SEATS)]
         base, _ = play_batch(args.seed, 0, args.deals, cfg, "random")
         diffs, heur, rand = [], [], []
-        for seat in range(4):
-            mix = ["random"] * 4
+        for seat in range(N_SEATS):
+            mix = ["random"] * N_SEATS
             mix[seat] = "heuristic"
             s, _ = play_batch(args.seed, 0, args.deals, cfg, mix)
             heur.append(s[:, :, seat].astype(np.float64))
             rand.append(base[:, :, seat].astype(np.float64))
             diffs.append((s[:, :, seat] - base[:, :, seat]).astype(np.float64))
         h, r, d = np.concatenate(heur, None), np.concatenate(rand, None), np.concatenate(diffs, None)
-        se = d.std(ddof=1) / np.sqrt(d.size)
-        rows.append({"contract": CONTRACTS[c], "plays": int(d.size), "heuristic_mean": h.mean(),
-                     "random_mean": r.mean(), "difference": d.mean(), "ci_low": d.mean() - 1.96 * se,
-                     "ci_high": d.mean() + 1.96 * se})
+        diff = summarize(d)
+        rows.append({"contract": CONTRACTS[c], "plays": diff["n"], "heuristic_mean": h.mean(),
+                     "random_mean": r.mean(), "difference": diff["mean"], "ci_low": diff["ci_low"],
+                     "ci_high": diff["ci_high"]})
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"deals": args.deals, "seed": args.seed, "rows": rows}, indent=2) + "\n")

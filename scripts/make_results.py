@@ -19,10 +19,10 @@ from pathlib import Path
 
 import polars as pl
 
-from barbu_sim.analysis import scan_run
-from barbu_sim.plots import write_plots
-from barbu_sim.report import build_tables, write_report
-from barbu_sim.simulate import RunConfig, run
+from barbu_sim.barbu.analysis import scan_run
+from barbu_sim.barbu.plots import write_plots
+from barbu_sim.barbu.report import build_tables, write_report
+from barbu_sim.barbu.runs import RunConfig, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,9 +53,9 @@ def main(argv=None):
             shutil.copy(f, results / f.name)
     write_plots(tables, results / "charts")
     shutil.copy(Path(args.out) / "manifest.json", results / "manifest.json")
-    timing = {"deals": summary.deals_done, "configurations": len(config.configs()), "records": n_records,
-              "run_seconds": run_seconds, "deals_per_second": summary.deals_per_second,
-              "plays_per_second": summary.deals_per_second * len(config.configs()),
+    timing = {"deals": summary.done, "configurations": len(config.configs()), "records": n_records,
+              "run_seconds": run_seconds, "deals_per_second": summary.per_second,
+              "plays_per_second": summary.per_second * len(config.configs()),
               "aggregate_seconds": aggregate_seconds}
     (results / "timing.json").write_text(json.dumps(timing, indent=2) + "\n")
     print(json.dumps(timing, indent=2))

@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from barbu_sim.bits import highest_bit, lowest_bit
+from barbu_sim.core.bits import highest_bit, lowest_bit
 
 
 @njit

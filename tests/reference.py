@@ -8,12 +8,12 @@ same card sequence in both engines.
 
 import numpy as np
 
-from barbu_sim.layout import (
+from barbu_sim.barbu.state import (
     S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK,
     S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD,
     S_WIN_SEAT, S_WON, STATE_SIZE,
 )
-from barbu_sim.rng import STREAM_PLAY, stream_key
+from barbu_sim.core.rng import STREAM_PLAY, stream_key
 
 NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINO = range(7)
 HEARTS = 2

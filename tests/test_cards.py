@@ -1,10 +1,12 @@
 import numpy as np
 import pytest
 
-from barbu_sim.cards import (
+from barbu_sim.barbu.deals import random_deal
+from barbu_sim.core.cards import (
     cards_of, format_card, format_hand, format_pbn, parse_card, parse_cards, parse_hand, parse_pbn,
-    parse_rank, parse_seat, parse_suit, random_deal, verify_deal,
+    parse_rank, parse_suit, verify_deal,
 )
+from barbu_sim.core.seats import parse_seat
 
 
 def test_every_card_round_trips_in_both_styles():

@@ -48,7 +48,7 @@ def test_rules_command():
 
 def test_plugin_strategy_on_the_command_line(tmp_path):
     f = tmp_path / "mine.py"
-    f.write_text("from numba import njit\nfrom barbu_sim.bits import lowest_bit\n\n"
+    f.write_text("from numba import njit\nfrom barbu_sim.core.bits import lowest_bit\n\n"
                  "@njit\ndef low(legal, hand, state, rng):\n    return lowest_bit(legal)\n")
     result = runner.invoke(app, ["play", "-c", "no-queens", "--seat-strategy", f"W={f}:low"])
     assert result.exit_code == 0, result.output

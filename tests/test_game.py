@@ -1,16 +1,18 @@
 """Full games: settlement, doubling constraints, policies, zero-sum invariants, order comparison."""
 
+import re
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from barbu_sim.cli import app
-from barbu_sim.game import (
-    DoublingState, allowed_targets, declarer_of, play_game, score_sheet, settle, verify_doubles,
-)
-from barbu_sim.orders import compare_orders
-from barbu_sim.policies import block_values, make_players
-from barbu_sim.rules import BARBU, DOMINO, NO_TRICKS, TRUMPS, Rules
+from barbu_sim.barbu.game.evaluation import block_values
+from barbu_sim.barbu.game.game import play_game, score_sheet
+from barbu_sim.barbu.game.rules import GameReferee, allowed_targets, declarer_of, settle, verify_doubles
+from barbu_sim.barbu.game.orders import compare_orders
+from barbu_sim.barbu.game.policies import make_players
+from barbu_sim.barbu.rules import BARBU, DOMINO, NO_TRICKS, TRUMPS, Rules
 
 runner = CliRunner()
 SMALL = dict(n_hands=120, n_samples=40)
@@ -76,15 +78,15 @@ def test_verify_doubles_errors():
 @pytest.mark.parametrize("rotation", ["declarer-block", "every-dealer"])
 def test_forced_doubles_at_the_end_of_a_block(rotation):
     rules = Rules(rotation=rotation)
-    st = DoublingState(rules, first=0)
+    st = GameReferee(rules, first=0)
     hands_of_n = [h for h in range(28) if declarer_of(h, 0, rules) == 0]
     assert len(hands_of_n) == 7
     # East has not doubled North: free for the first 5 of North's hands, forced for the last 2.
     forced = [st.must_double(1, 0, h) for h in hands_of_n]
     assert forced == [False] * 5 + [True] * 2
-    st.counts[1, 0] = 1  # one double done: only the last hand is forced
+    st.doubles_on[1, 0] = 1  # one double done: only the last hand is forced
     assert [st.must_double(1, 0, h) for h in hands_of_n] == [False] * 6 + [True]
-    st.counts[1, 0] = 2
+    st.doubles_on[1, 0] = 2
     assert not any(st.must_double(1, 0, h) for h in hands_of_n)
     assert not st.must_double(0, 0, hands_of_n[-1])  # never the declarer
 
@@ -146,7 +148,11 @@ def test_an_illegal_contract_choice_is_rejected(tmp_path):
 def test_score_sheet_marks_doubles_on_the_declarer():
     players = make_players(["heuristic"] * 4, ["fixed"] * 4, ["always"] * 4, n_samples=10)
     sheet = score_sheet(play_game(3, 0, players))
-    assert "NxxE*" in sheet or "ExxN*" in sheet or "*" in sheet
+    body = sheet.split("\n", 3)[3]  # past the title and the legend (which contains "*")
+    # Every seat doubles every declarer and is redoubled: each hand line shows, for instance, ExxN*.
+    hand_lines = [line for line in body.splitlines() if line[:4].strip().isdigit()]
+    assert len(hand_lines) == 28
+    assert all(re.search(r"\b[NESW]xx[NESW]\*", line) for line in hand_lines)
     assert "raw settled  total" in sheet and "(sum +0)" in sheet
 
 

@@ -4,12 +4,13 @@ import numpy as np
 import pytest
 
 import reference
-from barbu_sim.cards import cards_of
-from barbu_sim.engine import PASS, play_batch, play_random_deal
-from barbu_sim.rules import DOMINO, PRESETS, TRUMPS, Rules
+from barbu_sim.core.cards import cards_of
+from barbu_sim.barbu.api import play_batch, play_random_deal
+from barbu_sim.barbu.kernels import PASS
+from barbu_sim.barbu.rules import DOMINO, PRESETS, TRUMPS, Rules
 
-RULE_SETS = list(PRESETS.values()) + [Rules(trumps_void="free", trumps_overtrump=True),
-                                      Rules(domino_payout=(60, 10, 0, -5))]
+RULE_SETS = list(PRESETS.items()) + [("free-overtrump", Rules(trumps_void="free", trumps_overtrump=True)),
+                                     ("payout-60", Rules(domino_payout=(60, 10, 0, -5)))]
 
 
 def configs_for(contract):
@@ -20,7 +21,7 @@ def configs_for(contract):
     return [(contract, 0, d) for d in range(4)]
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: "rules")
+@pytest.mark.parametrize("rules", [r for _, r in RULE_SETS], ids=[name for name, _ in RULE_SETS])
 @pytest.mark.parametrize("strategy", ["random", "heuristic"])
 def test_totals_and_tricks(rules, strategy):
     for contract in range(7):
@@ -44,7 +45,7 @@ def test_totals_and_tricks(rules, strategy):
 def test_records_each_card_once_and_every_play_legal(contract):
     rng = np.random.default_rng(contract)
     for i in range(60):
-        rules = RULE_SETS[i % len(RULE_SETS)]
+        rules = RULE_SETS[i % len(RULE_SETS)][1]
         param = int(rng.integers(4 if contract == TRUMPS else 13)) if contract in (TRUMPS, DOMINO) else 0
         r = play_random_deal(17, i, contract, "random", param=param, declarer=i % 4, rules=rules)
         hands = [set(cards_of(h)) for h in r.hands]

@@ -1,6 +1,6 @@
 import pytest
 
-from barbu_sim.rules import (
+from barbu_sim.barbu.rules import (
     CONTRACTS, PRESETS, R_DOMINO_PAYOUT, R_TRUMPS_OVERTRUMP, Rules, describe_rules, load_rules,
     parse_contract, parse_option_pairs,
 )

@@ -10,11 +10,11 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from barbu_sim import simulate
-from barbu_sim.analysis import scan_run
+from barbu_sim.barbu import runs
+from barbu_sim.barbu.analysis import scan_run
 from barbu_sim.cli import app
-from barbu_sim.report import EXPECTED_FIELDS, build_tables
-from barbu_sim.simulate import RunConfig, RunError, run
+from barbu_sim.barbu.report import EXPECTED_FIELDS, build_tables
+from barbu_sim.barbu.runs import RunConfig, RunError, run
 
 runner = CliRunner()
 
@@ -70,7 +70,7 @@ def test_interrupted_run_resumes_to_identical_tables(tmp_path, monkeypatch):
     cfg = dict(deals=5000, seed=4, trump="each", chunk_deals=600)
     run(tmp_path / "whole", RunConfig(**cfg), progress=False)
     calls = {"n": 0}
-    real = simulate.play_batch
+    real = runs.play_batch
 
     def flaky(*args, **kwargs):
         calls["n"] += 1
@@ -78,14 +78,14 @@ def test_interrupted_run_resumes_to_identical_tables(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(simulate, "play_batch", flaky)
+    monkeypatch.setattr(runs, "play_batch", flaky)
     with pytest.raises(KeyboardInterrupt):
         run(tmp_path / "cut", RunConfig(**cfg), progress=False)
     manifest = json.loads((tmp_path / "cut" / "manifest.json").read_text())
     assert manifest["deals_done"] == 1800 and not manifest["complete"]
-    monkeypatch.setattr(simulate, "play_batch", real)
+    monkeypatch.setattr(runs, "play_batch", real)
     summary = run(tmp_path / "cut", resume=True, progress=False)
-    assert summary.complete and summary.deals_done == 5000
+    assert summary.complete and summary.done == 5000
     assert records(tmp_path / "cut").equals(records(tmp_path / "whole"))
     a, b = build_tables(tmp_path / "cut"), build_tables(tmp_path / "whole")
     for name in a:
@@ -94,7 +94,7 @@ def test_interrupted_run_resumes_to_identical_tables(tmp_path, monkeypatch):
 
 def test_killed_process_resumes_without_duplicates(tmp_path):
     out = tmp_path / "killed"
-    code = (f"from barbu_sim.simulate import RunConfig, run\n"
+    code = (f"from barbu_sim.barbu.runs import RunConfig, run\n"
             f"run({str(out)!r}, RunConfig(deals=400000, seed=2, chunk_deals=2000), progress=False)\n")
     proc = subprocess.Popen([sys.executable, "-c", code])
     deadline = time.time() + 120

@@ -44,8 +44,10 @@ def test_ab_compare_extracts_a_runnable_copy(tmp_path):
     spec.loader.exec_module(ab_compare)
     ab_compare.extract_revision("HEAD", tmp_path)
     package = tmp_path / "barbu_base"
-    assert (package / "engine.py").is_file() and (package / "__init__.py").is_file()
-    for source in package.glob("*.py"):
+    assert (package / "__init__.py").is_file()
+    engine = ab_compare.engine_module(tmp_path, "barbu_base")
+    assert "def play_batch(" in (tmp_path / (engine.replace(".", "/") + ".py")).read_text()
+    for source in package.rglob("*.py"):
         for node in ast.walk(ast.parse(source.read_text())):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []

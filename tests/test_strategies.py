@@ -1,20 +1,21 @@
 """Strategies: the heuristic beats random play; user plugins load and are policed."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from barbu_sim.cards import random_deal
-from barbu_sim.engine import IllegalPlayError, play_batch, play_deal
-from barbu_sim.rules import DOMINO, TRUMPS
-from barbu_sim.strategies import heuristic_strategy, resolve_strategy
+from barbu_sim.barbu.api import IllegalPlayError, play_batch, play_deal
+from barbu_sim.barbu.choices import standard_param
+from barbu_sim.barbu.deals import random_deal
+from barbu_sim.barbu.strategies import heuristic_strategy, resolve_strategy
 
-PARAM = {TRUMPS: 3, DOMINO: 5}
 N = 3000
 
 
 def seat_means(contract, strategies):
     """Mean raw score of each seat, declarer at each seat in turn (12,000 plays per seat)."""
-    cfg = [(contract, PARAM.get(contract, 0), d) for d in range(4)]
+    cfg = [(contract, standard_param(contract), d) for d in range(4)]
     scores, _ = play_batch(21, 0, N, cfg, strategies)
     return scores.astype(np.float64).mean(axis=(0, 1)), scores.astype(np.float64).std(axis=(0, 1))
 
@@ -34,7 +35,7 @@ def test_user_plugin_from_file(tmp_path):
     f = tmp_path / "mine.py"
     f.write_text(
         "from numba import njit\n"
-        "from barbu_sim.bits import highest_bit\n\n"
+        "from barbu_sim.core.bits import highest_bit\n\n"
         "@njit\n"
         "def play_high(legal, hand, state, rng):\n"
         "    return highest_bit(legal)\n"
@@ -45,9 +46,13 @@ def test_user_plugin_from_file(tmp_path):
 
 
 def test_plugin_from_module_matches_file_and_builtin_path():
-    a = play_batch(2, 0, 200, [(c, 1, 0) for c in range(7)], "plugin_examples:play_high")[0]
-    b = play_batch(2, 0, 200, [(c, 1, 0) for c in range(7)], "plugin_examples:play_high")[0]
-    assert (a == b).all()
+    by_module = resolve_strategy("plugin_examples:play_high")
+    by_file = resolve_strategy(f"{Path(__file__).parent / 'plugin_examples.py'}:play_high")
+    assert by_module.func is not by_file.func  # two loads of the source: the module, and the file by path
+    cfg = [(c, 1, 0) for c in range(7)]
+    a = play_batch(2, 0, 200, cfg, by_module)[0]
+    b = play_batch(2, 0, 200, cfg, by_file)[0]
+    assert (a == b).all() and a.any()
     # The heuristic run as a user plugin (function pointer) equals the built-in switch.
     builtin = play_batch(5, 0, 300, [(c, 2, c % 4) for c in range(7)], "heuristic")[0]
     plugin = play_batch(5, 0, 300, [(c, 2, c % 4) for c in range(7)], heuristic_strategy)[0]

@@ -1,4 +1,4 @@
-"""Card encoding, masks, parsing and printing, PBN deal strings, random deals.
+"""Card encoding, masks, parsing and printing, PBN deal strings.
 
 A card is an int ``suit * 13 + rank``: rank 0 is the 2 and 12 the ace; suits
 clubs, diamonds, hearts, spades are 0..3.  A hand is a ``uint64`` with bit
@@ -13,25 +13,30 @@ True
 """
 
 import re
+from enum import IntEnum
 
 import numpy as np
-from numba import njit
 
-from .rng import GOLDEN, STREAM_DEAL, mix64, stream_key
+from .seats import N_SEATS, SEAT_LETTERS, SEAT_NAMES, parse_seat
 
 N_CARDS = 52
-N_RANKS = 13
-N_SUITS = 4
-N_SEATS = 4
 HAND_SIZE = 13
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+
+class Suit(IntEnum):
+    """The four suits; the values are the kernels' suit ints (a card's ``card // 13``)."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+
+CLUBS, DIAMONDS, HEARTS, SPADES = Suit
 SUIT_LETTERS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LETTERS = "23456789TJQKA"
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SEAT_LETTERS = "NESW"
-SEAT_NAMES = ("North", "East", "South", "West")
 
 SUIT_LANE = np.uint64((1 << 13) - 1)
 FULL_DECK = np.uint64((1 << 52) - 1)
@@ -72,8 +77,7 @@ _SUIT_ALIASES = {
     "♣": 0, "♦": 1, "♥": 2, "♠": 3,
     "♧": 0, "♢": 1, "♡": 2, "♤": 3,
 }
-_RANK_ALIASES = {name: r for r, name in enumerate(RANK_NAMES)} | {"T": 8, "1": 12}
-del _RANK_ALIASES["1"]  # "1" alone is not a rank; only "10" is
+_RANK_ALIASES = {name: r for r, name in enumerate(RANK_NAMES)} | {"T": 8}
 
 
 def parse_suit(text: str) -> int:
@@ -180,17 +184,6 @@ def format_hand(mask, symbols: bool = False) -> str:
     return " ".join(parts) if symbols else ".".join(parts)
 
 
-def parse_seat(text: str) -> int:
-    """Parse a seat: ``N``/``E``/``S``/``W``, a name (``north``) or ``0``..``3``."""
-    t = text.strip().upper()
-    if t in ("0", "1", "2", "3"):
-        return int(t)
-    for i, name in enumerate(SEAT_NAMES):
-        if t in (SEAT_LETTERS[i], name.upper()):
-            return i
-    raise ValueError(f"unknown seat {text!r}: use N, E, S, W or 0..3")
-
-
 def verify_deal(hands) -> None:
     """Raise ``ValueError`` unless ``hands`` are four disjoint 13-card hands (52 distinct cards)."""
     if len(hands) != N_SEATS:
@@ -232,73 +225,3 @@ def format_pbn(hands, first: int = 0) -> str:
     """Print a deal as a PBN deal string, hands clockwise from seat ``first``."""
     order = [(first + i) % N_SEATS for i in range(N_SEATS)]
     return f"{SEAT_LETTERS[first]}:" + " ".join(format_hand(hands[s]) for s in order)
-
-
-@njit(inline="always", cache=True)
-def _hand_from_deck(deck, start):
-    """The mask of the 13 cards ``deck[start:start + 13]``."""
-    h = np.uint64(0)
-    for k in range(start, start + 13):
-        h |= np.uint64(1) << np.uint64(deck[k])
-    return h
-
-
-@njit(inline="always", cache=True)
-def _partial_shuffle(deck, size, draws, state):
-    """Fisher-Yates over ``deck[:size]`` for its first ``draws`` places, from generator ``state``."""
-    for i in range(draws):
-        state += GOLDEN
-        r = mix64(state) >> np.uint64(32)
-        j = i + np.int64((r * np.uint64(size - i)) >> np.uint64(32))
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
-
-
-@njit(cache=True, _nrt=False)
-def deal_into(seed, index, deck, hands):
-    """Deal ``index`` of run ``seed`` into ``hands`` ((4,) uint64), using scratch ``deck`` ((52,) int64).
-
-    A partial Fisher-Yates of 39 draws from the deal's own counter-based stream;
-    the fourth hand is the complement of the other three.  No allocation: this
-    runs once per deal inside the batch kernels.
-    """
-    state = stream_key(np.uint64(seed), np.uint64(index), STREAM_DEAL)
-    for i in range(52):
-        deck[i] = i
-    _partial_shuffle(deck, 52, 39, state)
-    taken = np.uint64(0)
-    for s in range(3):
-        hands[s] = _hand_from_deck(deck, 13 * s)
-        taken |= hands[s]
-    hands[3] = FULL_DECK & ~taken
-
-
-@njit(cache=True, _nrt=False)
-def deal_around_into(seed, index, fixed_hand, fixed_seat, deck, hands):
-    """Like :func:`deal_into`, but ``fixed_seat`` holds ``fixed_hand`` and the other 39 cards are dealt.
-
-    Used to estimate what a hand is worth: Monte Carlo over the unseen cards.
-    """
-    state = stream_key(np.uint64(seed), np.uint64(index), STREAM_DEAL)
-    n = 0
-    for c in range(52):
-        if not (fixed_hand >> np.uint64(c)) & np.uint64(1):
-            deck[n] = c
-            n += 1
-    _partial_shuffle(deck, 39, 26, state)
-    hands[fixed_seat] = fixed_hand
-    k = 0
-    for s in range(4):
-        if s != fixed_seat:
-            hands[s] = _hand_from_deck(deck, 13 * k)
-            k += 1
-
-
-def random_deal(seed: int, index: int) -> np.ndarray:
-    """The hands ((4,) uint64, by seat) of deal ``index`` of a run with ``seed``."""
-    if seed < 0 or index < 0:
-        raise ValueError("seed and deal index must be non-negative integers")
-    hands = np.zeros(N_SEATS, np.uint64)
-    deal_into(np.uint64(seed % 2**64), np.uint64(index), np.empty(52, np.int64), hands)
-    return hands

@@ -1,33 +1,26 @@
 """Polars pipelines from per-deal records to expected scores with confidence intervals.
 
 Every function takes a ``polars.LazyFrame`` of records (the schema of
-``simulate.chunk_frame``; :func:`scan_run` opens a run directory) and returns a
+:mod:`barbu_sim.barbu.schema`; :func:`scan_run` opens a run directory) and returns a
 ``polars.DataFrame``.  Seats are reported relative to the declarer:
 ``declarer``, ``left``, ``across``, ``right``.  Confidence intervals are normal
-95% intervals, ``mean ± 1.96 se``; paired differences use the per-deal differences.
+95% intervals, ``mean ± Z95 se`` (:mod:`barbu_sim.core.stats`); paired differences
+use the per-deal differences.  This module does not import numba.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import polars as pl
 
-from .simulate import CONTRACT_ENUM, RunError, SCORE_COLUMNS, read_manifest
-
-Z95 = 1.959963984540054
-REL_SEATS = ["declarer", "left", "across", "right"]
-REL_ENUM = pl.Enum(REL_SEATS)
+from ..core.runs import scan_records
+from ..core.seats import N_SEATS
+from ..core.stats import STAT_COLUMNS, with_ci
+from .schema import CONTRACT_ENUM, REL_ENUM, REL_SEATS, SCORE_COLUMNS
 
 
 def scan_run(run_dir) -> pl.LazyFrame:
     """The records of a run directory as a LazyFrame (a clear error if there are none)."""
-    run_dir = Path(run_dir)
-    read_manifest(run_dir)
-    parts = sorted((run_dir / "records").glob("part-*.parquet"))
-    if not parts:
-        raise RunError(f"{run_dir} holds no records yet")
-    return pl.scan_parquet(parts)
+    return scan_records(run_dir)
 
 
 def relative_scores(records: pl.LazyFrame) -> pl.LazyFrame:
@@ -35,7 +28,7 @@ def relative_scores(records: pl.LazyFrame) -> pl.LazyFrame:
     d = pl.col("declarer").cast(pl.Int32)
     exprs = []
     for r, name in enumerate(REL_SEATS):
-        seat = (d + r) % 4
+        seat = (d + r) % N_SEATS
         exprs.append(
             pl.when(seat == 0).then(pl.col(SCORE_COLUMNS[0]))
             .when(seat == 1).then(pl.col(SCORE_COLUMNS[1]))
@@ -43,23 +36,6 @@ def relative_scores(records: pl.LazyFrame) -> pl.LazyFrame:
             .otherwise(pl.col(SCORE_COLUMNS[3])).cast(pl.Int32).alias(f"rel_{name}")
         )
     return records.with_columns(exprs)
-
-
-def _finish(frame: pl.DataFrame, n: str, total: str, squares: str, scale: float = 1.0) -> pl.DataFrame:
-    """mean, std, se and the 95% CI from exact integer sums (``n``, ``total``, ``squares`` columns).
-
-    Scores are integers, so their sums are exact whatever order polars adds them
-    in: the statistics are bit-for-bit reproducible (a resumed run equals an
-    uninterrupted one).  ``scale`` divides the underlying values (e.g. 3 for thirds).
-    """
-    nn = pl.col(n).cast(pl.Float64)
-    mean = pl.col(total).cast(pl.Float64) / nn
-    var = ((pl.col(squares).cast(pl.Float64) - pl.col(total).cast(pl.Float64) * mean) / (nn - 1)).clip(lower_bound=0)
-    out = frame.with_columns((mean / scale).alias("mean"),
-                             pl.when(pl.col(n) > 1).then(var.sqrt() / scale).otherwise(0.0).alias("std"))
-    out = out.with_columns((pl.col("std") / nn.sqrt()).alias("se"))
-    return out.with_columns((pl.col("mean") - Z95 * pl.col("se")).alias("ci_low"),
-                            (pl.col("mean") + Z95 * pl.col("se")).alias("ci_high"))
 
 
 def _sums(expr: pl.Expr, name: str) -> list[pl.Expr]:
@@ -75,9 +51,8 @@ def _summary(frame: pl.LazyFrame, keys: list[str], value_prefix: str = "rel_") -
     wide = frame.group_by(keys).agg(aggs).collect()
     rows = []
     for name in REL_SEATS:
-        part = _finish(wide, "n", f"sum_{name}", f"sq_{name}")
-        rows.append(part.select(*keys, pl.lit(name).cast(REL_ENUM).alias("rel_seat"), "n", "mean", "std", "se",
-                                "ci_low", "ci_high"))
+        part = with_ci(wide, "n", f"sum_{name}", f"sq_{name}")
+        rows.append(part.select(*keys, pl.lit(name).cast(REL_ENUM).alias("rel_seat"), *STAT_COLUMNS))
     return pl.concat(rows).sort([*keys, "rel_seat"], nulls_last=False)
 
 
@@ -183,7 +158,7 @@ def domino_rank_differences(records: pl.LazyFrame, baseline: str | None = None) 
         diff = (wide[rank] - wide[baseline]).drop_nulls().cast(pl.Int64)
         rows.append({"domino_rank": rank, "baseline": baseline, "n": diff.len(),
                      "total": int(diff.sum()), "squares": int((diff * diff).sum())})
-    return _finish(pl.DataFrame(rows), "n", "total", "squares").drop("total", "squares")
+    return with_ci(pl.DataFrame(rows), "n", "total", "squares").drop("total", "squares")
 
 
 def declarer_edge(records: pl.LazyFrame) -> pl.DataFrame:
@@ -194,7 +169,7 @@ def declarer_edge(records: pl.LazyFrame) -> pl.DataFrame:
     # Three times the edge is an integer: exact sums, reproducible statistics.
     edge3 = 3 * pl.col("rel_declarer") - pl.col("rel_left") - pl.col("rel_across") - pl.col("rel_right")
     sums = relative_scores(records).group_by("contract").agg(pl.len().alias("n"), *_sums(edge3, "e")).collect()
-    return _finish(sums, "n", "sum_e", "sq_e", scale=3.0).select(
+    return with_ci(sums, "n", "sum_e", "sq_e", scale=3.0).select(
         "contract", "n", "mean", "std", "se", "ci_low", "ci_high").sort("contract")
 
 

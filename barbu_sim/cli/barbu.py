@@ -1,4 +1,8 @@
-"""The ``barbu-sim`` command line: thin typer commands over the library."""
+"""The Barbu commands: play, run, report, plot, rules, game, verify-games, compare-orders, advise.
+
+Each command parses its options, makes one call into the library, and prints;
+a user mistake ends in a one-line ``Error: ...`` with exit code 2.
+"""
 
 from __future__ import annotations
 
@@ -6,45 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import __version__
-
-app = typer.Typer(
-    help="barbu-sim: simulate the card game Barbu and measure what its contracts are worth.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-def fail(message: str) -> None:
-    """Print a one-line error and exit with code 2 (a usage error, never a traceback)."""
-    typer.echo(f"Error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def version_callback(value: bool):
-    if value:
-        typer.echo(f"barbu-sim {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def main(
-    version: Annotated[bool, typer.Option("--version", callback=version_callback, is_eager=True,
-                                                    help="Print the version and exit.")] = False,
-):
-    """Simulate Barbu deals under pluggable strategies and analyse the scores."""
-
-
-RulesOpt = Annotated[Optional[str], typer.Option(
-    "--rules", help="Rules preset (default, strict-barbu, overtrump, free-discard, every-dealer) or a .toml file.")]
-OptionOpt = Annotated[Optional[list[str]], typer.Option(
-    "--option", "-o", help="Override one rule option, NAME=VALUE (e.g. trumps-overtrump=on). Repeatable.")]
-
-
-def load_cli_rules(rules: str | None, option: list[str] | None):
-    from .rules import load_rules, parse_option_pairs
-    return load_rules(rules, parse_option_pairs(option or []))
+from .app import OptionOpt, RulesOpt, app, fail, load_cli_rules, per_seat
 
 
 @app.command()
@@ -53,23 +19,11 @@ def rules(rules: RulesOpt = None, option: OptionOpt = None):
 
     Example: barbu-sim rules --rules strict-barbu -o domino-payout=50,20,0,-5
     """
-    from .rules import describe_rules
+    from ..barbu.rules import describe_rules
     try:
         typer.echo(describe_rules(load_cli_rules(rules, option)))
     except ValueError as e:
         fail(str(e))
-
-
-def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
-    """Four specs by seat: ``default`` everywhere, then ``SEAT=SPEC`` overrides."""
-    from .cards import parse_seat
-    specs = [default] * 4
-    for item in overrides or []:
-        if "=" not in item:
-            raise ValueError(f"{what} {item!r} must be SEAT=NAME, e.g. N=optimal")
-        seat, name = item.split("=", 1)
-        specs[parse_seat(seat)] = name.strip()
-    return specs
 
 
 @app.command()
@@ -97,30 +51,25 @@ def play(
 
       barbu-sim play -c trumps --trump H --deal "N:AKQJ.AKQ.AKQ.AKQ ..."
     """
-    from .cards import parse_pbn, parse_seat, random_deal
-    from .choices import parse_domino_choice, parse_trump_choice, resolve_choice
-    from .engine import play_deal
-    from .record import format_record
-    from .rules import DOMINO, TRUMPS, parse_contract
+    from ..barbu.api import play_named
+    from ..barbu.deals import random_deal
+    from ..barbu.record import format_record
+    from ..barbu.rules import parse_contract
+    from ..core.cards import parse_pbn
+    from ..core.seats import SEAT_LETTERS, parse_seat
     try:
         cid = parse_contract(contract)
         the_rules = load_cli_rules(rules, option)
         if seed < 0 or index < 0:
             raise ValueError("--seed and --index must be non-negative")
         hands = parse_pbn(deal) if deal else random_deal(seed, index)
-        seat = parse_seat(declarer)
-        param = 0
-        if cid == TRUMPS:
-            param = resolve_choice(cid, parse_trump_choice(trump)[0], hands[seat])
-        elif cid == DOMINO:
-            param = resolve_choice(cid, parse_domino_choice(domino_rank)[0], hands[seat])
         specs = per_seat(strategy, seat_strategy, "--seat-strategy")
-        result = play_deal(hands, cid, specs, param=param, declarer=seat, rules=the_rules,
-                           seed=seed, index=index)
+        result = play_named(hands, cid, specs, declarer=parse_seat(declarer), trump=trump, domino_rank=domino_rank,
+                            rules=the_rules, seed=seed, index=index)
     except ValueError as e:
         fail(str(e))
     source = "given deal" if deal else f"deal {index} of seed {seed}"
-    names = ", ".join(f"{'NESW'[s]}={n}" for s, n in enumerate(specs)) if len(set(specs)) > 1 else specs[0]
+    names = ", ".join(f"{SEAT_LETTERS[s]}={n}" for s, n in enumerate(specs)) if len(set(specs)) > 1 else specs[0]
     typer.echo(format_record(result, the_rules, symbols=symbols, title=f"{source}; strategies: {names}"))
 
 
@@ -156,14 +105,15 @@ def run(
 
       barbu-sim run --resume --out runs/study
     """
-    from .cards import parse_seat
-    from .simulate import RunConfig, run as run_simulation
+    from ..barbu.rules import CONTRACTS
+    from ..barbu.runs import RunConfig, run as run_simulation
+    from ..core.seats import parse_seat
     try:
         if resume:
             summary = run_simulation(out, resume=True, threads=threads, progress=progress)
         else:
             config = RunConfig(
-                deals=deals, seed=seed, contracts=list(contract) if contract else RunConfig.__dataclass_fields__["contracts"].default_factory(),
+                deals=deals, seed=seed, contracts=list(contract or CONTRACTS),
                 strategies=per_seat(strategy, seat_strategy, "--seat-strategy"), trump=trump, domino_rank=domino_rank,
                 declarer=parse_seat(declarer), rules=load_cli_rules(rules, option).to_dict())
             summary = run_simulation(out, config, force=force, threads=threads, progress=progress)
@@ -172,8 +122,8 @@ def run(
         raise typer.Exit(130)
     except ValueError as e:
         fail(str(e))
-    typer.echo(f"{summary.deals_done:,} deals in {summary.wall_seconds:.1f} s "
-               f"({summary.deals_per_second:,.0f} deals/s) -> {summary.run_dir}")
+    typer.echo(f"{summary.done:,} deals in {summary.wall_seconds:.1f} s "
+               f"({summary.per_second:,.0f} deals/s) -> {summary.run_dir}")
     typer.echo(f"Next: barbu-sim report {summary.run_dir}   and   barbu-sim plot {summary.run_dir}")
 
 
@@ -183,7 +133,7 @@ RunDir = Annotated[str, typer.Argument(help="A run directory written by barbu-si
 @app.command()
 def report(run_dir: RunDir):
     """Print the expected-score tables of a run and write them to RUN_DIR/report (Markdown, CSV, JSON)."""
-    from .report import build_tables, terminal_summary, write_report
+    from ..barbu.report import build_tables, terminal_summary, write_report
     try:
         tables = build_tables(run_dir)
         paths = write_report(run_dir, tables)
@@ -199,8 +149,8 @@ def plot(run_dir: RunDir,
     """Draw the charts of a run as PNG and SVG: scores by contract and seat, domino by rank, heatmap, distributions."""
     from pathlib import Path
 
-    from .plots import write_plots
-    from .report import build_tables
+    from ..barbu.plots import write_plots
+    from ..barbu.report import build_tables
     try:
         tables = build_tables(run_dir)
         paths = write_plots(tables, out or Path(run_dir) / "plots")
@@ -238,17 +188,17 @@ def game(
 
       barbu-sim game -n 200 --seat-contract-policy N=fixed --seat-doubling E=always --out runs/games
     """
-    from .games_io import run_games
+    from ..barbu.game.io import run_games
     try:
         if games < 1:
             raise ValueError("--games must be at least 1")
         if show is not None and not 0 <= show < games:
             raise ValueError(f"--show must name one of the games played, 0..{games - 1}")
         summary, sheet = run_games(
-            games, seed, per_seat(strategy, seat_strategy, "--seat-strategy"),
-            per_seat(contract_policy, seat_contract_policy, "--seat-contract-policy"),
-            per_seat(doubling, seat_doubling, "--seat-doubling"), load_cli_rules(rules, option),
-            samples, out, show, progress)
+            games=games, seed=seed, strategies=per_seat(strategy, seat_strategy, "--seat-strategy"),
+            contract_policies=per_seat(contract_policy, seat_contract_policy, "--seat-contract-policy"),
+            doubling_policies=per_seat(doubling, seat_doubling, "--seat-doubling"),
+            rules=load_cli_rules(rules, option), samples=samples, out=out, show=show, progress=progress)
     except ValueError as e:
         fail(str(e))
     if sheet:
@@ -266,7 +216,7 @@ def verify_games(
     """Check recorded games against the rules: contracts, doubles, compulsory doubles, settlement."""
     import polars as pl
 
-    from .games_io import verify_records
+    from ..barbu.game.io import verify_records
     try:
         try:
             frame = pl.read_parquet(records)
@@ -294,8 +244,8 @@ def compare_orders_cmd(
 
     Example: barbu-sim compare-orders --policies fixed,myopic,relative,optimal --blocks 2000 --out runs/orders
     """
-    from .games_io import write_comparison
-    from .orders import compare_orders
+    from ..barbu.game.io import write_comparison
+    from ..barbu.game.orders import compare_orders
     try:
         names = [p.strip() for p in policies.split(",") if p.strip()]
         result = compare_orders(names, blocks=blocks, games=games, seed=seed, strategy=strategy,
@@ -320,10 +270,10 @@ def advise(
 
     Example: barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu
     """
-    from .cards import parse_hand
-    from .orders import advise as advise_hand
-    from .report import to_markdown
-    from .rules import parse_contract
+    from ..barbu.game.advice import advise as advise_hand
+    from ..barbu.report import to_markdown
+    from ..barbu.rules import parse_contract
+    from ..core.cards import parse_hand
     try:
         mask = parse_hand(hand)
         rem = [parse_contract(c) for c in remaining.split(",") if c.strip()] if remaining else None
@@ -334,6 +284,3 @@ def advise(
     typer.echo(to_markdown(result.rows, 2))
     typer.echo(f"\nRecommended (optimal policy): {result.recommended}")
 
-
-if __name__ == "__main__":
-    app()

@@ -11,7 +11,8 @@ from .analysis import (
     by_domino_rank, by_trump, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
     policy_scores, scan_run, score_distribution,
 )
-from .simulate import read_manifest
+from ..core.runs import read_manifest
+from ..core.seats import SEAT_LETTERS
 
 # The expected-scores JSON: a list of records with exactly these fields.
 EXPECTED_FIELDS = ["contract", "trump", "domino_rank", "rel_seat", "n", "mean", "std", "se", "ci_low", "ci_high"]
@@ -37,7 +38,7 @@ def build_tables(run_dir) -> dict[str, pl.DataFrame]:
 
 
 def _plain(df: pl.DataFrame) -> pl.DataFrame:
-    """Enums as strings, floats rounded for reading (CSV / JSON keep full precision)."""
+    """Enums as strings (for CSV, JSON and printing); numbers are left as they are."""
     return df.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String))
 
 
@@ -73,7 +74,7 @@ def write_report(run_dir, tables: dict[str, pl.DataFrame] | None = None) -> list
     cfg = manifest["config"]
     md = [f"# barbu-sim report: {run_dir.name}", "",
           f"{manifest['deals_done']:,} deals, seed {cfg['seed']}, strategies {', '.join(cfg['strategies'])}, "
-          f"declarer seat {'NESW'[cfg['declarer']]}, trump choice `{cfg['trump']}`, domino rank `{cfg['domino_rank']}`, "
+          f"declarer seat {SEAT_LETTERS[cfg['declarer']]}, trump choice `{cfg['trump']}`, domino rank `{cfg['domino_rank']}`, "
           f"barbu-sim {manifest['package_version']}." + ("" if manifest.get("complete") else " **Run incomplete.**"),
           "", "Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
     for name, table in tables.items():

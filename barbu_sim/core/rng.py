@@ -16,6 +16,8 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 STREAM_DEAL = np.uint64(0x6A09E667F3BCC908)
 STREAM_PLAY = np.uint64(0xBB67AE8584CAA73B)
+STREAM_EVAL = np.uint64(0x3C6EF372FE94F82B)  # Monte Carlo deals around a hand
+STREAM_GAME = np.uint64(0xA54FF53A5F1D36F1)  # game-level draws (the first declarer)
 
 
 @njit(inline="always", cache=True)

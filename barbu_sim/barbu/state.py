@@ -10,16 +10,16 @@ Every strategy, built-in or user-written, is an ``@njit`` function::
 - ``state``: ``uint64[::1]`` array of ``STATE_SIZE`` entries, indexed by the ``S_*``
   constants below (read it, never write it);
 - ``rng``: one-element ``uint64[::1]`` random state, for
-  ``barbu_sim.rng.rand_below(rng, n)``.
+  ``barbu_sim.core.rng.rand_below(rng, n)``.
 
 It returns the card int (0..51) to play, which must be in ``legal``.
 
 Trick contracts fill the trick fields; Domino fills the column fields (a
 column not yet opened has ``S_DOMINO_LOW + suit`` = 13).  Cards are ints
-``suit * 13 + rank`` (see ``barbu_sim.cards``); suits C, D, H, S = 0..3.
+``suit * 13 + rank`` (see ``barbu_sim.core.cards``); suits C, D, H, S = 0..3.
 """
 
-S_CONTRACT = 0  # contract id, see barbu_sim.rules.CONTRACTS
+S_CONTRACT = 0  # contract id, see barbu_sim.barbu.rules.Contract
 S_PARAM = 1  # trump suit (Trumps) or starting rank (Domino); 0 otherwise
 S_SEAT = 2  # the seat to play now
 S_DECLARER = 3
@@ -36,6 +36,7 @@ S_CARDS_LEFT = 28  # 4 entries: cards still in each seat's hand
 S_VOIDS = 32  # 4 entries: bit s set when that seat has shown out of suit s
 S_WIN_CARD = 36  # the card winning the current trick so far
 S_WIN_SEAT = 37  # the seat that played it
-S_RULES = 38  # the rules array (barbu_sim.rules.R_* indices), RULES_ARRAY_SIZE entries; kept last:
-# the engine loads it once per batch and clears only the fields before it between deals
+S_RULES = 38  # the rules array (barbu_sim.barbu.rules.R_* indices), RULES_ARRAY_SIZE entries; kept last:
+# the engine copies it in once per state array (one per chunk of work) and clears only the fields before it
+# between deals
 STATE_SIZE = 48

@@ -10,13 +10,32 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from dataclasses import dataclass
+from enum import IntEnum
 from pathlib import Path
 
 import numpy as np
 
-# Contract ids, in the order the spec lists them.
-NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINO = range(7)
-CONTRACTS = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "barbu", "trumps", "domino")
+
+class Contract(IntEnum):
+    """The seven contracts, in the order the spec lists them; the values are the kernels' contract ids."""
+
+    NO_TRICKS = 0
+    NO_QUEENS = 1
+    NO_LAST_TWO = 2
+    NO_HEARTS = 3
+    BARBU = 4
+    TRUMPS = 5
+    DOMINO = 6
+
+    @property
+    def label(self) -> str:
+        """The contract's name on the command line and in records: ``no-tricks`` ... ``domino``."""
+        return CONTRACTS[self]
+
+
+NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINO = Contract
+N_CONTRACTS = len(Contract)
+CONTRACTS = tuple(c.name.lower().replace("_", "-") for c in Contract)
 CONTRACT_TITLES = (
     "No Tricks", "No Queens", "No Last Two", "No Hearts",
     "No King of Hearts (Barbu)", "Trumps", "Domino",
@@ -36,15 +55,18 @@ R_BARBU_FORCED_DISCARD = 1  # 0 off, 1 on
 R_TRUMPS_VOID = 2  # 0 must-trump, 1 free
 R_TRUMPS_OVERTRUMP = 3  # 0 off, 1 on
 R_DOMINO_PAYOUT = 4  # four entries: first, second, third, last
-R_ROTATION = 8  # 0 declarer-block, 1 every-dealer (game level)
-RULES_ARRAY_SIZE = 9
+RULES_ARRAY_SIZE = 8  # the rotation is a game-level option: no kernel reads it
 
 
-def parse_contract(name: str) -> int:
-    """The contract id of a name (``no-tricks`` ... ``domino``; ``_`` or spaces also accepted)."""
+def parse_contract(name: str) -> Contract:
+    """The contract of a name (``no-tricks`` ... ``domino``; ``_`` or spaces also accepted).
+
+    >>> parse_contract("No Last Two"), int(parse_contract("domino"))
+    (<Contract.NO_LAST_TWO: 2>, 6)
+    """
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     if key in CONTRACTS:
-        return CONTRACTS.index(key)
+        return Contract(CONTRACTS.index(key))
     raise ValueError(f"unknown contract {name!r}: use one of {', '.join(CONTRACTS)}")
 
 
@@ -121,7 +143,6 @@ class Rules:
         a[R_TRUMPS_VOID] = TRUMPS_VOIDS.index(self.trumps_void)
         a[R_TRUMPS_OVERTRUMP] = int(self.trumps_overtrump)
         a[R_DOMINO_PAYOUT:R_DOMINO_PAYOUT + 4] = self.domino_payout
-        a[R_ROTATION] = ROTATIONS.index(self.rotation)
         return a
 
     def to_dict(self) -> dict:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import RANK_NAMES, SEAT_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, format_card, format_hand, format_pbn
-from .engine import PASS, DealResult, trick_points
+from ..core.cards import RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, Suit, format_card, format_hand, format_pbn
+from ..core.seats import SEAT_LETTERS, SEAT_NAMES
+from .api import DealResult
+from .kernels import PASS
+from .play_rules import trick_points
 from .rules import CONTRACT_TITLES, DOMINO, TRUMPS, Rules
 
 
@@ -79,7 +82,7 @@ def _domino_lines(result: DealResult, rules: Rules, symbols: bool) -> list[str]:
     played = {c for c in result.cards.tolist() if c != PASS}
     lines.append("")
     lines.append("  Layout at the end:")
-    for suit in (3, 2, 1, 0):
+    for suit in reversed(Suit):
         ranks = [r for r in range(13) if suit * 13 + r in played]
         span = f"{RANK_NAMES[min(ranks)]}..{RANK_NAMES[max(ranks)]}" if ranks else "not opened"
         lines.append(f"    {SUIT_SYMBOLS[suit] if symbols else SUIT_LETTERS[suit]}: {span}")

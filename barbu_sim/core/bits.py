@@ -19,7 +19,6 @@ from numba.extending import intrinsic
 HAS_BMI2 = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
 
 ONE = np.uint64(1)
-ZERO = np.uint64(0)
 
 
 @intrinsic
@@ -109,8 +108,3 @@ else:
     nth_set_bit = _nth_set_bit_portable
 nth_set_bit.__doc__ = "Index of the ``n``-th (0-based, from the low end) set bit of ``mask``."
 
-
-@njit(inline="always", cache=True)
-def bit(index):
-    """The uint64 mask with only bit ``index`` set."""
-    return ONE << np.uint64(index)

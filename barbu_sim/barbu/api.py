@@ -1,0 +1,211 @@
+"""The Python face of the engine: play one deal with its record, a batch of deals, or evaluate hands.
+
+Each function validates its input (a precise ``ValueError``), converts and
+preallocates, then calls a kernel of :mod:`barbu_sim.barbu.kernels`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import get_num_threads
+
+from ..core.cards import HAND_SIZE, format_card, verify_deal
+from ..core.seats import N_SEATS, SEAT_LETTERS
+from ..core.stats import mean_and_se
+from .choices import check_param, contract_choices, resolve_choice
+from .deals import random_deal
+from .kernels import MAX_ACTIONS, play_batch_kernel, play_one_kernel
+from .rules import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
+from .strategies import Strategy, seat_strategies
+
+
+class IllegalPlayError(ValueError):
+    """A strategy returned a card it may not play."""
+
+
+@dataclass
+class DealResult:
+    """One played deal: scores, tricks and the full record of plays."""
+
+    contract: int
+    param: int
+    declarer: int
+    hands: np.ndarray  # (4,) uint64, as dealt
+    scores: np.ndarray  # (4,) int64 raw scores by seat
+    tricks: np.ndarray  # (4,) int64 tricks won by seat (0 in Domino)
+    seats: np.ndarray = field(repr=False)  # (n_actions,) seat of each action in order
+    cards: np.ndarray = field(repr=False)  # (n_actions,) card played, PASS (-1) for a Domino pass
+    trick_winners: np.ndarray = field(repr=False)  # (n_tricks,) winner of each trick played
+
+    @property
+    def contract_name(self) -> str:
+        return CONTRACTS[self.contract]
+
+
+@dataclass
+class HandEstimates:
+    """Monte Carlo estimates of what hands are worth: one row per hand, one column per configuration."""
+
+    mean: np.ndarray  # (n_hands, n_configs, 4) expected raw score by seat
+    se: np.ndarray  # (n_hands, n_configs, 4) standard error of each mean
+
+
+def _raise_illegal(code: int, resolved: list[Strategy], where: str):
+    code = -code - 1
+    seat, card = code % 4, code // 4
+    shown = format_card(card) if card < 52 else "a value that is not a card"
+    raise IllegalPlayError(
+        f"strategy {resolved[seat].name!r} at seat {SEAT_LETTERS[seat]} played {shown}, "
+        f"which is not a legal card there ({where})"
+    )
+
+
+def _check_seed(seed: int) -> np.uint64:
+    if seed < 0:
+        raise ValueError("the seed must be a non-negative integer")
+    return np.uint64(seed % 2**64)
+
+
+def config_array(configs) -> np.ndarray:
+    """Validate ``(contract, param, declarer)`` rows (params may be choice-policy codes): a (k, 3) int64 array."""
+    rows = []
+    for row in configs:
+        if len(row) != 3:
+            raise ValueError(f"a configuration is (contract, param, declarer), not {row!r}")
+        c, p, d = (int(x) for x in row)
+        if not 0 <= c < N_CONTRACTS:
+            raise ValueError(f"contract ids are 0..{N_CONTRACTS - 1}, not {c}")
+        if not 0 <= d < N_SEATS:
+            raise ValueError(f"declarer seats are 0..3, not {d}")
+        rows.append((c, check_param(c, p, policies=True), d))
+    if not rows:
+        raise ValueError("give at least one configuration")
+    return np.ascontiguousarray(np.array(rows, np.int64).reshape(-1, 3))
+
+
+def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declarer: int = 0,
+              rules: Rules | None = None, seed: int = 0, index: int = 0) -> DealResult:
+    """Play one deal and return scores with the full record.
+
+    Parameters
+    ----------
+    hands : (4,) uint64 array of the hands by seat (see ``core.cards.parse_pbn``).
+    contract : contract id or name.
+    strategies : one strategy for every seat, or four (names, ``file.py:func``, njit functions).
+    param : trump suit (Trumps) or starting rank (Domino).
+    declarer : seat 0..3 who declares and plays first.
+    seed, index : key of the random stream used by random strategies (same as deal
+        ``index`` of a batch run with ``seed``).
+    """
+    contract = parse_contract(contract) if isinstance(contract, str) else int(contract)
+    cfg = config_array([(contract, param, declarer)])
+    param = check_param(contract, int(param))
+    hands = np.ascontiguousarray(hands, dtype=np.uint64)
+    verify_deal(hands)
+    rules = rules or Rules()
+    ids, fns, resolved = seat_strategies(strategies)
+    scores = np.zeros(4, np.int64)
+    tricks = np.zeros(4, np.int64)
+    rec_seat = np.zeros(MAX_ACTIONS, np.int8)
+    rec_card = np.zeros(MAX_ACTIONS, np.int8)
+    rec_winner = np.full(13, -1, np.int8)
+    n = play_one_kernel(hands, contract, param, int(cfg[0, 2]), rules.to_array(), ids, fns, _check_seed(seed),
+                        np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner)
+    if n < 0:
+        _raise_illegal(n, resolved, f"contract {CONTRACTS[contract]}")
+    n_tricks = int((rec_winner >= 0).sum())
+    return DealResult(contract, param, declarer, hands.copy(), scores, tricks,
+                      rec_seat[:n].astype(np.int64), rec_card[:n].astype(np.int64),
+                      rec_winner[:n_tricks].astype(np.int64))
+
+
+def play_random_deal(seed: int, index: int, contract, strategies="heuristic", **kwargs) -> DealResult:
+    """Deal ``index`` of run ``seed``, played as :func:`play_deal` plays it."""
+    return play_deal(random_deal(seed, index), contract, strategies, seed=seed, index=index, **kwargs)
+
+
+def play_named(hands, contract: Contract, strategies, *, declarer: int, trump: str | None = None,
+               domino_rank: str | None = None, rules: Rules | None = None, seed: int = 0,
+               index: int = 0) -> DealResult:
+    """Play one deal with the trump suit / domino rank named as on the command line.
+
+    ``trump`` / ``domino_rank``: a suit / rank or a choice policy (``longest``,
+    ``strongest``, ``most-held``), resolved from the declarer's hand; ``None``
+    gives the defaults (the longest suit, dominoes from 7).  ``strategies``: one
+    strategy or four, by seat.
+    """
+    choice = contract_choices(contract, trump, domino_rank)[0]
+    param = resolve_choice(choice, hands[declarer])
+    return play_deal(hands, contract, strategies, param=param, declarer=declarer, rules=rules,
+                     seed=seed, index=index)
+
+
+def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *,
+               rules: Rules | None = None, chunk: int = 512, with_params: bool = False):
+    """Play deals ``start .. start+n-1`` of run ``seed`` under each configuration, in parallel.
+
+    ``configs`` is a sequence of ``(contract, param, declarer)``; every
+    configuration is played on the same deals; a negative param is a choice policy
+    (``choices.POLICIES``) resolved from the declarer's hand.  Returns ``scores``
+    (n, n_configs, 4) int16 and ``tricks`` (n, n_configs, 4) int8, by seat, and with
+    ``with_params`` also the trump suit / starting rank played, (n, n_configs) int8.  Deal ``i`` depends only
+    on ``(seed, start + i)``, so the result is the same for any thread count or chunk.
+    """
+    if n < 0 or start < 0:
+        raise ValueError("start and the number of deals must be non-negative")
+    if chunk < 1:
+        raise ValueError("chunk must be at least 1")
+    key = _check_seed(seed)
+    cfg = config_array(configs)
+    rules = rules or Rules()
+    ids, fns, resolved = seat_strategies(strategies)
+    scores = np.zeros((n, len(cfg), 4), np.int16)
+    tricks = np.zeros((n, len(cfg), 4), np.int8)
+    params = np.zeros((n, len(cfg)), np.int8)
+    errors = np.zeros(n, np.int64)
+    no_sums = np.zeros((0, 0, 0), np.int64)
+    play_batch_kernel(key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules.to_array(), ids, fns,
+                      scores, tricks, params, no_sums, no_sums, errors, get_num_threads())
+    bad = np.flatnonzero(errors)
+    if bad.size:
+        _raise_illegal(int(errors[bad[0]]), resolved, f"deal {start + int(bad[0])} of seed {seed}")
+    return (scores, tricks, params) if with_params else (scores, tricks)
+
+
+def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_samples: int = 200,
+                   seed: int = 0, rules: Rules | None = None) -> HandEstimates:
+    """Expected raw scores of each configuration for a player at ``seat`` holding each of ``hands``.
+
+    The other 39 cards are dealt at random ``n_samples`` times per hand (the same
+    sample deals for every configuration: paired); every seat plays ``strategies``.
+    The sample deals depend only on ``(seed, hand, seat)``: a hand gets the same
+    estimate alone or inside any batch.  ``hands`` is a sequence of uint64 masks;
+    ``configs`` a sequence of ``(contract, param, declarer)``, params may be
+    choice-policy codes.
+    """
+    if n_samples < 2:
+        raise ValueError("n_samples must be at least 2")
+    if not 0 <= seat < N_SEATS:
+        raise ValueError("seat must be 0..3")
+    key = _check_seed(seed)
+    fixed = np.ascontiguousarray(np.asarray(hands, dtype=np.uint64).reshape(-1))
+    for h in fixed:
+        if bin(int(h)).count("1") != HAND_SIZE or int(h) >> 52:
+            raise ValueError("each hand to evaluate must hold 13 cards")
+    cfg = config_array(configs)
+    rules = rules or Rules()
+    ids, fns, resolved = seat_strategies(strategies)
+    sums = np.zeros((len(fixed), len(cfg), 4), np.int64)
+    squares = np.zeros_like(sums)
+    errors = np.zeros(len(fixed), np.int64)
+    # One hand per chunk: a hand is many deals, and threads claim hands as they free up.
+    play_batch_kernel(key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules.to_array(), ids, fns,
+                      np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8), np.zeros((0, 0), np.int8),
+                      sums, squares, errors, get_num_threads())
+    bad = np.flatnonzero(errors)
+    if bad.size:
+        _raise_illegal(int(errors[bad[0]]), resolved, "hand evaluation")
+    mean, se = mean_and_se(sums, squares, n_samples)
+    return HandEstimates(mean, se)

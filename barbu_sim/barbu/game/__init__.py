@@ -1,0 +1,1 @@
+"""Full 28-hand games of Barbu: doubling and settlement, hand evaluation, policies, order comparison."""

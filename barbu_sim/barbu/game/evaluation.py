@@ -1,0 +1,168 @@
+"""What a hand is worth to its declarer: Monte Carlo estimates per contract, the value table, the block DP.
+
+A hand's expected score per contract comes from :func:`api.evaluate_hands`: the
+other 39 cards are dealt at random ``n_samples`` times and played out by the play
+strategies.  For Trumps and Domino the value is that of the best trump suit /
+starting rank for the hand.  :class:`EvalGrid` lays out the 22 configurations
+evaluated (5 negative contracts, 4 trump suits, 13 domino ranks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..api import evaluate_hands
+from ..deals import random_deal
+from ..rules import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
+
+N_SUBSETS = 1 << N_CONTRACTS
+VALUE_TABLE_VERSION = 2  # 2: Monte Carlo deals keyed by (seed, hand, seat), not by position in a batch
+
+
+class EvalGrid:
+    """The configurations a hand is evaluated under: every contract, every trump suit, every domino rank.
+
+    Columns: the negative contracts by id, then Trumps in each suit (C, D, H, S),
+    then Domino from each rank (2 .. A).
+    """
+
+    TRUMPS_FROM = len(NEGATIVE_CONTRACTS)
+    DOMINO_FROM = TRUMPS_FROM + 4
+    SIZE = DOMINO_FROM + 13
+
+    @staticmethod
+    def configs(declarer: int) -> list[tuple[int, int, int]]:
+        """The ``(contract, param, declarer)`` rows, in column order."""
+        return ([(c, 0, declarer) for c in NEGATIVE_CONTRACTS] + [(TRUMPS, s, declarer) for s in range(4)]
+                + [(DOMINO, r, declarer) for r in range(13)])
+
+    @classmethod
+    def column(cls, contract: int, param: int) -> int:
+        """The column of ``(contract, param)``."""
+        if contract == TRUMPS:
+            return cls.TRUMPS_FROM + param
+        if contract == DOMINO:
+            return cls.DOMINO_FROM + param
+        return NEGATIVE_CONTRACTS.index(contract)
+
+    @classmethod
+    def contract_values(cls, mean_row: np.ndarray, se_row: np.ndarray, seat: int):
+        """(values (7,), best params (7,), se (7,)) of one hand, from its estimates over the grid.
+
+        ``mean_row`` / ``se_row``: (SIZE, 4) estimates of one hand; ``seat``: whose score counts.
+        """
+        values, params, se = np.zeros(N_CONTRACTS), np.zeros(N_CONTRACTS, np.int64), np.zeros(N_CONTRACTS)
+        for i, c in enumerate(NEGATIVE_CONTRACTS):
+            values[c], se[c] = mean_row[i, seat], se_row[i, seat]
+        for c, lo, hi in ((TRUMPS, cls.TRUMPS_FROM, cls.DOMINO_FROM), (DOMINO, cls.DOMINO_FROM, cls.SIZE)):
+            block = mean_row[lo:hi, seat]
+            best = int(np.argmax(block))
+            values[c], params[c], se[c] = block[best], best, se_row[lo + best, seat]
+        return values, params, se
+
+
+@dataclass
+class Evaluator:
+    """Estimates a declarer's expected score per contract for a hand (memoised)."""
+
+    strategies: object = "heuristic"
+    rules: Rules | None = None
+    n_samples: int = 100
+    seed: int = 0
+
+    def __post_init__(self):
+        self._cache: dict = {}
+
+    def preload(self, hand, seat: int, values) -> None:
+        """Give the estimates of a hand computed elsewhere (a batch evaluation) so they are reused."""
+        self._cache[(int(hand), seat)] = values
+
+    def values(self, hand, seat: int):
+        """(values (7,), best params (7,), se (7,)) of ``hand`` declared from ``seat``."""
+        key = (int(hand), seat)
+        if key not in self._cache:
+            est = evaluate_hands([hand], EvalGrid.configs(seat), self.strategies, seat=seat,
+                                 n_samples=self.n_samples, seed=self.seed, rules=self.rules)
+            self._cache[key] = EvalGrid.contract_values(est.mean[0], est.se[0], seat)
+        return self._cache[key]
+
+    def seat_means(self, hand, seat: int, contract: int, param: int, declarer: int) -> np.ndarray:
+        """Expected raw score of every seat for ``seat`` holding ``hand`` in one contract."""
+        est = evaluate_hands([hand], [(contract, param, declarer)], self.strategies, seat=seat,
+                             n_samples=self.n_samples, seed=self.seed, rules=self.rules)
+        return est.mean[0, 0]
+
+
+# ---------------------------------------------------------------- value table for optimal / relative
+@dataclass
+class ValueTable:
+    """Per-contract average declarer values and the block DP ``V[subset]`` over the 128 subsets."""
+
+    average: np.ndarray  # (7,) mean declarer value of each contract over random hands
+    subset_value: np.ndarray  # (128,) expected best total from the contracts in the subset
+    n_hands: int
+    n_samples: int
+
+    def to_json(self) -> dict:
+        return {"average": self.average.tolist(), "subset_value": self.subset_value.tolist(),
+                "n_hands": self.n_hands, "n_samples": self.n_samples}
+
+
+def subset_of(contracts) -> int:
+    """The bitmask of a set of contract ids."""
+    m = 0
+    for c in contracts:
+        m |= 1 << c
+    return m
+
+
+def block_values(values: np.ndarray) -> np.ndarray:
+    """DP over subsets: ``V[S] = mean over hands of max_{c in S} (values[h, c] + V[S - c])``, ``V[{}] = 0``.
+
+    ``values``: (n_hands, 7) expected declarer scores of sample hands.  Subsets are
+    bitmasks of contract ids; subsets are visited by size so ``V[S - c]`` is ready.
+    """
+    V = np.zeros(N_SUBSETS)
+    for S in sorted(range(1, N_SUBSETS), key=lambda m: bin(m).count("1")):
+        options = [values[:, c] + V[S & ~(1 << c)] for c in range(N_CONTRACTS) if S >> c & 1]
+        V[S] = np.max(np.stack(options), axis=0).mean()
+    return V
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get("BARBU_SIM_CACHE", Path.home() / ".cache" / "barbu-sim"))
+
+
+def value_table(strategies="heuristic", rules: Rules | None = None, *, n_hands: int = 400, n_samples: int = 100,
+                seed: int = 12345, cache_dir=None) -> ValueTable:
+    """The table ``optimal`` and ``relative`` decide by, built by simulation and cached on disk.
+
+    ``n_hands`` random declarer hands are each evaluated on ``n_samples`` deals of
+    the unseen cards; the cache key covers the strategies, rules and sizes.
+    """
+    rules = rules or Rules()
+    names = [strategies] * 4 if isinstance(strategies, str) else list(strategies)
+    key = json.dumps({"strategies": [str(s) for s in names], "rules": rules.to_dict(), "n_hands": n_hands,
+                      "n_samples": n_samples, "seed": seed, "version": VALUE_TABLE_VERSION}, sort_keys=True)
+    path = Path(cache_dir or default_cache_dir()) / f"value-table-{hashlib.sha1(key.encode()).hexdigest()[:16]}.json"
+    if path.exists():
+        data = json.loads(path.read_text())
+        return ValueTable(np.array(data["average"]), np.array(data["subset_value"]), data["n_hands"], data["n_samples"])
+    hands = np.array([random_deal(seed, i)[0] for i in range(n_hands)], np.uint64)
+    est = evaluate_hands(hands, EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed, rules=rules)
+    values = np.array([EvalGrid.contract_values(est.mean[j], est.se[j], 0)[0] for j in range(n_hands)])
+    table = ValueTable(values.mean(axis=0), block_values(values), n_hands, n_samples)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(table.to_json()))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # an unwritable cache only costs the time to rebuild
+    return table

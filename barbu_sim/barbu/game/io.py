@@ -1,0 +1,151 @@
+"""Game records and comparison tables on disk: running many games, writing and verifying ``hands.parquet``,
+writing an order comparison."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from ...core.cards import parse_rank, parse_suit
+from ...core.seats import N_SEATS, SEAT_LETTERS
+from ..choices import param_name
+from ..report import to_markdown
+from ..rules import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
+from ..schema import CONTRACT_ENUM, RANK_ENUM, SCORE_COLUMNS, SETTLED_COLUMNS, SUIT_ENUM
+from .game import play_game, score_sheet
+from .policies import make_players
+from .rules import check_game
+
+GAME_COLUMNS = ["game", "hand", "contract", "declarer", "dealer", "cutter", "doubles", *SCORE_COLUMNS,
+                *SETTLED_COLUMNS]
+
+
+def hand_rows(result) -> list[dict]:
+    """One record per hand: the same conventions as ``barbu-sim run`` plus doubles and settled scores."""
+    rows = []
+    for h in result.hands:
+        marks = [f"{SEAT_LETTERS[a]}>{SEAT_LETTERS[b]}" for a in range(N_SEATS) for b in range(N_SEATS)
+                 if h.doubles[a][b]]
+        row = {"game": result.game, "hand": h.hand_no, "contract": CONTRACTS[h.contract],
+               "trump": param_name(h.contract, h.param) if h.contract == TRUMPS else None,
+               "domino_rank": param_name(h.contract, h.param) if h.contract == DOMINO else None,
+               "declarer": h.declarer, "dealer": h.dealer, "cutter": h.cutter, "doubles": ",".join(marks),
+               "doubles_on_declarer": sum(1 for a in range(N_SEATS) if h.doubles[a][h.declarer])}
+        for s, col in enumerate(SCORE_COLUMNS):
+            row[col] = int(h.raw[s])
+        for s, col in enumerate(SETTLED_COLUMNS):
+            row[col] = int(h.final[s])
+        rows.append(row)
+    return rows
+
+
+def run_games(*, games: int, seed: int, strategies, contract_policies, doubling_policies, rules: Rules,
+              samples: int = 100, out=None, show: int | None = None, progress: bool = True):
+    """Play ``games`` games; with ``out``, write hands.parquet and summary.json there.
+
+    Returns ``(summary text, score sheet of game show or "")``.
+    """
+    from tqdm import tqdm
+    players = make_players(strategies, contract_policies, doubling_policies, rules=rules, n_samples=samples, seed=seed)
+    rows, totals, wins, sheet = [], [], np.zeros(N_SEATS), ""
+    for g in tqdm(range(games), unit=" games", disable=not progress, desc="games"):
+        result = play_game(seed, g, players, rules=rules)
+        rows += hand_rows(result)
+        totals.append(result.totals)
+        for w in result.winners:
+            wins[w] += 1 / len(result.winners)
+        if show == g:
+            sheet = score_sheet(result)
+    totals = np.array(totals)
+    summary = {"games": games, "seed": seed, "strategies": list(map(str, strategies)),
+               "contract_policies": [p.contract_policy.name for p in players],
+               "doubling_policies": [p.doubling_policy.name for p in players], "rules": rules.to_dict(),
+               "mean_total": totals.mean(axis=0).tolist(), "wins": wins.tolist(),
+               "win_rate": (wins / games).tolist()}
+    if out:
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        frame = pl.DataFrame(rows).with_columns(pl.col("contract").cast(CONTRACT_ENUM),
+                                                pl.col("trump").cast(SUIT_ENUM), pl.col("domino_rank").cast(RANK_ENUM))
+        frame.write_parquet(out / "hands.parquet")
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    lines = [f"{games} game{'s' if games != 1 else ''}, seed {seed}", "seat  contract policy              doubling          mean total  win rate"]
+    for s in range(N_SEATS):
+        lines.append(f"{SEAT_LETTERS[s]:<5} {players[s].contract_policy.name[:26]:<27} "
+                     f"{players[s].doubling_policy.name:<17} {totals[:, s].mean():>+10.1f}  {wins[s] / games:>7.1%}")
+    if out:
+        lines.append(f"Wrote {Path(out) / 'hands.parquet'} and summary.json")
+    return "\n".join(lines), sheet
+
+
+def write_comparison(result, out) -> str:
+    """The comparison as Markdown text; with ``out``, also CSV / JSON tables and a chart there."""
+    parts = ["Declarer's total per 7-hand block (same deals for every policy)", to_markdown(result.blocks, 2), "",
+             f"Paired difference from {result.differences['baseline'][0]}", to_markdown(result.differences, 2)]
+    if not result.win_rates.is_empty():
+        parts += ["", "Share of games won (seats using different policies; ties shared)",
+                  to_markdown(result.win_rates, 3)]
+    text = "\n".join(parts)
+    if out:
+        from ...core.charts import save_figure
+        from ..plots import plot_comparison
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        for name in ("blocks", "differences", "win_rates"):
+            table = getattr(result, name)
+            if not table.is_empty():
+                table.write_csv(out / f"orders_{name}.csv")
+                (out / f"orders_{name}.json").write_text(json.dumps(table.to_dicts(), indent=1) + "\n")
+        (out / "orders.md").write_text(text + "\n")
+        save_figure(plot_comparison(result.blocks), out / "orders")
+    return text
+
+
+def _parse_doubles(text: str | None) -> list[list[bool]]:
+    doubles = [[False] * N_SEATS for _ in range(N_SEATS)]
+    for mark in filter(None, str(text or "").split(",")):
+        a, sep, b = mark.strip().partition(">")
+        if not sep or a not in SEAT_LETTERS or b not in SEAT_LETTERS or not a or not b:
+            raise ValueError(f"{mark!r} is not a double: write A>B with seats N, E, S, W")
+        doubles[SEAT_LETTERS.index(a)][SEAT_LETTERS.index(b)] = True
+    return doubles
+
+
+def _hand_of_row(r: dict) -> dict:
+    """A record row as :func:`rules.check_game` reads a hand."""
+    c = parse_contract(str(r["contract"]))
+    param = 0
+    if c == TRUMPS and r.get("trump") is not None:
+        param = parse_suit(str(r["trump"]))
+    elif c == DOMINO and r.get("domino_rank") is not None:
+        param = parse_rank(str(r["domino_rank"]))
+    return {"hand": int(r["hand"]), "contract": c, "param": param, "declarer": int(r["declarer"]),
+            "dealer": int(r["dealer"]), "cutter": int(r["cutter"]), "doubles": _parse_doubles(r["doubles"]),
+            "raw": [int(r[col]) for col in SCORE_COLUMNS], "settled": [int(r[col]) for col in SETTLED_COLUMNS]}
+
+
+def verify_records(frame: pl.DataFrame, rules: Rules | None = None) -> int:
+    """Check game records (the ``hands.parquet`` of ``barbu-sim game``) against the rules.
+
+    Every game is replayed through :func:`rules.check_game`: 28 hands, the declarer
+    rotation, dealer and cutter, each contract once per declarer, every double legal
+    (only the declarer in Trumps and Domino, the declarer only redoubles, the
+    compulsory doubles made in time), raw scores adding up to the contract's total,
+    settled scores equal to raw scores plus the pair-by-pair settlement.  Returns
+    the number of games; raises ``ValueError`` naming the game, the hand and the rule.
+    """
+    rules = rules or Rules()
+    missing = set(GAME_COLUMNS) - set(frame.columns)
+    if missing:
+        raise ValueError(f"not a game record: missing columns {', '.join(sorted(missing))}")
+    games = 0
+    for (g,), rows in frame.sort("game", "hand").group_by("game", maintain_order=True):
+        games += 1
+        try:
+            check_game([_hand_of_row(r) for r in rows.to_dicts()], rules)
+        except ValueError as e:
+            raise ValueError(f"game {g}, {e}") from None
+    return games

@@ -1,0 +1,374 @@
+"""The numba kernels: the state array, the play loops of one deal, and one parallel batch driver.
+
+Kernel/wrapper pairs: :mod:`barbu_sim.barbu.api` validates and preallocates; the
+kernels here take and return only arrays and scalars.  The entry points
+(:func:`play_one_kernel`, :func:`play_batch_kernel`) carry explicit signatures with a
+first-class function type for user strategies, so they are compiled once and
+cached on disk (``cache=True``) whatever strategies a run uses.
+
+One driver serves both kinds of batch: playing deals ``start ..`` of a run, and
+evaluating hands (Monte Carlo deals of the unseen cards around each fixed hand).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+
+from ..core.atomic import claim
+from ..core.bits import highest_bit, lowest_bit, popcount
+from ..core.cards import SUIT_LANE
+from ..core.rng import STREAM_EVAL, STREAM_PLAY, stream_key
+from .choices import TRUMP_STRONGEST
+from .deals import deal_around_into, deal_into
+from .heuristic import heuristic_domino, heuristic_tricks
+from .play_rules import (
+    beats, domino_openers, domino_playable, forced_discard, hand_over, lead_restriction, legal_mask, trick_points,
+)
+from .rules import DOMINO, R_DOMINO_PAYOUT, RULES_ARRAY_SIZE, TRUMPS
+from .state import (
+    S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_PARAM,
+    S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
+    STATE_SIZE,
+)
+from .strategies import HEURISTIC, LOWEST, RANDOM, USER_FNS, lowest_strategy, random_strategy
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+MAX_ACTIONS = 256  # Domino: at most 52 plays and, per play, 3 passes
+PASS = -1  # the card recorded for a Domino pass
+
+
+@njit(cache=True)
+def resolve_param(contract, param, hand):
+    """The trump suit / starting rank a declarer holding ``hand`` names under ``param``.
+
+    ``param >= 0`` is a fixed choice.  Trumps: ``TRUMP_LONGEST`` (-1) the longest
+    suit; ``TRUMP_STRONGEST`` (-2) the suit with the most ``2 * length + honour
+    points`` (A 4, K 3, Q 2, J 1).  Domino: ``DOMINO_MOST_HELD`` (-1) the rank the
+    declarer holds most of, ties to the rank nearest 7.  Ties between suits go to
+    the higher suit.
+    """
+    if param >= 0 or (contract != TRUMPS and contract != DOMINO):
+        return param if param >= 0 else 0
+    if contract == TRUMPS:
+        best, best_value = 3, -1
+        for s in range(3, -1, -1):
+            ln = (hand >> np.uint64(13 * s)) & SUIT_LANE
+            value = popcount(ln)
+            if param == TRUMP_STRONGEST:
+                value = 2 * value + 4 * np.int64((ln >> np.uint64(12)) & U1) + 3 * np.int64((ln >> np.uint64(11)) & U1) \
+                    + 2 * np.int64((ln >> np.uint64(10)) & U1) + np.int64((ln >> np.uint64(9)) & U1)
+            if value > best_value:
+                best, best_value = s, value
+        return best
+    best, best_count, best_dist = 5, -1, 99
+    for r in range(13):
+        count = 0
+        for s in range(4):
+            count += np.int64((hand >> np.uint64(13 * s + r)) & U1)
+        dist = abs(r - 5)
+        if count > best_count or (count == best_count and dist < best_dist):
+            best, best_count, best_dist = r, count, dist
+    return best
+
+
+@njit(inline="always", cache=True)
+def _choose(sid, seat, legal, hand, state, rng, user_fns, domino):
+    # Each loop inlines only its own half of the heuristic: smaller loops run faster.
+    if sid == HEURISTIC:
+        if domino:
+            return heuristic_domino(legal, hand, state, rng)
+        return heuristic_tricks(legal, hand, state, rng)
+    if sid == RANDOM:
+        return random_strategy(legal, hand, state, rng)
+    if sid == LOWEST:
+        return lowest_strategy(legal, hand, state, rng)
+    return user_fns[seat](legal, hand, state, rng)
+
+
+@njit(inline="always", cache=True)
+def _illegal(seat, card):
+    """The error code of an illegal play: ``-(1 + seat + 4 * card)`` (card 52: not a card at all)."""
+    c = card if 0 <= card < 52 else 52
+    return -(1 + seat + 4 * c)
+
+
+@njit(cache=True)
+def _new_state(rules):
+    """A zeroed strategy state array holding ``rules``.
+
+    A batch has one rule set, so the rules are copied once per state array here,
+    and :func:`_reset_state` leaves them in place between deals.
+    """
+    state = np.zeros(STATE_SIZE, np.uint64)
+    for i in range(RULES_ARRAY_SIZE):
+        state[S_RULES + i] = np.uint64(rules[i])
+    return state
+
+
+@njit(cache=True, _nrt=False)
+def _reset_state(state, contract, param, declarer):
+    """Clear what a deal changes (every field before ``S_RULES``) and set the deal's own fields."""
+    for i in range(S_RULES):
+        state[i] = U0
+    state[S_CONTRACT] = contract
+    state[S_PARAM] = param
+    state[S_DECLARER] = declarer
+    for s in range(4):
+        state[S_CARDS_LEFT + s] = 13
+        state[S_DOMINO_LOW + s] = 13
+        state[S_DOMINO_HIGH + s] = 13
+
+
+@njit(cache=True, _nrt=False)
+def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, state, rng,
+                 scores, tricks, record, rec_seat, rec_card, rec_winner):
+    """Play the tricks of a trick contract; returns actions recorded, or a negative error code."""
+    played = U0
+    # Seats are masked with & 3 so that the compiler knows them non-negative and
+    # drops the negative-index wraparound on every array access.
+    leader = declarer & 3
+    n_act = 0
+    restricted_lead = lead_restriction(contract, rules)
+    forced = forced_discard(contract, rules)
+    for t in range(13):
+        state[S_TRICK] = t
+        state[S_LEADER] = leader
+        for k in range(4):
+            state[S_TRICK_CARDS + k] = U0
+        seat = leader
+        trick = U0
+        led = -1
+        win_card = -1
+        win_seat = leader
+        win_suit = -1
+        top_trump = -1
+        for k in range(4):
+            hand = hands[seat]
+            legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
+            state[S_N_IN_TRICK] = k
+            state[S_SEAT] = seat
+            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False)
+            if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
+                return _illegal(seat, card)
+            b = U1 << np.uint64(card)
+            hands[seat] = hand ^ b
+            trick |= b
+            played |= b
+            suit = card // 13
+            if k == 0:
+                led = suit
+                win_card, win_seat, win_suit = card, seat, suit
+            elif beats(card, suit, win_card, win_suit, contract, trump):
+                win_card, win_seat, win_suit = card, seat, suit
+            if contract == TRUMPS and suit == trump and card > top_trump:
+                top_trump = card
+            if suit != led:
+                state[S_VOIDS + seat] |= U1 << np.uint64(led)
+            state[S_TRICK_CARDS + k] = card
+            state[S_PLAYED] = played
+            state[S_CARDS_LEFT + seat] -= U1
+            state[S_WIN_CARD] = win_card
+            state[S_WIN_SEAT] = win_seat
+            if record:
+                rec_seat[n_act] = seat
+                rec_card[n_act] = card
+            n_act += 1
+            seat = (seat + 1) & 3
+        scores[win_seat] += trick_points(contract, t, trick)
+        tricks[win_seat] += 1
+        state[S_WON + win_seat] |= trick
+        state[S_TRICKS_WON + win_seat] += U1
+        if record:
+            rec_winner[t] = win_seat
+        leader = win_seat
+        if hand_over(contract, played):
+            break
+    return n_act
+
+
+@njit(cache=True, _nrt=False)
+def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
+                 scores, record, rec_seat, rec_card):
+    """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
+    playable, grows_down, grows_up = domino_openers(start)
+    played = U0
+    place = 0
+    seat = declarer & 3  # known non-negative: no wraparound on array accesses
+    n_act = 0
+    while True:
+        hand = hands[seat]
+        if hand:
+            legal = hand & playable
+            if legal == U0:
+                if record:
+                    rec_seat[n_act] = seat
+                    rec_card[n_act] = PASS
+                n_act += 1
+            else:
+                state[S_SEAT] = seat
+                card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True)
+                if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
+                    return _illegal(seat, card)
+                b = U1 << np.uint64(card)
+                hands[seat] = hand ^ b
+                played |= b
+                playable = domino_playable(playable, b, grows_down, grows_up)
+                # A column is the run of its suit's played cards: its ends are the lowest and
+                # highest played rank of the suit (a count of zeros each, no branch).
+                suit = card // 13
+                column = (played >> np.uint64(13 * suit)) & SUIT_LANE
+                state[S_DOMINO_LOW + suit] = lowest_bit(column)
+                state[S_DOMINO_HIGH + suit] = highest_bit(column)
+                state[S_PLAYED] = played
+                state[S_CARDS_LEFT + seat] -= U1
+                if record:
+                    rec_seat[n_act] = seat
+                    rec_card[n_act] = card
+                n_act += 1
+                if hands[seat] == U0:
+                    scores[seat] = rules[R_DOMINO_PAYOUT + place]
+                    place += 1
+                    if place == 3:
+                        for s in range(4):
+                            if hands[s] != U0:
+                                scores[s] = rules[R_DOMINO_PAYOUT + 3]
+                        return n_act
+        seat = (seat + 1) & 3
+
+
+@njit(cache=True, _nrt=False)
+def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng, hands,
+               scores, tricks, record, rec_seat, rec_card, rec_winner):
+    """Play one deal of ``contract`` from ``hands_in`` (left untouched); scores and tricks by seat."""
+    for s in range(4):
+        hands[s] = hands_in[s]
+        scores[s] = 0
+        tricks[s] = 0
+    _reset_state(state, contract, param, declarer)
+    if contract == DOMINO:
+        return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,
+                            scores, record, rec_seat, rec_card)
+    return _play_tricks(hands, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
+                        scores, tricks, record, rec_seat, rec_card, rec_winner)
+
+
+@njit(
+    types.int64(
+        types.uint64[::1], types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
+        USER_FNS, types.uint64, types.uint64, types.int64[::1], types.int64[::1],
+        types.int8[::1], types.int8[::1], types.int8[::1],
+    ),
+    cache=True,
+)
+def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_fns, seed, index,
+                    scores, tricks, rec_seat, rec_card, rec_winner):
+    """Play one deal with its full record; returns the number of actions, or a negative error code."""
+    state = _new_state(rules)
+    rng = np.empty(1, np.uint64)
+    rng[0] = stream_key(seed, index, STREAM_PLAY)
+    hands = np.empty(4, np.uint64)
+    return _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
+                      hands, scores, tricks, True, rec_seat, rec_card, rec_winner)
+
+
+@njit(cache=True, _nrt=False)
+def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
+                scores, tricks, params, sums, squares, errors, deck, dealt, hands, state, rng, sc, tr, dummy):
+    """Play work items ``lo..hi`` under every configuration, serially.
+
+    Without fixed hands, item ``i`` is deal ``start + i`` of run ``seed``, and its
+    scores, tricks and named params are stored.  With fixed hands, item ``j`` is
+    ``n_samples`` deals of the unseen cards around ``fixed_hands[j]`` at
+    ``fixed_seat``, keyed by the hand and seat themselves (so a hand's estimate does
+    not depend on the batch it is in); the sums and sums of squares of its scores
+    are stored.  An illegal play stores its error code for the item and stops.
+
+    Compiled without reference counting (``_nrt=False``): it only touches the
+    scratch arrays it is given, and the per-call reference-count traffic of
+    array arguments otherwise costs more than the play itself.
+    """
+    evaluate = fixed_hands.shape[0] > 0
+    for i in range(lo, hi):
+        key, n_deals, fixed = seed, 1, U0
+        if evaluate:
+            fixed = fixed_hands[i]
+            key = stream_key(seed, (fixed << np.uint64(2)) | np.uint64(fixed_seat), STREAM_EVAL)
+            n_deals = n_samples
+        for k in range(n_deals):
+            if evaluate:
+                index = np.uint64(k)
+                deal_around_into(key, index, fixed, fixed_seat, deck, dealt)
+            else:
+                index = np.uint64(start + i)
+                deal_into(key, index, deck, dealt)
+            for c in range(configs.shape[0]):
+                rng[0] = stream_key(key, index, STREAM_PLAY)
+                contract, declarer = configs[c, 0], configs[c, 2]
+                param = resolve_param(contract, configs[c, 1], dealt[declarer])
+                code = _play_into(dealt, contract, param, declarer, rules, strat_ids,
+                                  user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy)
+                if code < 0:
+                    errors[i] = code
+                    return
+                if evaluate:
+                    for s in range(4):
+                        sums[i, c, s] += sc[s]
+                        squares[i, c, s] += sc[s] * sc[s]
+                else:
+                    params[i, c] = param
+                    for s in range(4):
+                        scores[i, c, s] = sc[s]
+                        tricks[i, c, s] = tr[s]
+
+
+@njit(cache=True)
+def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
+                scores, tricks, params, sums, squares, errors):
+    """Allocate one chunk's scratch arrays, then play its items."""
+    _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
+                scores, tricks, params, sums, squares, errors,
+                np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
+                _new_state(rules), np.empty(1, np.uint64), np.empty(4, np.int64),
+                np.empty(4, np.int64), np.empty(1, np.int8))
+
+
+@njit(
+    types.void(
+        types.uint64, types.int64, types.int64, types.int64, types.uint64[::1], types.int64, types.int64,
+        types.int64[:, ::1], types.int64[::1], types.int64[::1], USER_FNS,
+        types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
+        types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64,
+    ),
+    cache=True,
+    parallel=True,
+)
+def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
+                      user_fns, scores, tricks, params, sums, squares, errors, workers):
+    """Play ``n`` work items (see :func:`_play_range`) in chunks of ``chunk``, on ``workers`` threads.
+
+    Parameters
+    ----------
+    seed : uint64 run seed.  start : index of the first deal (deal batches).
+    fixed_hands : (n,) uint64 hands to evaluate, or empty for a deal batch.
+    fixed_seat, n_samples : the evaluated hands' seat and deals per hand.
+    configs : (k, 3) int64 rows ``(contract, param, declarer)``.
+    rules : the ``Rules.to_array()`` int64 array.  strat_ids, user_fns : see ``strategies.seat_strategies``.
+    scores, tricks : (n, k, 4) int16 / int8, params : (n, k) int8 (deal batches; else (0, 0, 0) / (0, 0)).
+    sums, squares : (n, k, 4) int64, zeroed (hand evaluation; else (0, 0, 0)).
+    errors : (n,) int64, zeroed: a negative illegal-play code for an item that stopped.
+    """
+    n_chunks = (n + chunk - 1) // chunk
+    next_chunk = np.zeros(1, np.int64)
+    # One worker per thread, each claiming chunks until none are left (see core.atomic).
+    for _ in prange(max(1, min(workers, n_chunks))):
+        while True:
+            k = claim(next_chunk)
+            if k >= n_chunks:
+                break
+            lo = k * chunk
+            hi = min(n, lo + chunk)
+            _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
+                        user_fns, scores, tricks, params, sums, squares, errors)

@@ -1,0 +1,6 @@
+"""The ``barbu-sim`` command line: one typer app, one module of commands per game."""
+
+from . import barbu as _barbu  # noqa: F401  (registers the Barbu commands on the app)
+from .app import app
+
+__all__ = ["app"]

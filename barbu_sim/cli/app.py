@@ -1,0 +1,60 @@
+"""The typer app and what every command shares: one-line errors, rule options, per-seat specs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from .. import __version__
+
+app = typer.Typer(
+    help="barbu-sim: simulate the card game Barbu and measure what its contracts are worth.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def fail(message: str) -> None:
+    """Print a one-line error and exit with code 2 (a usage error, never a traceback)."""
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def version_callback(value: bool):
+    if value:
+        typer.echo(f"barbu-sim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[bool, typer.Option("--version", callback=version_callback, is_eager=True,
+                                                    help="Print the version and exit.")] = False,
+):
+    """Simulate Barbu deals under pluggable strategies and analyse the scores."""
+
+
+RulesOpt = Annotated[Optional[str], typer.Option(
+    "--rules", help="Rules preset (default, strict-barbu, overtrump, free-discard, every-dealer) or a .toml file.")]
+OptionOpt = Annotated[Optional[list[str]], typer.Option(
+    "--option", "-o", help="Override one rule option, NAME=VALUE (e.g. trumps-overtrump=on). Repeatable.")]
+
+
+def load_cli_rules(rules: str | None, option: list[str] | None):
+    """The Barbu rules of ``--rules`` and ``--option``."""
+    from ..barbu.rules import load_rules, parse_option_pairs
+    return load_rules(rules, parse_option_pairs(option or []))
+
+
+def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
+    """Four specs by seat: ``default`` everywhere, then ``SEAT=SPEC`` overrides."""
+    from ..core.seats import N_SEATS, parse_seat
+    specs = [default] * N_SEATS
+    for item in overrides or []:
+        if "=" not in item:
+            raise ValueError(f"{what} {item!r} must be SEAT=NAME, e.g. N=optimal")
+        seat, name = item.split("=", 1)
+        specs[parse_seat(seat)] = name.strip()
+    return specs

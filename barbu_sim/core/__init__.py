@@ -1,0 +1,5 @@
+"""What any card game of barbu-sim needs: bit tricks, counter-based randomness, the atomic
+work counter, card and seat encoding, statistics, chunked runs and the chart style.
+
+Nothing here knows a game's rules; the game wings (``barbu_sim.barbu``, ...) import it.
+"""
