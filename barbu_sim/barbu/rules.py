@@ -33,7 +33,8 @@ class Contract(IntEnum):
         return CONTRACTS[self]
 
 
-NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINO = Contract
+# Plain-int names of the contracts, for the kernels (numba folds them as constants).
+NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINO = (int(c) for c in Contract)
 N_CONTRACTS = len(Contract)
 CONTRACTS = tuple(c.name.lower().replace("_", "-") for c in Contract)
 CONTRACT_TITLES = (

@@ -32,7 +32,7 @@ class Suit(IntEnum):
     SPADES = 3
 
 
-CLUBS, DIAMONDS, HEARTS, SPADES = Suit
+CLUBS, DIAMONDS, HEARTS, SPADES = (int(s) for s in Suit)  # plain ints: numba folds them as constants
 SUIT_LETTERS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LETTERS = "23456789TJQKA"
