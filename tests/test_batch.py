@@ -63,3 +63,21 @@ def test_bad_batch_arguments():
         play_batch(1, 0, 5, [(6, 13, 0)])
     with pytest.raises(ValueError, match="declarer"):
         play_batch(1, 0, 5, [(0, 0, 4)])
+
+
+def test_a_hands_estimate_does_not_depend_on_its_batch():
+    hands = [random_deal(6, i)[1] for i in range(5)]
+    batch = evaluate_hands(hands, CONFIGS, "random", seat=1, n_samples=12, seed=3)
+    for j in (0, 3):
+        alone = evaluate_hands([hands[j]], CONFIGS, "random", seat=1, n_samples=12, seed=3)
+        assert (alone.mean[0] == batch.mean[j]).all() and (alone.se[0] == batch.se[j]).all()
+    reordered = evaluate_hands(hands[::-1], CONFIGS, "random", seat=1, n_samples=12, seed=3)
+    assert (reordered.mean[::-1] == batch.mean).all()
+
+
+def test_evaluation_checks_configurations_like_batch_play():
+    hand = [random_deal(1, 0)[0]]
+    with pytest.raises(ValueError, match="contract ids"):
+        evaluate_hands(hand, [(9, 0, 0)], n_samples=4)
+    with pytest.raises(ValueError, match="declarer"):
+        evaluate_hands(hand, [(0, 0, 7)], n_samples=4)

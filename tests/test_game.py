@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from barbu_sim.cli import app
 from barbu_sim.barbu.game.evaluation import block_values
-from barbu_sim.barbu.game.game import play_game, score_sheet
+from barbu_sim.barbu.game.game import first_declarer, play_game, score_sheet
 from barbu_sim.barbu.game.rules import GameReferee, allowed_targets, declarer_of, settle, verify_doubles
 from barbu_sim.barbu.game.orders import compare_orders
 from barbu_sim.barbu.game.policies import make_players
@@ -242,3 +242,26 @@ def test_recorded_games_verify_and_tampering_is_caught(tmp_path):
         assert r.exit_code == 2 and needle in r.output, r.output
     r = runner.invoke(app, ["verify-games", str(tmp_path / "missing.parquet")])
     assert r.exit_code == 2 and "cannot read" in r.output
+
+
+def test_first_declarer_is_drawn_per_game_from_the_seed():
+    firsts = [first_declarer(11, g) for g in range(40)]
+    assert set(firsts) == {0, 1, 2, 3}
+    assert firsts == [first_declarer(11, g) for g in range(40)]
+    assert firsts != [first_declarer(12, g) for g in range(40)]
+    players = make_players(["random"] * 4, ["fixed"] * 4, ["compulsory-only"] * 4, n_samples=10)
+    assert play_game(11, 3, players).first == firsts[3]
+
+
+def test_check_game_follows_the_declarer_rotation(tmp_path):
+    import polars as pl
+    r = runner.invoke(app, ["game", "-n", "1", "--contract-policy", "fixed", "--samples", "10",
+                            "--out", str(tmp_path / "g"), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    df = pl.read_parquet(tmp_path / "g" / "hands.parquet")
+    d = df["declarer"][7]  # the second block's declarer; give hand 7 to someone else
+    bad = df.with_columns(pl.when(pl.int_range(pl.len()) == 7).then((pl.col("declarer") + 1) % 4)
+                          .otherwise(pl.col("declarer")).alias("declarer"))
+    bad.write_parquet(tmp_path / "bad.parquet")
+    r = runner.invoke(app, ["verify-games", str(tmp_path / "bad.parquet")])
+    assert r.exit_code == 2 and "hand 7" in r.output and f"{'NESW'[d]} declares this hand" in r.output, r.output
