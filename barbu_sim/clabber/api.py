@@ -1,0 +1,172 @@
+"""The Python face of the Clabber engine: one round with its record, batches of rounds, games to 500.
+
+Each function validates its input (a precise ``ValueError``), converts and preallocates, then
+calls a kernel of :mod:`barbu_sim.clabber.kernels` or :mod:`barbu_sim.clabber.game_kernels`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import get_num_threads
+
+from ..core.cards import format_card
+from ..core.seats import SEAT_LETTERS
+from .bidding import MC, parse_bidding
+from .game_kernels import game_sheet_kernel, games_batch_kernel
+from .kernels import deal_into, play_one_kernel, rounds_batch_kernel
+from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules
+from .strategies import Strategy, seat_strategies
+
+
+class IllegalPlayError(ValueError):
+    """A strategy returned a card it may not play."""
+
+
+@dataclass
+class RoundResult:
+    """One round: the deal, the bidding, every card played, and the round's record row."""
+
+    seed: int
+    index: int
+    dealer: int
+    hands: np.ndarray  # (4,) uint64 as dealt
+    turned: int
+    row: dict  # ROUND_COLUMNS -> int
+    bids: list = field(repr=False)  # (seat, bid): bid -1 pass, 4 play, 0..3 a suit named
+    plays: list = field(repr=False)  # (seat, card) in play order
+    winners: list = field(repr=False)  # winner seat of each trick
+
+
+def _seed(seed: int) -> np.uint64:
+    if seed < 0:
+        raise ValueError("the seed must be a non-negative integer")
+    return np.uint64(seed % 2**64)
+
+
+def _seat(seat: int, what: str) -> int:
+    if not 0 <= int(seat) < 4:
+        raise ValueError(f"{what} must be a seat 0..3, not {seat}")
+    return int(seat)
+
+
+def seat_bidding(policies, allow_mc: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(4,) policy ids and (4,) parameters from one policy spec or four (one per seat)."""
+    if isinstance(policies, str):
+        policies = [policies] * 4
+    if len(policies) != 4:
+        raise ValueError(f"give one bidding policy or four (one per seat), not {len(policies)}")
+    parsed = [parse_bidding(p) for p in policies]
+    if not allow_mc and any(pid == MC for pid, _ in parsed):
+        raise ValueError("the mc bidding policy is played by `clabber game` and `clabber advise`, "
+                         "not by batch runs of rounds")
+    return np.array([p for p, _ in parsed], np.int64), np.array([a for _, a in parsed], np.int64)
+
+
+def _forced(forced) -> np.ndarray:
+    if forced is None:
+        return np.array([-1, 0, 0], np.int64)
+    bid_round, maker, trump = (int(x) for x in forced)
+    if bid_round not in (1, 2) or not 0 <= maker < 4 or not 0 <= trump < 4:
+        raise ValueError("a forced contract is (bid round 1 or 2, maker seat 0..3, trump suit 0..3)")
+    return np.array([bid_round, maker, trump], np.int64)
+
+
+def raise_illegal(code: int, resolved: list[Strategy], where: str):
+    """Turn a kernel's illegal-card code into an :class:`IllegalPlayError` naming strategy, seat and card."""
+    code = -int(code) - 1
+    seat, card = code % 4, code // 4
+    shown = format_card(card) if card < 52 else "a value that is not a card"
+    raise IllegalPlayError(f"strategy {resolved[seat].name!r} at seat {SEAT_LETTERS[seat]} played {shown}, "
+                           f"which is not a legal card there ({where})")
+
+
+def deal_round(seed: int = 0, index: int = 0, dealer: int = 0) -> tuple[np.ndarray, int]:
+    """The four hands (uint64 by seat) and the turned card of round ``index`` of run ``seed``."""
+    hands = np.zeros(4, np.uint64)
+    turned = deal_into(_seed(seed), np.uint64(index), _seat(dealer, "the dealer"), np.empty(24, np.int64), hands,
+                       np.empty(1, np.uint64))
+    return hands, int(turned)
+
+
+def play_round(seed: int = 0, index: int = 0, dealer: int = 0, bidding="accept-first", strategies="heuristic",
+               rules: Rules | None = None, forced=None) -> RoundResult:
+    """Deal, bid, play and score round ``index`` of run ``seed`` with the full record.
+
+    ``forced`` = ``(bid round, maker, trump)`` skips the bidding.
+    """
+    if index < 0:
+        raise ValueError("the round index must be non-negative")
+    dealer = _seat(dealer, "the dealer")
+    bid_ids, bid_params = seat_bidding(bidding)
+    ids, fns, resolved = seat_strategies(strategies)
+    rules = rules or Rules()
+    dealt = np.zeros(4, np.uint64)
+    out = np.zeros(N_ROUND_COLUMNS, np.int64)
+    rec_bids = np.full((8, 2), -9, np.int64)
+    rec_plays = np.full((24, 2), -1, np.int64)
+    rec_winners = np.full(6, -1, np.int64)
+    code = play_one_kernel(_seed(seed), index, dealer, rules.to_array(), bid_ids, bid_params, ids, fns,
+                           _forced(forced), dealt, out, rec_bids, rec_plays, rec_winners)
+    if code < 0:
+        raise_illegal(code, resolved, f"round {index} of seed {seed}")
+    row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
+    return RoundResult(seed, index, dealer, dealt, row["turned"], row,
+                       [(int(s), int(b)) for s, b in rec_bids if s != -9],
+                       [(int(s), int(c)) for s, c in rec_plays if s >= 0],
+                       [int(w) for w in rec_winners if w >= 0])
+
+
+def _workers(threads: int | None) -> int:
+    return get_num_threads() if threads is None else max(1, int(threads))
+
+
+def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-first", strategies="heuristic",
+                rules: Rules | None = None, forced=None, threads: int | None = None, chunk: int = 2048) -> np.ndarray:
+    """Rounds ``start .. start + n - 1`` of run ``seed``: a (n, N_ROUND_COLUMNS) int16 array of rows."""
+    if n < 1 or start < 0:
+        raise ValueError("play at least one round, from a non-negative index")
+    bid_ids, bid_params = seat_bidding(bidding)
+    ids, fns, resolved = seat_strategies(strategies)
+    rules = rules or Rules()
+    rows = np.zeros((n, N_ROUND_COLUMNS), np.int16)
+    errors = np.zeros(n, np.int64)
+    rounds_batch_kernel(_seed(seed), start, n, chunk, _seat(dealer, "the dealer"), rules.to_array(), bid_ids,
+                        bid_params, ids, fns, _forced(forced), rows, errors, _workers(threads))
+    bad = np.flatnonzero(errors)
+    if len(bad):
+        raise_illegal(errors[bad[0]], resolved, f"round {start + int(bad[0])} of seed {seed}")
+    return rows
+
+
+def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies="heuristic",
+               rules: Rules | None = None, threads: int | None = None, chunk: int = 256) -> np.ndarray:
+    """Games ``start .. start + n - 1`` of run ``seed`` to 500: a (n, 6) int64 array of ``GAME_COLUMNS``."""
+    if n < 1 or start < 0:
+        raise ValueError("play at least one game, from a non-negative index")
+    bid_ids, bid_params = seat_bidding(bidding)
+    ids, fns, resolved = seat_strategies(strategies)
+    rules = rules or Rules()
+    games = np.zeros((n, 6), np.int64)
+    errors = np.zeros(n, np.int64)
+    games_batch_kernel(_seed(seed), start, n, chunk, rules.to_array(), bid_ids, bid_params, ids, fns,
+                       np.array([-1, 0, 0], np.int64), games, errors, _workers(threads))
+    bad = np.flatnonzero(errors)
+    if len(bad):
+        raise_illegal(errors[bad[0]], resolved, f"game {start + int(bad[0])} of seed {seed}")
+    return games
+
+
+def game_sheet(seed: int, game: int, bidding="accept-first", strategies="heuristic",
+               rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Every round's row of one game (rounds, N_ROUND_COLUMNS) and the game's result (6,)."""
+    bid_ids, bid_params = seat_bidding(bidding)
+    ids, fns, resolved = seat_strategies(strategies)
+    rules = rules or Rules()
+    sheet = np.zeros((MAX_GAME_ROUNDS, N_ROUND_COLUMNS), np.int64)
+    result = np.zeros(6, np.int64)
+    code = game_sheet_kernel(_seed(seed), int(game), rules.to_array(), bid_ids, bid_params, ids, fns, sheet, result)
+    if code < 0:
+        raise_illegal(code, resolved, f"game {game} of seed {seed}")
+    return sheet[:result[1]], result

@@ -1,0 +1,120 @@
+"""The game kernels: full games to 500 on the round kernel, in parallel, and one game's score sheet.
+
+Game ``g`` of run ``seed`` is a pure function of ``(seed, g)``: its key is
+``stream_key(seed, g, STREAM_GAME)``, its first dealer the first draw of that key, and its round
+``r`` is round ``r`` of that key (see :mod:`barbu_sim.clabber.kernels`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+
+from ..core.atomic import claim
+from ..core.rng import rand_below, stream_key
+from .kernels import new_state, round_into
+from .rules import (
+    C_BID_ROUND, C_SCORE, G_FIRST_DEALER, G_RESULT, G_ROUNDS, G_SCORE, G_THROWN_IN, GAME_TARGET, MAX_GAME_ROUNDS,
+    N_ROUND_COLUMNS, STREAM_GAME,
+)
+from .strategies import USER_FNS
+
+
+@njit(cache=True, _nrt=False)
+def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced, state, rng, pack, dealt, hands,
+               row, sheet, dummy2, dummy1, result):
+    """Play game ``g`` of run ``seed`` to 500 into ``result`` (a ``GAME_COLUMNS`` row); 0 or an error code.
+
+    The first dealer is drawn from the game's own stream; the deal passes left after every round,
+    thrown-in rounds included.  With ``sheet`` rows, each round's row is stored there.
+    """
+    key = stream_key(seed, np.uint64(g), STREAM_GAME)
+    rng[0] = key
+    dealer = rand_below(rng, 4)
+    result[G_FIRST_DEALER] = dealer
+    total0 = 0
+    total1 = 0
+    thrown = 0
+    r = 0
+    while r < MAX_GAME_ROUNDS and total0 < GAME_TARGET and total1 < GAME_TARGET:
+        code = round_into(key, np.uint64(r), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
+                          state, rng, pack, dealt, hands, row, False, dummy2, dummy2, dummy1)
+        if code < 0:
+            return code
+        if row[C_BID_ROUND] == 0:
+            thrown += 1
+        total0 += row[C_SCORE]
+        total1 += row[C_SCORE + 1]
+        if r < sheet.shape[0]:
+            for j in range(N_ROUND_COLUMNS):
+                sheet[r, j] = row[j]
+        dealer = (dealer + 1) & 3
+        r += 1
+    result[G_ROUNDS] = r
+    result[G_THROWN_IN] = thrown
+    result[G_SCORE] = total0
+    result[G_SCORE + 1] = total1
+    if total0 < GAME_TARGET and total1 < GAME_TARGET:
+        result[G_RESULT] = 3
+    elif total0 == total1:
+        result[G_RESULT] = 2
+    else:
+        result[G_RESULT] = 0 if total0 > total1 else 1
+    return 0
+
+
+@njit(cache=True)
+def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games, errors):
+    state = new_state(rules)
+    rng = np.empty(1, np.uint64)
+    pack = np.empty(24, np.int64)
+    dealt = np.empty(4, np.uint64)
+    hands = np.empty(4, np.uint64)
+    row = np.empty(N_ROUND_COLUMNS, np.int64)
+    sheet = np.empty((0, N_ROUND_COLUMNS), np.int64)
+    dummy2 = np.empty((1, 2), np.int64)
+    dummy1 = np.empty(1, np.int64)
+    result = np.empty(6, np.int64)
+    for i in range(lo, hi):
+        code = _game_into(seed, start + i, rules, bid_ids, bid_params, strat_ids, user_fns, forced, state, rng,
+                          pack, dealt, hands, row, sheet, dummy2, dummy1, result)
+        if code < 0:
+            errors[i] = code
+            return
+        for j in range(6):
+            games[i, j] = result[j]
+
+
+@njit(
+    types.void(types.uint64, types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
+               types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[:, ::1],
+               types.int64[::1], types.int64),
+    cache=True,
+    parallel=True,
+)
+def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games,
+                       errors, workers):
+    """Play games ``start .. start + n - 1`` of run ``seed`` to 500; ``games`` (n, 6) gets ``GAME_COLUMNS``."""
+    n_chunks = (n + chunk - 1) // chunk
+    next_chunk = np.zeros(1, np.int64)
+    for _ in prange(max(1, min(workers, n_chunks))):
+        while True:
+            k = claim(next_chunk)
+            if k >= n_chunks:
+                break
+            lo = k * chunk
+            _games_chunk(seed, start, lo, min(n, lo + chunk), rules, bid_ids, bid_params, strat_ids, user_fns,
+                         forced, games, errors)
+
+
+@njit(
+    types.int64(types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+                USER_FNS, types.int64[:, ::1], types.int64[::1]),
+    cache=True,
+)
+def game_sheet_kernel(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, sheet, result):
+    """Game ``g`` with every round's row in ``sheet`` (MAX_GAME_ROUNDS, N_ROUND_COLUMNS); 0 or an error code."""
+    return _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, np.full(3, -1, np.int64),
+                      new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64), np.empty(4, np.uint64),
+                      np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64), sheet,
+                      np.empty((1, 2), np.int64), np.empty(1, np.int64), result)

@@ -1,0 +1,178 @@
+"""Clabber's cards, orders, points and rule options (``rules/clabber.md``); no numba here.
+
+The 24 cards are the A K Q J 10 9 of the package's 52-card encoding (``card = suit * 13 + rank``,
+rank 7 = 9 .. 12 = A), so parsing and printing are shared with Barbu; this module only refuses the
+cards a 24-card pack lacks.  Rule options compile to a small int64 array (:meth:`Rules.to_array`)
+that the kernels read with the ``R_*`` indices.
+
+>>> format_cards(parse_clabber_hand("AS KS QS JS 10S 9S"))
+'AS KS QS JS 10S 9S'
+>>> parse_clabber_card("8S")
+Traceback (most recent call last):
+ValueError: 8S is not a Clabber card: the 24-card pack holds only A, K, Q, J, 10 and 9
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.cards import cards_of, format_card, parse_card, parse_cards
+
+N_CARDS = 24
+HAND_SIZE = 6
+N_TRICKS = 6
+NINE, TEN, JACK, QUEEN, KING, ACE = 7, 8, 9, 10, 11, 12
+RANKS = (NINE, TEN, JACK, QUEEN, KING, ACE)
+LOW_RANK = NINE  # a suit's six cards are bits 7..12 of its 13-bit lane
+DECK_CARDS = tuple(s * 13 + r for s in range(4) for r in RANKS)
+DECK = np.uint64(sum(1 << c for c in DECK_CARDS))
+CARD_POINTS = 152
+LAST_TRICK = 10
+ROUND_POINTS = CARD_POINTS + LAST_TRICK  # 162
+GAME_TARGET = 500
+BELL_POINTS = 20
+
+# Order within a trick (6 highest): trumps J 9 A 10 K Q, other suits A 10 K Q J 9.
+TRUMP_POWER = np.zeros(13, np.int64)
+PLAIN_POWER = np.zeros(13, np.int64)
+TRUMP_POINTS = np.zeros(13, np.int64)
+PLAIN_POINTS = np.zeros(13, np.int64)
+for _i, _r in enumerate((QUEEN, KING, TEN, ACE, NINE, JACK)):
+    TRUMP_POWER[_r] = _i + 1
+for _i, _r in enumerate((NINE, JACK, QUEEN, KING, TEN, ACE)):
+    PLAIN_POWER[_r] = _i + 1
+for _r, _p in ((JACK, 20), (NINE, 14), (ACE, 11), (TEN, 10), (KING, 4), (QUEEN, 3)):
+    TRUMP_POINTS[_r] = _p
+for _r, _p in ((ACE, 11), (TEN, 10), (KING, 4), (QUEEN, 3), (JACK, 2), (NINE, 0)):
+    PLAIN_POINTS[_r] = _p
+
+# Random streams of a round (deal, bidding draws, play draws) and of a game (its first dealer).
+STREAM_DEAL = np.uint64(0x1F83D9ABFB41BD6B)
+STREAM_BID = np.uint64(0x5BE0CD19137E2179)
+STREAM_PLAY = np.uint64(0xCBBB9D5DC1059ED8)
+STREAM_GAME = np.uint64(0x629A292A367CD507)
+STREAM_EVAL = np.uint64(0x9159015A3070DD17)  # Monte Carlo deals around a hand (advise, mc bidding)
+
+TEAMS = ("NS", "EW")
+MISPLAYS = ("error", "penalty")
+
+# Indices into the kernels' rules array.
+R_PARTNER_EXCUSE = 0  # 0 off, 1 on
+R_MISPLAY = 1  # 0 error (the run stops with a message), 1 penalty (the round ends, the opponents score)
+RULES_ARRAY_SIZE = 4
+
+
+def parse_clabber_card(text: str) -> int:
+    """One card of the 24-card pack (``AS``, ``10H``, ``♥K``); a card it lacks, such as ``8S``, is an error."""
+    c = parse_card(text)
+    if c % 13 < LOW_RANK:
+        raise ValueError(f"{text.strip()} is not a Clabber card: the 24-card pack holds only A, K, Q, J, 10 and 9")
+    return c
+
+
+def parse_clabber_cards(text: str) -> np.uint64:
+    """A set of Clabber cards (a card list or a PBN hand), each checked against the 24-card pack."""
+    m = parse_cards(text)
+    bad = int(m) & ~int(DECK)
+    if bad:
+        raise ValueError(f"{format_card(cards_of(bad)[0])} is not a Clabber card: "
+                         "the 24-card pack holds only A, K, Q, J, 10 and 9")
+    return m
+
+
+def parse_clabber_hand(text: str) -> np.uint64:
+    """A 6-card Clabber hand; another size is an error."""
+    m = parse_clabber_cards(text)
+    n = bin(int(m)).count("1")
+    if n != HAND_SIZE:
+        raise ValueError(f"a Clabber hand has 6 cards; {text.strip()!r} has {n}")
+    return m
+
+
+def format_cards(mask, symbols: bool = False) -> str:
+    """Cards of a mask, spades first and highest rank first: ``AS KS 10H 9C``."""
+    m = int(mask)
+    out = [format_card(s * 13 + r, symbols) for s in (3, 2, 1, 0) for r in range(12, -1, -1) if m >> (s * 13 + r) & 1]
+    return " ".join(out)
+
+
+def verify_clabber_deal(hands, turned: int | None = None, dealer: int | None = None) -> None:
+    """Raise ``ValueError`` unless ``hands`` are four disjoint 6-card hands of the 24-card pack."""
+    if len(hands) != 4:
+        raise ValueError(f"a deal has 4 hands, not {len(hands)}")
+    seen = 0
+    for seat, h in enumerate(hands):
+        h = int(h)
+        if h & ~int(DECK):
+            raise ValueError(f"{format_card(cards_of(h & ~int(DECK))[0])} is not a Clabber card")
+        if bin(h).count("1") != HAND_SIZE:
+            raise ValueError(f"hand {seat} has {bin(h).count('1')} cards, not 6")
+        if seen & h:
+            raise ValueError(f"card {format_card(cards_of(seen & h)[0])} is dealt twice")
+        seen |= h
+    if turned is not None and dealer is not None and not int(hands[dealer]) >> turned & 1:
+        raise ValueError(f"the turned card {format_card(turned)} must be one of the dealer's cards")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Clabber's rule options.  ``partner_excuse``: no duty to trump or overtrump while one's
+    partner wins the trick.  ``misplay``: ``error`` (an illegal card stops the run, naming
+    strategy, seat and card) or ``penalty`` (the round ends; the opponents score 162 plus all
+    their melds, the offenders nothing)."""
+
+    partner_excuse: bool = False
+    misplay: str = "error"
+
+    def __post_init__(self):
+        if self.misplay not in MISPLAYS:
+            raise ValueError(f"option misplay: {self.misplay!r} is not one of {', '.join(MISPLAYS)}")
+
+    def to_array(self) -> np.ndarray:
+        a = np.zeros(RULES_ARRAY_SIZE, np.int64)
+        a[R_PARTNER_EXCUSE] = int(self.partner_excuse)
+        a[R_MISPLAY] = MISPLAYS.index(self.misplay)
+        return a
+
+    def to_dict(self) -> dict:
+        return {k.replace("_", "-"): v for k, v in dataclasses.asdict(self).items()}
+
+
+def parse_rule_options(pairs: list[str] | None) -> Rules:
+    """``Rules`` from ``NAME=VALUE`` pairs: ``partner-excuse=on|off``, ``misplay=error|penalty``."""
+    fields = {}
+    for item in pairs or []:
+        if "=" not in item:
+            raise ValueError(f"option {item!r} must be NAME=VALUE, e.g. partner-excuse=on")
+        name, value = (x.strip().lower() for x in item.split("=", 1))
+        if name == "partner-excuse":
+            if value not in ("on", "off", "true", "false", "1", "0"):
+                raise ValueError(f"option partner-excuse: {value!r} is not on or off")
+            fields["partner_excuse"] = value in ("on", "true", "1")
+        elif name == "misplay":
+            fields["misplay"] = value
+        else:
+            raise ValueError(f"unknown Clabber option {name!r}: use partner-excuse or misplay")
+    return Rules(**fields)
+
+
+def rules_from_dict(d: dict) -> Rules:
+    return Rules(**{k.replace("-", "_"): v for k, v in d.items()})
+
+# The per-round record the kernels fill (one int row per round; the schema names and types them).
+ROUND_COLUMNS = (
+    "dealer", "turned", "bid_round", "maker", "trump", "maker_trumps",
+    "card_ns", "card_ew", "meld_ns", "meld_ew", "bell_ns", "bell_ew", "score_ns", "score_ew", "misplay",
+    "flags_n", "flags_e", "flags_s", "flags_w",
+)
+(C_DEALER, C_TURNED, C_BID_ROUND, C_MAKER, C_TRUMP, C_MAKER_TRUMPS, C_CARD, _C_CARD_EW, C_MELD, _C_MELD_EW,
+ C_BELL, _C_BELL_EW, C_SCORE, _C_SCORE_EW, C_MISPLAY, C_FLAGS, *_) = range(len(ROUND_COLUMNS))
+N_ROUND_COLUMNS = len(ROUND_COLUMNS)
+# Per-game results of the game kernel.
+GAME_COLUMNS = ("first_dealer", "rounds", "thrown_in", "score_ns", "score_ew", "result")
+G_FIRST_DEALER, G_ROUNDS, G_THROWN_IN, G_SCORE, _G_SCORE_EW, G_RESULT = range(len(GAME_COLUMNS))
+RESULTS = ("ns", "ew", "draw", "unfinished")
+MAX_GAME_ROUNDS = 1000
