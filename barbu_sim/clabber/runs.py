@@ -1,0 +1,127 @@
+"""Clabber batch runs: a run's configuration, its records, and the run on the shared chunked runner.
+
+``run(run_dir, config)`` plays ``config.rounds`` rounds into ``run_dir`` (see
+:mod:`barbu_sim.core.runs` for the directory, the manifest and resume, and
+:mod:`barbu_sim.clabber.schema` for the records).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numba
+import numpy as np
+import polars as pl
+
+from ..core.runs import RunError, RunSummary, fill_chunks, read_manifest, start_run
+from .api import play_rounds, seat_bidding
+from .rules import ROUND_COLUMNS, rules_from_dict
+from .schema import (
+    CARD_ENUM, RANK_ENUM, REL_DEALER, REL_ENUM, SCHEMA_VERSION, SEAT_ENUM, SEAT_SUFFIXES, SUIT_ENUM, TEAM_ENUM,
+)
+from .strategies import resolve_strategy
+
+MAX_ROUNDS = 1_000_000_000
+CHUNK_ROUNDS = 1_000_000
+
+__all__ = ["RunConfig", "RunError", "chunk_frame", "run"]
+
+
+@dataclass
+class RunConfig:
+    """Everything that determines a run's records (the manifest's ``config``)."""
+
+    rounds: int
+    seed: int = 0
+    dealer: int = 0
+    bidding: list[str] = field(default_factory=lambda: ["accept-first"] * 4)
+    strategies: list[str] = field(default_factory=lambda: ["heuristic"] * 4)
+    rules: dict = field(default_factory=lambda: rules_from_dict({}).to_dict())
+    chunk_rounds: int = CHUNK_ROUNDS
+
+    def __post_init__(self):
+        if not isinstance(self.rounds, int) or not 1 <= self.rounds <= MAX_ROUNDS:
+            raise ValueError(f"the number of rounds must be 1..{MAX_ROUNDS:,}, not {self.rounds}")
+        if self.seed < 0:
+            raise ValueError("the seed must be a non-negative integer")
+        if not 0 <= self.dealer < 4:
+            raise ValueError("the dealer must be a seat 0..3")
+        if len(self.strategies) != 4 or len(self.bidding) != 4:
+            raise ValueError("give four strategies and four bidding policies, one per seat")
+        for s in self.strategies:
+            resolve_strategy(s)
+        seat_bidding(self.bidding)
+        self._rules = rules_from_dict(self.rules)
+        if self.chunk_rounds < 1:
+            raise ValueError("chunk_rounds must be positive")
+
+
+def chunk_frame(lo: int, rows: np.ndarray) -> pl.DataFrame:
+    """The records of rounds ``lo ..`` (the kernel's int16 rows) as a frame of the schema."""
+    raw = pl.DataFrame({c: rows[:, i] for i, c in enumerate(ROUND_COLUMNS)})
+    played = pl.col("bid_round") > 0
+    card = pl.col("turned").cast(pl.Int32)
+    suit, rank = card // 13, card % 13 - 7
+    rel = (pl.col("maker").cast(pl.Int32) - pl.col("dealer").cast(pl.Int32) + 3) % 4
+    seat_enum = lambda e: e.replace_strict(list(range(4)), list("NESW"), return_dtype=SEAT_ENUM)  # noqa: E731
+    return raw.select(
+        pl.int_range(lo, lo + rows.shape[0], dtype=pl.Int64).alias("round"),
+        seat_enum(pl.col("dealer").cast(pl.Int32)).alias("dealer"),
+        (suit * 6 + rank).replace_strict(list(range(24)), CARD_ENUM.categories.to_list(),
+                                         return_dtype=CARD_ENUM).alias("turned"),
+        suit.replace_strict(list(range(4)), list("CDHS"), return_dtype=SUIT_ENUM).alias("turned_suit"),
+        rank.replace_strict(list(range(6)), RANK_ENUM.categories.to_list(), return_dtype=RANK_ENUM).alias("turned_rank"),
+        pl.col("bid_round").cast(pl.UInt8),
+        pl.when(played).then(seat_enum(pl.col("maker").cast(pl.Int32).clip(0, 3))).alias("maker"),
+        pl.when(played).then(rel.replace_strict(list(range(4)), REL_DEALER, return_dtype=REL_ENUM)).alias("maker_rel"),
+        pl.when(played).then((pl.col("maker").cast(pl.Int32) % 2).replace_strict([0, 1], ["NS", "EW"],
+                                                                                  return_dtype=TEAM_ENUM)).alias("makers"),
+        pl.when(played).then(pl.col("trump").cast(pl.Int32).clip(0, 3).replace_strict(
+            list(range(4)), list("CDHS"), return_dtype=SUIT_ENUM)).alias("trump"),
+        pl.when(played).then(pl.col("maker_trumps").cast(pl.Int8)).alias("maker_trumps"),
+        *[pl.col(f"{m}_{t}").cast(pl.Int16) for m in ("card", "meld", "bell", "score") for t in ("ns", "ew")],
+        pl.col("misplay").cast(pl.Int8),
+        *[(pl.col(f"flags_{s}") % 8).cast(pl.Int8).alias(f"run_{s}") for s in SEAT_SUFFIXES],
+        *[(pl.col(f"flags_{s}") >= 8).alias(f"four_{s}") for s in SEAT_SUFFIXES],
+    )
+
+
+def _resumed_config(run_dir: Path) -> tuple[dict, RunConfig]:
+    manifest = read_manifest(run_dir)
+    if manifest.get("schema_version") != SCHEMA_VERSION or manifest.get("game") != "clabber":
+        raise RunError(f"{run_dir} does not hold a Clabber run of this barbu-sim (schema "
+                       f"{manifest.get('schema_version')}, game {manifest.get('game')!r})")
+    try:
+        return manifest, RunConfig(**manifest["config"])
+    except (TypeError, ValueError, KeyError) as e:
+        raise RunError(f"{run_dir}/manifest.json holds no valid Clabber run configuration: {e}") from None
+
+
+def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force: bool = False,
+        threads: int | None = None, progress: bool = True) -> RunSummary:
+    """Simulate ``config`` into ``run_dir`` (or, with ``resume``, finish the run found there).
+
+    Refuses a directory holding another run unless ``force``; on ``KeyboardInterrupt`` the
+    completed chunks and the manifest stay valid and the exception propagates.
+    """
+    run_dir = Path(run_dir)
+    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ValueError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, not {threads}")
+    if resume:
+        manifest, config = _resumed_config(run_dir)
+    else:
+        if config is None:
+            raise ValueError("give a configuration (or resume an existing run)")
+        manifest = start_run(run_dir, SCHEMA_VERSION, {"game": "clabber", "config": asdict(config)},
+                             unit="rounds", force=force)
+    if threads is not None:
+        numba.set_num_threads(threads)
+    rules = config._rules
+
+    def play_chunk(lo: int, n: int) -> pl.DataFrame:
+        rows = play_rounds(config.seed, lo, n, config.dealer, config.bidding, config.strategies, rules)
+        return chunk_frame(lo, rows)
+
+    return fill_chunks(run_dir, manifest, config.rounds, config.chunk_rounds, play_chunk, unit="rounds",
+                       progress=progress)

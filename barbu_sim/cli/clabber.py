@@ -1,0 +1,201 @@
+"""The Clabber commands, under ``barbu-sim clabber``: play, run, report, plot, game, advise.
+
+Each command parses its options, makes one call into the library, and prints; a user mistake
+ends in a one-line ``Error: ...`` with exit code 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .app import app, fail, per_seat
+
+clabber_app = typer.Typer(help="Clabber, the 24-card partnership game: play, simulate, report, full games.",
+                          no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+app.add_typer(clabber_app, name="clabber")
+
+StrategyOpt = Annotated[str, typer.Option(help="Play strategy for every seat: random, heuristic, file.py:func or module:func.")]
+SeatStrategyOpt = Annotated[Optional[list[str]], typer.Option(help="Play strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")]
+BiddingOpt = Annotated[str, typer.Option(help="Bidding policy for every seat: accept-first, random, threshold[:X].")]
+SeatBiddingOpt = Annotated[Optional[list[str]], typer.Option(help="Bidding policy for one seat, SEAT=POLICY. Repeatable.")]
+OptionOpt = Annotated[Optional[list[str]], typer.Option(
+    "--option", "-o", help="Rule option NAME=VALUE: partner-excuse=on|off, misplay=error|penalty. Repeatable.")]
+SeedOpt = Annotated[int, typer.Option(help="Seed: round i is a pure function of (seed, i).")]
+ThreadsOpt = Annotated[Optional[int], typer.Option(help="Worker threads (default: all cores). Results do not depend on it.")]
+
+
+def _setup(strategy, seat_strategy, bidding, seat_bidding, option):
+    from ..clabber.api import seat_bidding as check_bidding
+    from ..clabber.rules import parse_rule_options
+    from ..clabber.strategies import resolve_strategy
+    strategies = per_seat(strategy, seat_strategy, "--seat-strategy")
+    policies = per_seat(bidding, seat_bidding, "--seat-bidding")
+    for s in strategies:
+        resolve_strategy(s)
+    check_bidding(policies)
+    return strategies, policies, parse_rule_options(option)
+
+
+@clabber_app.command()
+def play(
+    seed: SeedOpt = 0,
+    index: Annotated[int, typer.Option(help="Which round of the seed's sequence (round i of a run).")] = 0,
+    dealer: Annotated[str, typer.Option(help="Dealer seat: N, E, S or W.")] = "N",
+    bidding: BiddingOpt = "threshold",
+    seat_bidding: SeatBiddingOpt = None,
+    strategy: StrategyOpt = "heuristic",
+    seat_strategy: SeatStrategyOpt = None,
+    option: OptionOpt = None,
+    symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
+):
+    """Play one round and print it: the deal, the bidding, the melds, the tricks and the score.
+
+    Examples:
+
+      barbu-sim clabber play --seed 7
+
+      barbu-sim clabber play --bidding accept-first --seat-strategy E=random -o partner-excuse=on
+    """
+    from ..clabber.api import play_round
+    from ..clabber.melds import hand_melds
+    from ..clabber.record import format_round
+    from ..core.seats import parse_seat
+    try:
+        if seed < 0 or index < 0:
+            raise ValueError("--seed and --index must be non-negative")
+        strategies, policies, rules = _setup(strategy, seat_strategy, bidding, seat_bidding, option)
+        result = play_round(seed, index, parse_seat(dealer), policies, strategies, rules)
+    except ValueError as e:
+        fail(str(e))
+    melds = None
+    if result.row["bid_round"]:
+        melds = [hand_melds(result.hands[s], result.row["trump"]) for s in range(4)]
+    typer.echo(format_round(result, melds, symbols=symbols, title=f"round {index} of seed {seed}"))
+
+
+@clabber_app.command()
+def run(
+    rounds: Annotated[int, typer.Option("--rounds", "-n", help="Rounds to simulate.")] = 1_000_000,
+    bidding: BiddingOpt = "accept-first",
+    seat_bidding: SeatBiddingOpt = None,
+    strategy: StrategyOpt = "heuristic",
+    seat_strategy: SeatStrategyOpt = None,
+    dealer: Annotated[str, typer.Option(help="Dealer seat of every round: N, E, S or W.")] = "N",
+    seed: SeedOpt = 0,
+    option: OptionOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[str, typer.Option("--out", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/clabber",
+    resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out (its own settings are used).")] = False,
+    force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Simulate many rounds and write one record per round to a run directory.
+
+    Every bidding policy and strategy is played on the same deals (round i depends only on the
+    seed and i), so comparisons between runs are paired. Interrupt at any time: --resume finishes.
+
+    Examples:
+
+      barbu-sim clabber run -n 2000000 --bidding accept-first --strategy random --dealer N --seed 1 --out runs/c1
+
+      barbu-sim clabber run --resume --out runs/c1
+    """
+    from ..clabber.runs import RunConfig, run as run_rounds
+    from ..core.seats import parse_seat
+    try:
+        if resume:
+            summary = run_rounds(out, resume=True, threads=threads, progress=progress)
+        else:
+            strategies, policies, rules = _setup(strategy, seat_strategy, bidding, seat_bidding, option)
+            config = RunConfig(rounds=rounds, seed=seed, dealer=parse_seat(dealer), bidding=policies,
+                               strategies=strategies, rules=rules.to_dict())
+            summary = run_rounds(out, config, force=force, threads=threads, progress=progress)
+    except KeyboardInterrupt:
+        typer.echo(f"\nInterrupted: the completed chunks are saved; finish with: "
+                   f"barbu-sim clabber run --resume --out {out}", err=True)
+        raise typer.Exit(130)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(f"{summary.done:,} rounds in {summary.wall_seconds:.1f} s "
+               f"({summary.per_second:,.0f} rounds/s) -> {summary.run_dir}")
+    typer.echo(f"Next: barbu-sim clabber report {summary.run_dir}   and   barbu-sim clabber plot {summary.run_dir}")
+
+
+RunDir = Annotated[str, typer.Argument(help="A run directory written by barbu-sim clabber run.")]
+
+
+@clabber_app.command()
+def report(run_dir: RunDir):
+    """Print a run's tables and write them to RUN_DIR/report (clabber_scores.json, meld_frequencies.json, ...)."""
+    from ..clabber.report import build_tables, terminal_summary, write_report
+    try:
+        tables = build_tables(run_dir)
+        paths = write_report(run_dir, tables)
+    except (ValueError, OSError) as e:
+        fail(str(e))
+    typer.echo(terminal_summary(tables))
+    typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
+
+
+@clabber_app.command()
+def plot(run_dir: RunDir,
+         out: Annotated[Optional[str], typer.Option(help="Folder for the charts (default RUN_DIR/plots).")] = None):
+    """Chart a run: each team's points, and makers' success by bidding round, seat, trump count, turned rank."""
+    from ..clabber.plots import write_plots
+    from ..clabber.report import build_tables
+    try:
+        paths = write_plots(build_tables(run_dir), out or Path(run_dir) / "plots")
+    except (ValueError, OSError) as e:
+        fail(str(e))
+    for p in paths:
+        typer.echo(str(p))
+
+
+@clabber_app.command()
+def game(
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to 500.")] = 1000,
+    bidding: BiddingOpt = "threshold",
+    seat_bidding: SeatBiddingOpt = None,
+    strategy: StrategyOpt = "heuristic",
+    seat_strategy: SeatStrategyOpt = None,
+    seed: SeedOpt = 0,
+    option: OptionOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[Optional[str], typer.Option(help="Directory for games.parquet and summary.json.")] = None,
+    show: Annotated[Optional[int], typer.Option(help="Print game number SHOW as a score sheet.")] = None,
+):
+    """Play full games to 500 (random first dealer, the deal passing left) and summarise them.
+
+    Examples:
+
+      barbu-sim clabber game -n 200000 --bidding accept-first --strategy random --seed 1 --out runs/cgames
+
+      barbu-sim clabber game -n 1 --show 0
+    """
+    import json
+
+    import numba
+
+    from ..clabber.game import run_games, score_sheet
+    try:
+        if games < 1:
+            raise ValueError("--games must be at least 1")
+        if show is not None and not 0 <= show < games:
+            raise ValueError(f"--show must name one of the games played, 0..{games - 1}")
+        if threads is not None:
+            if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+                raise ValueError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
+            numba.set_num_threads(threads)
+        strategies, policies, rules = _setup(strategy, seat_strategy, bidding, seat_bidding, option)
+        summary = run_games(games, seed, policies, strategies, rules, out=out)
+        sheet = score_sheet(seed, show, policies, strategies, rules) if show is not None else None
+    except ValueError as e:
+        fail(str(e))
+    if sheet:
+        typer.echo(sheet + "\n")
+    typer.echo(json.dumps({k: summary[k] for k in ("first_dealer_team_wins", "draw", "rounds_per_game")}, indent=2))
+    if out:
+        typer.echo(f"Wrote {Path(out) / 'summary.json'} and {Path(out) / 'games.parquet'}")
