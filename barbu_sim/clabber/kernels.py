@@ -106,8 +106,6 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
     """
     for s in range(4):
         hands[s] = dealt[s]
-    for i in range(S_RULES):
-        state[i] = U0
     state[S_TRUMP] = trump
     state[S_MAKER] = maker
     state[S_DEALER] = dealer
@@ -226,6 +224,14 @@ def round_into(key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_f
     ``forced`` (3,) int64: ``(-1, ...)`` to bid, else ``(bid round, maker, trump)`` imposed.
     """
     turned = deal_into(key, index, dealer, pack, dealt, rng)
+    return round_from(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
+                      state, rng, hands, out, record, rec_bids, rec_plays, rec_winners)
+
+
+@njit(cache=True, _nrt=False)
+def round_from(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, state,
+               rng, hands, out, record, rec_bids, rec_plays, rec_winners):
+    """Bid, play and score a dealt round (bidding and play draws from the streams of ``(key, index)``)."""
     for j in range(out.shape[0]):
         out[j] = 0
     out[C_DEALER] = dealer
@@ -249,6 +255,8 @@ def round_into(key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_f
     out[C_MAKER] = maker
     out[C_TRUMP] = trump
     out[C_MAKER_TRUMPS] = popcount(dealt[maker] & suit_bits(trump))
+    for i in range(S_RULES):
+        state[i] = U0
     state[S_TURNED] = turned
     state[S_BID_ROUND] = code >> 4
     rng[0] = stream_key(key, index, STREAM_PLAY)

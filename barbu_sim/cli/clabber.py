@@ -199,3 +199,27 @@ def game(
     typer.echo(json.dumps({k: summary[k] for k in ("first_dealer_team_wins", "draw", "rounds_per_game")}, indent=2))
     if out:
         typer.echo(f"Wrote {Path(out) / 'summary.json'} and {Path(out) / 'games.parquet'}")
+
+
+@clabber_app.command()
+def advise(
+    hand: Annotated[str, typer.Argument(help="Your six cards, e.g. 'JS 9S AS KH 10D AC'.")],
+    turned: Annotated[str, typer.Option(help="The turned-up card, e.g. KS.")],
+    position: Annotated[int, typer.Option(help="Your turn to speak in round one: 1 (dealer's left) .. 4 (the dealer).")],
+    samples: Annotated[int, typer.Option(help="Monte Carlo deals of the unseen cards.")] = 2000,
+    bidding: BiddingOpt = "threshold",
+    strategy: StrategyOpt = "heuristic",
+    seed: SeedOpt = 0,
+    option: OptionOpt = None,
+):
+    """Expected round score of playing vs passing in round one, and of naming each suit in round two.
+
+    Example: barbu-sim clabber advise "JS 9S AS KH 10D AC" --turned QS --position 1
+    """
+    from ..clabber.advice import advise as advise_hand, format_advice
+    from ..clabber.rules import parse_rule_options
+    try:
+        rows = advise_hand(hand, turned, position, samples, bidding, strategy, parse_rule_options(option), seed)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(format_advice(rows, samples))

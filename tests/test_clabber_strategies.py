@@ -1,0 +1,106 @@
+"""Clabber strategies: plugins through function pointers, illegal cards, the misplay penalty,
+bidding policies, and heuristic play against random play (paired, on the same deals)."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+import clabber_reference as ref
+from barbu_sim.clabber.api import IllegalPlayError, play_round, play_rounds
+from barbu_sim.clabber.bidding import parse_bidding
+from barbu_sim.clabber.rules import ROUND_COLUMNS, Rules
+from barbu_sim.core.bits import highest_bit, lowest_bit
+
+COL = {c: i for i, c in enumerate(ROUND_COLUMNS)}
+
+
+@njit
+def play_high(legal, hand, state, rng):
+    return highest_bit(legal)
+
+
+@njit
+def play_low(legal, hand, state, rng):
+    return lowest_bit(legal)
+
+
+@njit
+def renege(legal, hand, state, rng):
+    # Plays a held card that is not legal whenever there is one.
+    other = hand & ~legal
+    if other:
+        return lowest_bit(other)
+    return lowest_bit(legal)
+
+
+@njit
+def wrong_shape(legal, hand):
+    return 0
+
+
+def test_plugin_plays_like_the_reference():
+    def lowest(legal, hand, view, rng):
+        return min(legal)
+    for index in range(10):
+        engine = play_round(2, index, 0, "accept-first", play_low)
+        hands, turned = ref.deal(2, index, 0)
+        out = ref.play_round(hands, turned, 0, [("accept-first",)] * 4, [lowest] * 4, seed=2, round_index=index)
+        assert engine.plays == out["plays"] and [engine.row["score_ns"], engine.row["score_ew"]] == out["scores"]
+
+
+def test_plugin_by_file_spec_and_per_seat(tmp_path):
+    here = __file__
+    mixed = play_round(1, 3, 0, "accept-first", [f"{here}:play_high", "random", "heuristic", play_low])
+    assert len(mixed.plays) == 24
+
+
+def test_illegal_card_names_strategy_seat_and_card():
+    with pytest.raises(IllegalPlayError, match=r"strategy 'renege' at seat [NESW] played \w+, which is not a legal"):
+        for index in range(50):
+            play_round(0, index, 0, "accept-first", renege)
+    with pytest.raises(IllegalPlayError, match="renege"):
+        play_rounds(0, 0, 200, strategies=["random", renege, "random", "random"])
+
+
+def test_misplay_penalty_ends_the_round():
+    rules = Rules(misplay="penalty")
+    rows = play_rounds(0, 0, 200, strategies=["random", renege, "random", "random"], rules=rules)
+    bad = rows[rows[:, COL["misplay"]] >= 0]
+    assert len(bad) > 0 and (bad[:, COL["misplay"]] == 1).all()
+    assert (bad[:, COL["score_ew"]] == 0).all() and (bad[:, COL["score_ns"]] >= 162).all()
+
+
+def test_wrong_signature_is_a_clear_error():
+    with pytest.raises(ValueError, match="strategy signature"):
+        play_round(0, 0, 0, "accept-first", wrong_shape)
+    with pytest.raises(ValueError, match="unknown strategy"):
+        play_round(0, 0, 0, "accept-first", "cleverest")
+
+
+@pytest.mark.parametrize("spec", ["greedy", "threshold:x", "random:3", "mc:0", "threshold:-5"])
+def test_bad_bidding_policies(spec):
+    with pytest.raises(ValueError):
+        parse_bidding(spec)
+
+
+def test_bidding_policies_shape_the_rounds():
+    first = play_rounds(5, 0, 2000, dealer=3, bidding="accept-first", strategies="random")
+    assert (first[:, COL["bid_round"]] == 1).all() and (first[:, COL["maker"]] == 0).all()
+    high = play_rounds(5, 0, 2000, bidding="threshold:90", strategies="random")
+    assert (high[:, COL["bid_round"]] == 0).mean() > 0.3
+    rnd = play_rounds(5, 0, 2000, bidding="random", strategies="random")
+    assert 0.4 < (rnd[:, COL["maker"]] == 1).mean() < 0.6  # the first speaker accepts half the time
+
+
+def test_heuristic_beats_random_as_makers_and_as_defenders():
+    n = 20_000
+    base = play_rounds(8, 0, n, bidding="accept-first", strategies="random").astype(np.int64)
+    # Makers are E+W (E speaks first with dealer N).
+    makers_h = play_rounds(8, 0, n, bidding="accept-first",
+                           strategies=["random", "heuristic", "random", "heuristic"]).astype(np.int64)
+    defenders_h = play_rounds(8, 0, n, bidding="accept-first",
+                              strategies=["heuristic", "random", "heuristic", "random"]).astype(np.int64)
+    gain_m = makers_h[:, COL["score_ew"]] - base[:, COL["score_ew"]]
+    gain_d = defenders_h[:, COL["score_ns"]] - base[:, COL["score_ns"]]
+    for gain in (gain_m, gain_d):
+        assert gain.mean() - 4 * gain.std() / np.sqrt(n) > 0
