@@ -14,7 +14,8 @@ A meld's rank is one int (higher wins): four jacks 1000; four 9s / aces / 10s / 
 import numpy as np
 from numba import njit
 
-from .rules import JACK, LOW_RANK, NINE, QUEEN, RANKS
+from ..core.bits import lowest_bit
+from .rules import JACK, LOW_RANK, NINE, QUEEN
 
 U1 = np.uint64(1)
 LANE6 = np.uint64(63)
@@ -22,7 +23,6 @@ _SEQ_POINTS = {3: 20, 4: 50, 5: 100}
 FOUR_RANK = np.zeros(13, np.int64)  # the rank int of four of a kind of each card rank
 for _i, _r in enumerate((QUEEN, 11, 8, 12, NINE, JACK)):  # queens .. 9s, then jacks
     FOUR_RANK[_r] = 901 + _i if _r != JACK else 1000
-FOUR_MASKS = np.array([sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)], np.uint64)
 
 
 def _lane_tables():
@@ -55,9 +55,10 @@ def lane6(hand, suit):
 @njit(cache=True)
 def hand_melds(hand, trump):
     """(meld points, rank int of the highest meld; 0 when none) of one player's dealt cards."""
-    for r in range(NINE, 13):
-        if hand & FOUR_MASKS[r] == FOUR_MASKS[r]:
-            return 200 if r == JACK else 100, FOUR_RANK[r]
+    four = lane6(hand, 0) & lane6(hand, 1) & lane6(hand, 2) & lane6(hand, 3)
+    if four:  # six cards hold at most one four of a kind
+        r = NINE + lowest_bit(four)
+        return 200 if r == JACK else 100, FOUR_RANK[r]
     points = 0
     best = 0
     for s in range(4):
@@ -91,11 +92,7 @@ def team_meld_points(hands, trump):
 @njit(cache=True)
 def meld_flags(hand):
     """Longest one-suit run among the cards (0..6) plus 8 when they hold a four of a kind."""
-    run = 0
-    for s in range(4):
-        run = max(run, LANE_RUN[lane6(hand, s)])
-    four = 0
-    for r in RANKS:
-        if hand & FOUR_MASKS[r] == FOUR_MASKS[r]:
-            four = 8
-    return run + four
+    run = max(max(LANE_RUN[lane6(hand, 0)], LANE_RUN[lane6(hand, 1)]),
+              max(LANE_RUN[lane6(hand, 2)], LANE_RUN[lane6(hand, 3)]))
+    four = lane6(hand, 0) & lane6(hand, 1) & lane6(hand, 2) & lane6(hand, 3)
+    return run + (8 if four else 0)
