@@ -45,7 +45,7 @@ def test_golden_playthroughs(name, args):
     (["clabber", "play", "-o", "partner-excuse=maybe"], "partner-excuse"),
     (["clabber", "play", "-o", "trumps-overtrump=on"], "unknown Clabber option"),
     (["clabber", "run", "-n", "0", "--out", "unused"], "rounds"),
-    (["clabber", "run", "--bidding", "mc", "--out", "unused"], "mc bidding"),
+    (["clabber", "run", "--bidding", "mc:0", "--out", "unused"], "samples must be"),
     (["clabber", "game", "-n", "2", "--show", "5"], "--show"),
     (["clabber", "report", "/nonexistent/run"], "not a directory"),
 ])

@@ -104,3 +104,15 @@ def test_heuristic_beats_random_as_makers_and_as_defenders():
     gain_d = defenders_h[:, COL["score_ns"]] - base[:, COL["score_ns"]]
     for gain in (gain_m, gain_d):
         assert gain.mean() - 4 * gain.std() / np.sqrt(n) > 0
+
+
+def test_mc_bidding_is_reproducible_and_prefers_strong_hands():
+    a = play_rounds(12, 0, 40, dealer=0, bidding="mc:16", strategies="heuristic", threads=1)
+    b = play_rounds(12, 0, 40, dealer=0, bidding="mc:16", strategies="heuristic", threads=2, chunk=7)
+    assert np.array_equal(a, b)
+    played = a[a[:, COL["bid_round"]] > 0]
+    assert len(played) > 10
+    # Makers chosen by Monte Carlo hold more trumps than a random seat's share (1.5 of 6).
+    assert played[:, COL["maker_trumps"]].mean() > 2
+    one = play_round(12, 3, 0, "mc:16", "heuristic")
+    assert [one.row[c] for c in ROUND_COLUMNS] == a[3].tolist()

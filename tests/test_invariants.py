@@ -74,3 +74,14 @@ def test_records_each_card_once_and_every_play_legal(contract):
 def test_every_strategy_mix_keeps_totals():
     scores, _ = play_batch(9, 0, 500, [(c, 2, 1) for c in range(7)], ["random", "heuristic", "lowest", "random"])
     assert (scores.astype(np.int64).sum(axis=2) == [-26, -24, -30, -30, -20, 65, 65]).all()
+
+
+@pytest.mark.parametrize("contract", [c for c in range(7) if c != DOMINO])
+def test_the_play_loop_names_the_winner_trick_winner_names(contract):
+    from barbu_sim.barbu.play_rules import trick_winner
+    for i in range(40):
+        trump = i % 4
+        r = play_random_deal(23, i, contract, "random", param=trump if contract == TRUMPS else 0, declarer=i % 4)
+        for t, winner in enumerate(r.trick_winners.tolist()):
+            cards = r.cards[4 * t:4 * t + 4].astype(np.int64)
+            assert r.seats[4 * t + trick_winner(cards, 4, contract, trump)] == winner

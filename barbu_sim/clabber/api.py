@@ -13,7 +13,7 @@ from numba import get_num_threads
 
 from ..core.cards import format_card
 from ..core.seats import SEAT_LETTERS
-from .bidding import MC, parse_bidding
+from .bidding import parse_bidding
 from .game_kernels import game_sheet_kernel, games_batch_kernel
 from .kernels import deal_into, play_one_kernel, rounds_batch_kernel
 from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules
@@ -51,16 +51,13 @@ def _seat(seat: int, what: str) -> int:
     return int(seat)
 
 
-def seat_bidding(policies, allow_mc: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def seat_bidding(policies) -> tuple[np.ndarray, np.ndarray]:
     """(4,) policy ids and (4,) parameters from one policy spec or four (one per seat)."""
     if isinstance(policies, str):
         policies = [policies] * 4
     if len(policies) != 4:
         raise ValueError(f"give one bidding policy or four (one per seat), not {len(policies)}")
     parsed = [parse_bidding(p) for p in policies]
-    if not allow_mc and any(pid == MC for pid, _ in parsed):
-        raise ValueError("the mc bidding policy is played by `clabber game` and `clabber advise`, "
-                         "not by batch runs of rounds")
     return np.array([p for p, _ in parsed], np.int64), np.array([a for _, a in parsed], np.int64)
 
 

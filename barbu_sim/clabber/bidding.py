@@ -12,7 +12,7 @@ Built-in policies, given on the command line as text:
   of another suit.  Round one: play when the turned suit's score reaches X; round two: name the
   suit with the highest score (ties: the lower suit, C < D < H < S) when it reaches X.
 - ``mc[:samples]`` (default 64): accept when the Monte-Carlo expected round score as makers beats
-  passing (see :mod:`barbu_sim.clabber.evaluation`); played by the Python game and advise layers.
+  passing, on ``samples`` deals of the unseen cards (see :mod:`barbu_sim.clabber.mc`).
 """
 
 from __future__ import annotations

@@ -11,48 +11,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..core.bits import lowest_bit, popcount
-from ..core.rng import rand_below, stream_key
+from ..core.rng import stream_key
 from .bidding import THRESHOLD
+from .deals import deal_around_into
 from .kernels import new_state, round_from
-from .rules import C_SCORE, DECK, N_ROUND_COLUMNS, STREAM_EVAL
+from .mc import new_workspace
+from .rules import C_SCORE, N_ROUND_COLUMNS, STREAM_EVAL
 from .strategies import USER_FNS
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
 NEVER = 1 << 30  # a threshold nobody reaches: the seat passes throughout
-
-
-@njit(cache=True, _nrt=False)
-def deal_around_into(key, k, hand, seat, turned, dealer, pack, dealt, rng):
-    """Sample deal ``k``: ``hand`` at ``seat``, the turned card with the dealer, the rest at random."""
-    rng[0] = stream_key(key, np.uint64(k), STREAM_EVAL)
-    turned_bit = U1 << np.uint64(turned)
-    unseen = DECK & ~hand
-    if dealer != seat:
-        unseen &= ~turned_bit
-    n = 0
-    m = unseen
-    while m:
-        pack[n] = lowest_bit(m)
-        m &= m - U1
-        n += 1
-    for i in range(n - 1, 0, -1):
-        j = rand_below(rng, i + 1)
-        c = pack[i]
-        pack[i] = pack[j]
-        pack[j] = c
-    for s in range(4):
-        dealt[s] = U0
-    dealt[seat] = hand
-    if dealer != seat:
-        dealt[dealer] = turned_bit
-    idx = 0
-    for s in range(4):
-        if s != seat:
-            while popcount(dealt[s]) < 6:
-                dealt[s] |= U1 << np.uint64(pack[idx])
-                idx += 1
 
 
 @njit(
@@ -73,6 +40,7 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
     """
     key = stream_key(seed, (hand << np.uint64(5)) | np.uint64(turned % 32), STREAM_EVAL)
     key = stream_key(key, np.uint64(4 * seat + dealer), STREAM_EVAL)
+    ws = new_workspace(rules)
     state = new_state(rules)
     rng = np.empty(1, np.uint64)
     pack = np.empty(24, np.int64)
@@ -92,7 +60,7 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
                 forced[j] = options[o, j]
             ids[seat] = THRESHOLD if options[o, 3] else bid_ids[seat]
             params[seat] = NEVER if options[o, 3] else bid_params[seat]
-            round_from(dealt, turned, key, np.uint64(k), dealer, rules, ids, params, strat_ids, user_fns, forced,
+            round_from(dealt, turned, key, np.uint64(k), dealer, rules, ids, params, strat_ids, user_fns, forced, ws,
                        state, rng, hands, row, False, d2, d2, d1)
             own = row[C_SCORE + team]
             opp = row[C_SCORE + 1 - team]

@@ -13,6 +13,7 @@ from numba import njit, prange, types
 from ..core.atomic import claim
 from ..core.rng import rand_below, stream_key
 from .kernels import new_state, round_into
+from .mc import new_workspace
 from .rules import (
     C_BID_ROUND, C_SCORE, G_FIRST_DEALER, G_RESULT, G_ROUNDS, G_SCORE, G_THROWN_IN, GAME_TARGET, MAX_GAME_ROUNDS,
     N_ROUND_COLUMNS, STREAM_GAME,
@@ -21,7 +22,7 @@ from .strategies import USER_FNS
 
 
 @njit(cache=True, _nrt=False)
-def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced, state, rng, pack, dealt, hands,
+def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced, ws, state, rng, pack, dealt, hands,
                row, sheet, dummy2, dummy1, result):
     """Play game ``g`` of run ``seed`` to 500 into ``result`` (a ``GAME_COLUMNS`` row); 0 or an error code.
 
@@ -37,7 +38,7 @@ def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
     thrown = 0
     r = 0
     while r < MAX_GAME_ROUNDS and total0 < GAME_TARGET and total1 < GAME_TARGET:
-        code = round_into(key, np.uint64(r), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
+        code = round_into(key, np.uint64(r), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, ws,
                           state, rng, pack, dealt, hands, row, False, dummy2, dummy2, dummy1)
         if code < 0:
             return code
@@ -65,6 +66,7 @@ def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
 
 @njit(cache=True)
 def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games, errors):
+    ws = new_workspace(rules)
     state = new_state(rules)
     rng = np.empty(1, np.uint64)
     pack = np.empty(24, np.int64)
@@ -76,7 +78,7 @@ def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, use
     dummy1 = np.empty(1, np.int64)
     result = np.empty(6, np.int64)
     for i in range(lo, hi):
-        code = _game_into(seed, start + i, rules, bid_ids, bid_params, strat_ids, user_fns, forced, state, rng,
+        code = _game_into(seed, start + i, rules, bid_ids, bid_params, strat_ids, user_fns, forced, ws, state, rng,
                           pack, dealt, hands, row, sheet, dummy2, dummy1, result)
         if code < 0:
             errors[i] = code
@@ -115,6 +117,6 @@ def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_
 def game_sheet_kernel(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, sheet, result):
     """Game ``g`` with every round's row in ``sheet`` (MAX_GAME_ROUNDS, N_ROUND_COLUMNS); 0 or an error code."""
     return _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, np.full(3, -1, np.int64),
-                      new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64), np.empty(4, np.uint64),
+                      new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64), np.empty(4, np.uint64),
                       np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64), sheet,
                       np.empty((1, 2), np.int64), np.empty(1, np.int64), result)

@@ -1,0 +1,149 @@
+"""The six tricks of a Clabber round and its score: the play loop the round, game and Monte Carlo
+kernels share (cards as ``suit * 13 + rank``, hands as ``uint64`` masks)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .heuristic import heuristic_strategy
+from .melds import team_meld_points
+from .play_rules import card_points, legal_mask, power
+from .rules import C_BELL, C_CARD, C_MELD, C_MISPLAY, C_SCORE, KING, QUEEN, R_MISPLAY, R_PARTNER_EXCUSE
+from .state import (
+    S_DEALER, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
+    S_TRICK_POINTS, S_TRUMP, S_WIN_CARD, S_WIN_SEAT,
+)
+from .strategies import HEURISTIC, RANDOM, random_strategy
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+
+@njit(inline="always", cache=True)
+def _choose(sid, seat, legal, hand, state, rng, user_fns):
+    if sid == HEURISTIC:
+        return heuristic_strategy(legal, hand, state, rng)
+    if sid == RANDOM:
+        return random_strategy(legal, hand, state, rng)
+    return user_fns[seat](legal, hand, state, rng)
+
+
+@njit(cache=True, _nrt=False)
+def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, state, rng, out,
+              record, rec_plays, rec_winners):
+    """Play the six tricks and score the round into ``out`` (a ``ROUND_COLUMNS`` row).
+
+    Returns 0, or the negative code ``-(1 + seat + 4 * card)`` of an illegal card (card 52: not a
+    card) when the rules say ``misplay=error``.
+    """
+    for s in range(4):
+        hands[s] = dealt[s]
+    state[S_TRUMP] = trump
+    state[S_MAKER] = maker
+    state[S_DEALER] = dealer
+    king = 13 * trump + KING
+    queen = 13 * trump + QUEEN
+    bell_pair = (U1 << np.uint64(king)) | (U1 << np.uint64(queen))
+    bell_seat = -1
+    for s in range(4):
+        if dealt[s] & bell_pair == bell_pair:
+            bell_seat = s
+    bell_seen = 0
+    bell0 = 0
+    bell1 = 0
+    pts0 = 0
+    pts1 = 0
+    played = U0
+    partner_excuse = rules[R_PARTNER_EXCUSE] != 0
+    leader = (dealer + 1) & 3
+    n_act = 0
+    for t in range(6):
+        state[S_TRICK] = t
+        state[S_LEADER] = leader
+        seat = leader
+        led = -1
+        win_card = -1
+        win_seat = leader
+        win_power = -1
+        top_trump = -1
+        tp = 0
+        for k in range(4):
+            hand = hands[seat]
+            excused = partner_excuse and k > 0 and win_seat == (seat ^ 2)
+            legal = legal_mask(hand, k, led, trump, top_trump, excused)
+            state[S_SEAT] = seat
+            state[S_N_IN_TRICK] = k
+            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns)
+            if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
+                if rules[R_MISPLAY] == 0:
+                    return -(1 + seat + 4 * (card if 0 <= card < 52 else 52))
+                _misplay(dealt, trump, seat, out)
+                return 0
+            b = U1 << np.uint64(card)
+            hands[seat] = hand ^ b
+            played |= b
+            if k == 0:
+                led = card // 13
+            p = power(card, trump, led)
+            if p > win_power:
+                win_power, win_card, win_seat = p, card, seat
+                if card // 13 == trump:
+                    top_trump = card
+            tp += card_points(card, trump)
+            if seat == bell_seat and (card == king or card == queen):
+                bell_seen += 1
+                if bell_seen == 2:
+                    if seat & 1:
+                        bell1 = 20
+                    else:
+                        bell0 = 20
+            state[S_TRICK_CARDS + k] = card
+            state[S_PLAYED] = played
+            state[S_WIN_CARD] = win_card
+            state[S_WIN_SEAT] = win_seat
+            state[S_TOP_TRUMP] = top_trump % 13 + 1 if top_trump >= 0 else 0
+            state[S_TRICK_POINTS] = tp
+            if record:
+                rec_plays[n_act, 0] = seat
+                rec_plays[n_act, 1] = card
+            n_act += 1
+            seat = (seat + 1) & 3
+        if t == 5:
+            tp += 10
+        if win_seat & 1:
+            pts1 += tp
+        else:
+            pts0 += tp
+        state[S_TEAM_POINTS] = pts0
+        state[S_TEAM_POINTS + 1] = pts1
+        if record:
+            rec_winners[t] = win_seat
+        leader = win_seat
+    m0, m1, _, _ = team_meld_points(dealt, trump)
+    out[C_MELD] = m0
+    out[C_MELD + 1] = m1
+    out[C_CARD] = pts0
+    out[C_CARD + 1] = pts1
+    out[C_BELL] = bell0
+    out[C_BELL + 1] = bell1
+    total0 = pts0 + out[C_MELD] + bell0
+    total1 = pts1 + out[C_MELD + 1] + bell1
+    makers = maker & 1
+    out[C_SCORE] = total0 if (makers == 1 or total0 > total1) else 0
+    out[C_SCORE + 1] = total1 if (makers == 0 or total1 > total0) else 0
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _misplay(dealt, trump, seat, out):
+    """The penalty of an illegal card: the round ends, the opponents score 162 plus all their melds."""
+    _, _, raw0, raw1 = team_meld_points(dealt, trump)
+    other = 1 - (seat & 1)
+    raw_other = raw0 if other == 0 else raw1
+    for j in range(2):
+        out[C_CARD + j] = 162 if j == other else 0
+        out[C_MELD + j] = raw_other if j == other else 0
+        out[C_BELL + j] = 0
+        out[C_SCORE + j] = 162 + raw_other if j == other else 0
+    out[C_MISPLAY] = seat

@@ -1,0 +1,165 @@
+"""Clabber findings: the headline run and games, makers' success by trump count and turned rank,
+the best bidding threshold (by round score and by game win rate, paired over the same deals), the
+first dealer's advantage, heuristic against random play, and meld frequencies against exact counts.
+
+Writes into results/clabber/ (JSON tables, charts, findings.md).
+
+    python scripts/clabber_results.py                      # the full study (a few minutes on 2 cores)
+    python scripts/clabber_results.py --rounds 20000 --games 500 --sweep-rounds 2000 --sweep-games 200 --out /tmp/cr
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from barbu_sim.clabber.api import play_games, play_rounds  # noqa: E402
+from barbu_sim.clabber.game import run_games  # noqa: E402
+from barbu_sim.clabber.melds import meld_flags  # noqa: E402
+from barbu_sim.clabber.plots import write_plots  # noqa: E402
+from barbu_sim.clabber.report import build_tables, to_markdown, write_report  # noqa: E402
+from barbu_sim.clabber.rules import DECK_CARDS, ROUND_COLUMNS  # noqa: E402
+from barbu_sim.clabber.runs import RunConfig, run  # noqa: E402
+from barbu_sim.core.stats import summarize  # noqa: E402
+
+COL = {c: i for i, c in enumerate(ROUND_COLUMNS)}
+THRESHOLDS = (30, 40, 50, 60, 70, 80, 90)
+BASELINE = 60
+
+
+def study_run(out: Path, name: str, rounds: int, strategy: str, results: Path) -> dict:
+    """A run of ``rounds`` (dealer N, seed 1, accept-first) with its report; key tables copied to results."""
+    run_dir = out / name
+    run(run_dir, RunConfig(rounds=rounds, seed=1, dealer=0, bidding=["accept-first"] * 4, strategies=[strategy] * 4),
+        force=True, progress=False)
+    tables = build_tables(run_dir)
+    write_report(run_dir, tables)
+    dest = results / name
+    dest.mkdir(parents=True, exist_ok=True)
+    for f in (run_dir / "report").glob("*.json"):
+        shutil.copy(f, dest / f.name)
+    write_plots(tables, dest / "charts")
+    return tables
+
+
+def paired(diff: np.ndarray) -> dict:
+    s = summarize(diff)
+    return {k: s[k] for k in ("n", "mean", "se", "ci_low", "ci_high")}
+
+
+def heuristic_vs_random(n: int) -> dict:
+    """Gain of heuristic play over random play, as makers (E+W under accept-first, dealer N) and as defenders."""
+    def ew_ns(strats):
+        rows = play_rounds(2, 0, n, 0, "accept-first", strats).astype(np.int64)
+        return rows[:, COL["score_ew"]], rows[:, COL["score_ns"]]
+    base_m, base_d = ew_ns("random")
+    hm, _ = ew_ns(["random", "heuristic", "random", "heuristic"])
+    _, hd = ew_ns(["heuristic", "random", "heuristic", "random"])
+    return {"makers": paired(hm - base_m), "defenders": paired(hd - base_d)}
+
+
+def threshold_sweep(rounds: int, games: int) -> dict:
+    """N+S bid by threshold:X, E+W by threshold:60; heuristic play; paired over the same deals and games."""
+    by_round, by_game = [], []
+    base_net = None
+    base_win = None
+    for x in THRESHOLDS:
+        policy = [f"threshold:{x}", f"threshold:{BASELINE}"] * 2
+        nets = []
+        for dealer in range(4):
+            rows = play_rounds(3, 0, rounds, dealer, policy, "heuristic").astype(np.int64)
+            nets.append(rows[:, COL["score_ns"]] - rows[:, COL["score_ew"]])
+        net = np.concatenate(nets)
+        g = play_games(3, 0, games, policy, "heuristic")
+        win = (g[:, 5] == 0).astype(float) + 0.5 * (g[:, 5] == 2)
+        if x == BASELINE:
+            base_net, base_win = net, win
+        by_round.append((x, net))
+        by_game.append((x, win))
+    return {
+        "round_net": [{"threshold": x, **paired(net), "vs_baseline": paired(net - base_net)} for x, net in by_round],
+        "game_win_rate": [{"threshold": x, **paired(w), "vs_baseline": paired(w - base_win)} for x, w in by_game],
+        "baseline": BASELINE, "rounds_per_dealer": rounds, "games": games,
+    }
+
+
+def exact_meld_counts() -> dict:
+    counts = {"seq3plus": 0, "seq4plus": 0, "seq5": 0, "four_of_a_kind": 0}
+    for h in combinations(DECK_CARDS, 6):
+        f = int(meld_flags(np.uint64(sum(1 << c for c in h))))
+        run_len, four = f % 8, f >= 8
+        counts["seq3plus"] += run_len >= 3
+        counts["seq4plus"] += run_len >= 4
+        counts["seq5"] += run_len >= 5
+        counts["four_of_a_kind"] += four
+    total = math.comb(24, 6)
+    return {k: {"count": v, "hands": total, "p": v / total} for k, v in counts.items()}
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=2_000_000)
+    p.add_argument("--games", type=int, default=200_000)
+    p.add_argument("--sweep-rounds", type=int, default=250_000, help="rounds per dealer per threshold")
+    p.add_argument("--sweep-games", type=int, default=50_000)
+    p.add_argument("--out", default=str(ROOT / "runs" / "clabber-study"))
+    p.add_argument("--results", default=str(ROOT / "results" / "clabber"))
+    args = p.parse_args(argv)
+    out, results = Path(args.out), Path(args.results)
+    results.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    random_tables = study_run(out, "accept-first-random", args.rounds, "random", results)
+    heuristic_tables = study_run(out, "accept-first-heuristic", args.rounds, "heuristic", results)
+    summaries = {}
+    for strategy in ("random", "heuristic"):
+        summaries[strategy] = run_games(args.games, 1, "accept-first", strategy, out=out / f"games-{strategy}")
+        shutil.copy(out / f"games-{strategy}" / "summary.json", results / f"games_accept-first_{strategy}.json")
+    hvr = heuristic_vs_random(args.rounds // 4)
+    sweep = threshold_sweep(args.sweep_rounds, args.sweep_games)
+    exact = exact_meld_counts()
+    findings = {"heuristic_vs_random": hvr, "threshold_sweep": sweep, "exact_meld_counts": exact,
+                "wall_seconds": time.perf_counter() - t0}
+    (results / "findings.json").write_text(json.dumps(findings, indent=1) + "\n")
+    md = ["# Clabber findings", "",
+          f"Headline run: {args.rounds:,} rounds, dealer N, seed 1, `accept-first` bidding.", ""]
+    for name, tables in (("random play", random_tables), ("heuristic play", heuristic_tables)):
+        md += [f"## Team scores, {name}", "", to_markdown(tables["clabber_scores"]), "",
+               f"### Makers by trump count ({name})", "", to_markdown(tables["by_maker_trumps"]), "",
+               f"### Makers by turned-up rank ({name})", "", to_markdown(tables["by_turned_rank"]), ""]
+    md += ["## Meld frequencies (random run) against exact counts over all C(24,6) hands", "",
+           to_markdown(random_tables["meld_frequencies"]), "",
+           "| meld | exact hands | exact p |", "|---|---|---|",
+           *[f"| {k} | {v['count']:,} / {v['hands']:,} | {v['p']:.6f} |" for k, v in exact.items()], ""]
+    md += ["## Games to 500 (`accept-first`, seed 1)", ""]
+    for strategy, s in summaries.items():
+        md.append(f"- {strategy}: first dealer's team wins {s['first_dealer_team_wins']['mean']:.4f} "
+                  f"± {1.96 * s['first_dealer_team_wins']['se']:.4f}, draws {s['draw']['mean']:.5f}, "
+                  f"rounds per game {s['rounds_per_game']['mean']:.3f} ± {1.96 * s['rounds_per_game']['se']:.3f} "
+                  f"(n = {s['draw']['n']:,})")
+    md += ["", "## Heuristic against random play (paired, same deals; points per round)", ""]
+    for side, r in hvr.items():
+        md.append(f"- as {side}: {r['mean']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] (n = {r['n']:,})")
+    md += ["", f"## Bidding threshold for N+S (E+W bid threshold:{BASELINE}; heuristic play; paired)", "",
+           "| X | N+S net per round | vs X=60 | N+S game win rate | vs X=60 |", "|---|---|---|---|---|"]
+    for r, g in zip(sweep["round_net"], sweep["game_win_rate"]):
+        md.append(f"| {r['threshold']} | {r['mean']:+.2f} ± {1.96 * r['se']:.2f} | "
+                  f"{r['vs_baseline']['mean']:+.2f} ± {1.96 * r['vs_baseline']['se']:.2f} | "
+                  f"{g['mean']:.4f} ± {1.96 * g['se']:.4f} | {g['vs_baseline']['mean']:+.4f} ± "
+                  f"{1.96 * g['vs_baseline']['se']:.4f} |")
+    (results / "findings.md").write_text("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()
