@@ -19,8 +19,12 @@ from .schema import CONTRACT_ENUM, REL_ENUM, REL_SEATS, SCORE_COLUMNS
 
 
 def scan_run(run_dir) -> pl.LazyFrame:
-    """The records of a run directory as a LazyFrame (a clear error if there are none)."""
-    return scan_records(run_dir)
+    """The records of a run directory as a LazyFrame.
+
+    Every chunk is first checked against the manifest: a missing or damaged one is a
+    ``RunError`` that names it and the command that repairs the run.
+    """
+    return scan_records(run_dir, "deals", repair=f"barbu-sim run --resume --out {run_dir}")
 
 
 def relative_scores(records: pl.LazyFrame) -> pl.LazyFrame:

@@ -12,16 +12,29 @@ import numpy as np
 from numba import get_num_threads
 
 from ..core.cards import HAND_SIZE, format_card, verify_deal
+from ..core.interrupt import call_interruptibly
 from ..core.seats import N_SEATS, SEAT_LETTERS
 from ..core.stats import mean_and_se
-from .choices import check_param, contract_choices, resolve_choice
+from .choices import Choice, check_param
 from .deals import random_deal
-from .kernels import MAX_ACTIONS, play_batch_kernel, play_one_kernel
+from .kernels import (
+    MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED, play_batch_kernel,
+    play_one_kernel, resolve_param,
+)
 from .rules import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
+from .state import STATE_SIZE
 from .strategies import Strategy, seat_strategies
 
+MAX_SEED = 2**64 - 1
+MAX_INDEX = 2**63 - 1
+MAX_SAMPLES = 1_000_000  # Monte Carlo deals per evaluated hand
 
-class IllegalPlayError(ValueError):
+
+class StrategyError(ValueError):
+    """A strategy failed during play: it raised an exception, or returned a card it may not play."""
+
+
+class IllegalPlayError(StrategyError):
     """A strategy returned a card it may not play."""
 
 
@@ -52,20 +65,30 @@ class HandEstimates:
     se: np.ndarray  # (n_hands, n_configs, 4) standard error of each mean
 
 
-def _raise_illegal(code: int, resolved: list[Strategy], where: str):
+def _raise_failed_play(code: int, resolved: list[Strategy], where: str, snap: np.ndarray):
+    """Turn a kernel's error code (and the play's details in ``snap``) into a precise exception."""
     code = -code - 1
     seat, card = code % 4, code // 4
-    shown = format_card(card) if card < 52 else "a value that is not a card"
-    raise IllegalPlayError(
-        f"strategy {resolved[seat].name!r} at seat {SEAT_LETTERS[seat]} played {shown}, "
-        f"which is not a legal card there ({where})"
-    )
+    strategy = resolved[seat]
+    who = f"strategy {strategy.name!r} at seat {SEAT_LETTERS[seat]}"
+    if card == STRATEGY_RAISED:
+        # numba could not carry the exception out of the kernel: call the strategy again on the
+        # same state, here in Python, to show what it raised.
+        try:
+            strategy.func(np.uint64(snap[SNAP_LEGAL]), np.uint64(snap[SNAP_HAND]), snap[:STATE_SIZE].copy(),
+                          np.array([snap[SNAP_RNG]], np.uint64))
+        except Exception as e:
+            raise StrategyError(f"{who} raised {type(e).__name__}: {e} ({where})") from None
+        raise StrategyError(f"{who} raised an exception, which it did not raise again when called with "
+                            f"the same state ({where})")
+    shown = format_card(card) if card < NOT_A_CARD else "a value that is not a card"
+    raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
 
 
 def _check_seed(seed: int) -> np.uint64:
-    if seed < 0:
-        raise ValueError("the seed must be a non-negative integer")
-    return np.uint64(seed % 2**64)
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"the seed must be a non-negative integer below 2^64, not {seed}")
+    return np.uint64(seed)
 
 
 def config_array(configs) -> np.ndarray:
@@ -99,9 +122,10 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     seed, index : key of the random stream used by random strategies (same as deal
         ``index`` of a batch run with ``seed``).
     """
-    contract = parse_contract(contract) if isinstance(contract, str) else int(contract)
-    cfg = config_array([(contract, param, declarer)])
-    param = check_param(contract, int(param))
+    contract = int(parse_contract(contract)) if isinstance(contract, str) else int(contract)
+    if int(param) < 0:
+        raise ValueError(f"play_deal takes the trump suit / starting rank itself, not the choice policy {param}")
+    contract, param, declarer = (int(x) for x in config_array([(contract, param, declarer)])[0])
     hands = np.ascontiguousarray(hands, dtype=np.uint64)
     verify_deal(hands)
     rules = rules or Rules()
@@ -111,10 +135,13 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     rec_seat = np.zeros(MAX_ACTIONS, np.int8)
     rec_card = np.zeros(MAX_ACTIONS, np.int8)
     rec_winner = np.full(13, -1, np.int8)
-    n = play_one_kernel(hands, contract, param, int(cfg[0, 2]), rules.to_array(), ids, fns, _check_seed(seed),
-                        np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner)
+    snap = np.zeros(SNAP_SIZE, np.uint64)
+    if not 0 <= index <= MAX_INDEX:
+        raise ValueError(f"the deal index must be 0..2^63-1, not {index}")
+    n = call_interruptibly(play_one_kernel, hands, contract, param, declarer, rules.to_array(), ids, fns,
+                           _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap)
     if n < 0:
-        _raise_illegal(n, resolved, f"contract {CONTRACTS[contract]}")
+        _raise_failed_play(n, resolved, f"contract {CONTRACTS[contract]}", snap)
     n_tricks = int((rec_winner >= 0).sum())
     return DealResult(contract, param, declarer, hands.copy(), scores, tricks,
                       rec_seat[:n].astype(np.int64), rec_card[:n].astype(np.int64),
@@ -126,17 +153,20 @@ def play_random_deal(seed: int, index: int, contract, strategies="heuristic", **
     return play_deal(random_deal(seed, index), contract, strategies, seed=seed, index=index, **kwargs)
 
 
-def play_named(hands, contract: Contract, strategies, *, declarer: int, trump: str | None = None,
-               domino_rank: str | None = None, rules: Rules | None = None, seed: int = 0,
-               index: int = 0) -> DealResult:
-    """Play one deal with the trump suit / domino rank named as on the command line.
+def resolve_choice(choice: Choice, declarer_hand) -> int:
+    """The suit / rank actually named under ``choice`` by a declarer holding ``declarer_hand``."""
+    if choice.is_fixed:
+        return choice.code
+    return int(resolve_param(int(choice.contract), choice.code, np.uint64(declarer_hand)))
 
-    ``trump`` / ``domino_rank``: a suit / rank or a choice policy (``longest``,
-    ``strongest``, ``most-held``), resolved from the declarer's hand; ``None``
-    gives the defaults (the longest suit, dominoes from 7).  ``strategies``: one
-    strategy or four, by seat.
+
+def play_named(hands, contract: Contract, strategies, *, declarer: int, choice: Choice,
+               rules: Rules | None = None, seed: int = 0, index: int = 0) -> DealResult:
+    """Play one deal with the trump suit / domino rank named by ``choice`` from the declarer's hand.
+
+    ``choice``: a fixed suit / rank or a choice policy (see ``choices.contract_choices``);
+    ``strategies``: one strategy or four, by seat.
     """
-    choice = contract_choices(contract, trump, domino_rank)[0]
     param = resolve_choice(choice, hands[declarer])
     return play_deal(hands, contract, strategies, param=param, declarer=declarer, rules=rules,
                      seed=seed, index=index)
@@ -153,8 +183,8 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     ``with_params`` also the trump suit / starting rank played, (n, n_configs) int8.  Deal ``i`` depends only
     on ``(seed, start + i)``, so the result is the same for any thread count or chunk.
     """
-    if n < 0 or start < 0:
-        raise ValueError("start and the number of deals must be non-negative")
+    if n < 0 or start < 0 or start + n > MAX_INDEX:
+        raise ValueError("start and the number of deals must be non-negative (and below 2^63)")
     if chunk < 1:
         raise ValueError("chunk must be at least 1")
     key = _check_seed(seed)
@@ -165,12 +195,14 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     tricks = np.zeros((n, len(cfg), 4), np.int8)
     params = np.zeros((n, len(cfg)), np.int8)
     errors = np.zeros(n, np.int64)
+    snaps = np.zeros((-(-n // chunk), SNAP_SIZE), np.uint64)
     no_sums = np.zeros((0, 0, 0), np.int64)
-    play_batch_kernel(key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules.to_array(), ids, fns,
-                      scores, tricks, params, no_sums, no_sums, errors, get_num_threads())
+    call_interruptibly(play_batch_kernel, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules.to_array(),
+                       ids, fns, scores, tricks, params, no_sums, no_sums, errors, snaps, get_num_threads())
     bad = np.flatnonzero(errors)
     if bad.size:
-        _raise_illegal(int(errors[bad[0]]), resolved, f"deal {start + int(bad[0])} of seed {seed}")
+        i = int(bad[0])
+        _raise_failed_play(int(errors[i]), resolved, f"deal {start + i} of seed {seed}", snaps[i // chunk])
     return (scores, tricks, params) if with_params else (scores, tricks)
 
 
@@ -185,8 +217,8 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
     ``configs`` a sequence of ``(contract, param, declarer)``, params may be
     choice-policy codes.
     """
-    if n_samples < 2:
-        raise ValueError("n_samples must be at least 2")
+    if not 2 <= n_samples <= MAX_SAMPLES:
+        raise ValueError(f"the Monte Carlo deals per hand must be 2..{MAX_SAMPLES:,}, not {n_samples}")
     if not 0 <= seat < N_SEATS:
         raise ValueError("seat must be 0..3")
     key = _check_seed(seed)
@@ -200,12 +232,13 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
     sums = np.zeros((len(fixed), len(cfg), 4), np.int64)
     squares = np.zeros_like(sums)
     errors = np.zeros(len(fixed), np.int64)
+    snaps = np.zeros((len(fixed), SNAP_SIZE), np.uint64)
     # One hand per chunk: a hand is many deals, and threads claim hands as they free up.
-    play_batch_kernel(key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules.to_array(), ids, fns,
-                      np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8), np.zeros((0, 0), np.int8),
-                      sums, squares, errors, get_num_threads())
+    call_interruptibly(play_batch_kernel, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules.to_array(),
+                       ids, fns, np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8),
+                       np.zeros((0, 0), np.int8), sums, squares, errors, snaps, get_num_threads())
     bad = np.flatnonzero(errors)
     if bad.size:
-        _raise_illegal(int(errors[bad[0]]), resolved, "hand evaluation")
+        _raise_failed_play(int(errors[bad[0]]), resolved, "hand evaluation", snaps[int(bad[0])])
     mean, se = mean_and_se(sums, squares, n_samples)
     return HandEstimates(mean, se)

@@ -3,11 +3,11 @@
 A :class:`Choice` is a fixed suit / rank or a choice policy that looks at the
 declarer's hand.  The kernels take it as one int, its ``code``: the suit 0..3 or
 rank 0..12 itself, or a negative policy code resolved from the declarer's hand by
-``kernels.resolve_param``.  Text (``S``, ``7``, ``longest``, ``each``) exists only
+``kernels.resolve_param`` (``api.resolve_choice`` from Python).  Text (``S``, ``7``, ``longest``, ``each``) exists only
 at the edges: the command line and the manifests.
 
->>> [c.text for c in parse_trump_choice("each,longest", allow_each=True)]
-['C', 'D', 'H', 'S', 'longest']
+>>> [(c.code, c.label) for c in parse_trump_choice("S,longest", allow_each=True)]
+[(3, 'fixed'), (-1, 'longest')]
 >>> parse_domino_choice("most-held")[0].label
 'most-held'
 """
@@ -54,13 +54,6 @@ class Choice:
             if code == self.code:
                 return name
         return "fixed"
-
-    @property
-    def text(self) -> str:
-        """How the command line writes it: ``S``, ``7``, ``longest``... (empty for other contracts)."""
-        if not self.is_fixed:
-            return self.label
-        return param_name(self.contract, self.code) or ""
 
 
 NO_CHOICE = {c: Choice(c, 0) for c in Contract if c not in POLICIES}
@@ -129,16 +122,6 @@ def contract_choices(contract: int, trump: str | None, domino_rank: str | None,
     if contract == DOMINO:
         return parse_domino_choice(domino_rank, allow_each)
     return [NO_CHOICE[Contract(contract)]]
-
-
-def resolve_choice(choice: Choice, declarer_hand) -> int:
-    """The suit / rank actually named under ``choice`` by a declarer holding ``declarer_hand``."""
-    if choice.is_fixed:
-        return choice.code
-    import numpy as np
-
-    from .kernels import resolve_param  # the kernels' own rule, so Python and numba never differ
-    return int(resolve_param(int(choice.contract), choice.code, np.uint64(declarer_hand)))
 
 
 def param_name(contract: int, param: int) -> str | None:

@@ -8,9 +8,10 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
-from ..core.cards import ACE_OF_HEARTS, HEARTS_MASK, KING_OF_HEARTS, QUEENS
+from ..core.cards import QUEEN_RANK
 from .play_rules import above, below, lane, suit_bits
-from .rules import BARBU, DOMINO, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, TRUMPS
+from .rules import ACE_OF_HEARTS, BARBU, DOMINO, HEARTS_MASK, KING_OF_HEARTS, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, \
+    QUEENS, TRUMPS
 from .state import S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, S_WIN_CARD
 
 U1 = np.uint64(1)
@@ -79,7 +80,7 @@ def _negative_discard(legal, hand, contract, played):
         # A or K of a suit whose queen is still out can be forced to take it.
         danger = np.uint64(0)
         for s in range(4):
-            queen = 13 * s + 10
+            queen = 13 * s + QUEEN_RANK
             if not ((played | hand) >> np.uint64(queen)) & U1:
                 danger |= legal & above(queen)
         if danger:

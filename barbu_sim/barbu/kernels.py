@@ -17,13 +17,14 @@ from numba import njit, prange, types
 
 from ..core.atomic import claim
 from ..core.bits import highest_bit, lowest_bit, popcount
-from ..core.cards import SUIT_LANE
+from ..core.cards import ACE_RANK, JACK_RANK, KING_RANK, QUEEN_RANK
 from ..core.rng import STREAM_EVAL, STREAM_PLAY, stream_key
-from .choices import TRUMP_STRONGEST
+from .choices import DEFAULT_DOMINO_RANK, TRUMP_STRONGEST
 from .deals import deal_around_into, deal_into
 from .heuristic import heuristic_domino, heuristic_tricks
 from .play_rules import (
-    beats, domino_openers, domino_playable, forced_discard, hand_over, lead_restriction, legal_mask, trick_points,
+    beats, domino_openers, domino_playable, forced_discard, hand_over, lane, lead_restriction, legal_mask,
+    trick_points,
 )
 from .rules import DOMINO, R_DOMINO_PAYOUT, RULES_ARRAY_SIZE, TRUMPS
 from .state import (
@@ -31,13 +32,22 @@ from .state import (
     S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
     STATE_SIZE,
 )
-from .strategies import HEURISTIC, LOWEST, RANDOM, USER_FNS, lowest_strategy, random_strategy
+from .strategies import HEURISTIC, LOWEST, RAISED, RANDOM, USER_FNS, lowest_strategy, random_strategy
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
+assert S_RULES + RULES_ARRAY_SIZE <= STATE_SIZE, "the rules must fit at the end of the state array"
+
 MAX_ACTIONS = 256  # Domino: at most 52 plays and, per play, 3 passes
 PASS = -1  # the card recorded for a Domino pass
+NOT_A_CARD = 52  # in an error code: the strategy returned a value that is not a card
+STRATEGY_RAISED = 53  # in an error code: the strategy raised an exception
+# What a failed play leaves for the error message: the state array, then legal, hand and the rng state.
+SNAP_LEGAL = STATE_SIZE
+SNAP_HAND = STATE_SIZE + 1
+SNAP_RNG = STATE_SIZE + 2
+SNAP_SIZE = STATE_SIZE + 3
 
 
 @njit(cache=True)
@@ -55,20 +65,21 @@ def resolve_param(contract, param, hand):
     if contract == TRUMPS:
         best, best_value = 3, -1
         for s in range(3, -1, -1):
-            ln = (hand >> np.uint64(13 * s)) & SUIT_LANE
+            ln = lane(hand, s)
             value = popcount(ln)
             if param == TRUMP_STRONGEST:
-                value = 2 * value + 4 * np.int64((ln >> np.uint64(12)) & U1) + 3 * np.int64((ln >> np.uint64(11)) & U1) \
-                    + 2 * np.int64((ln >> np.uint64(10)) & U1) + np.int64((ln >> np.uint64(9)) & U1)
+                value = 2 * value + 4 * np.int64((ln >> np.uint64(ACE_RANK)) & U1) \
+                    + 3 * np.int64((ln >> np.uint64(KING_RANK)) & U1) + 2 * np.int64((ln >> np.uint64(QUEEN_RANK)) & U1) \
+                    + np.int64((ln >> np.uint64(JACK_RANK)) & U1)
             if value > best_value:
                 best, best_value = s, value
         return best
-    best, best_count, best_dist = 5, -1, 99
+    best, best_count, best_dist = DEFAULT_DOMINO_RANK, -1, 99
     for r in range(13):
         count = 0
         for s in range(4):
             count += np.int64((hand >> np.uint64(13 * s + r)) & U1)
-        dist = abs(r - 5)
+        dist = abs(r - DEFAULT_DOMINO_RANK)
         if count > best_count or (count == best_count and dist < best_dist):
             best, best_count, best_dist = r, count, dist
     return best
@@ -88,10 +99,18 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino):
     return user_fns[seat](legal, hand, state, rng)
 
 
-@njit(inline="always", cache=True)
-def _illegal(seat, card):
-    """The error code of an illegal play: ``-(1 + seat + 4 * card)`` (card 52: not a card at all)."""
-    c = card if 0 <= card < 52 else 52
+@njit(cache=True, _nrt=False)  # not inlined: it is the cold path of the play loops
+def _failed_play(seat, card, legal, hand, rng_before, state, snap):
+    """Keep what the error message needs in ``snap``; return the error code ``-(1 + seat + 4 * c)``.
+
+    ``c`` is the card, :data:`NOT_A_CARD` or :data:`STRATEGY_RAISED`.
+    """
+    for i in range(STATE_SIZE):
+        snap[i] = state[i]
+    snap[SNAP_LEGAL] = legal
+    snap[SNAP_HAND] = hand
+    snap[SNAP_RNG] = rng_before
+    c = card if 0 <= card < 52 else (STRATEGY_RAISED if card == RAISED else NOT_A_CARD)
     return -(1 + seat + 4 * c)
 
 
@@ -124,7 +143,7 @@ def _reset_state(state, contract, param, declarer):
 
 @njit(cache=True, _nrt=False)
 def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, state, rng,
-                 scores, tricks, record, rec_seat, rec_card, rec_winner):
+                 scores, tricks, record, rec_seat, rec_card, rec_winner, snap):
     """Play the tricks of a trick contract; returns actions recorded, or a negative error code."""
     played = U0
     # Seats are masked with & 3 so that the compiler knows them non-negative and
@@ -150,9 +169,10 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
             legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
             state[S_N_IN_TRICK] = k
             state[S_SEAT] = seat
+            rng_before = rng[0]
             card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False)
             if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
-                return _illegal(seat, card)
+                return _failed_play(seat, card, legal, hand, rng_before, state, snap)
             b = U1 << np.uint64(card)
             hands[seat] = hand ^ b
             trick |= b
@@ -191,7 +211,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
 
 @njit(cache=True, _nrt=False)
 def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
-                 scores, record, rec_seat, rec_card):
+                 scores, record, rec_seat, rec_card, snap):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
     playable, grows_down, grows_up = domino_openers(start)
     played = U0
@@ -209,9 +229,10 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 n_act += 1
             else:
                 state[S_SEAT] = seat
+                rng_before = rng[0]
                 card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True)
                 if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
-                    return _illegal(seat, card)
+                    return _failed_play(seat, card, legal, hand, rng_before, state, snap)
                 b = U1 << np.uint64(card)
                 hands[seat] = hand ^ b
                 played |= b
@@ -219,7 +240,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 # A column is the run of its suit's played cards: its ends are the lowest and
                 # highest played rank of the suit (a count of zeros each, no branch).
                 suit = card // 13
-                column = (played >> np.uint64(13 * suit)) & SUIT_LANE
+                column = lane(played, suit)
                 state[S_DOMINO_LOW + suit] = lowest_bit(column)
                 state[S_DOMINO_HIGH + suit] = highest_bit(column)
                 state[S_PLAYED] = played
@@ -241,7 +262,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
 
 @njit(cache=True, _nrt=False)
 def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng, hands,
-               scores, tricks, record, rec_seat, rec_card, rec_winner):
+               scores, tricks, record, rec_seat, rec_card, rec_winner, snap):
     """Play one deal of ``contract`` from ``hands_in`` (left untouched); scores and tricks by seat."""
     for s in range(4):
         hands[s] = hands_in[s]
@@ -250,33 +271,38 @@ def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, 
     _reset_state(state, contract, param, declarer)
     if contract == DOMINO:
         return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,
-                            scores, record, rec_seat, rec_card)
+                            scores, record, rec_seat, rec_card, snap)
     return _play_tricks(hands, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
-                        scores, tricks, record, rec_seat, rec_card, rec_winner)
+                        scores, tricks, record, rec_seat, rec_card, rec_winner, snap)
 
 
 @njit(
     types.int64(
         types.uint64[::1], types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
         USER_FNS, types.uint64, types.uint64, types.int64[::1], types.int64[::1],
-        types.int8[::1], types.int8[::1], types.int8[::1],
+        types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1],
     ),
     cache=True,
+    nogil=True,
 )
 def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_fns, seed, index,
-                    scores, tricks, rec_seat, rec_card, rec_winner):
-    """Play one deal with its full record; returns the number of actions, or a negative error code."""
+                    scores, tricks, rec_seat, rec_card, rec_winner, snap):
+    """Play one deal with its full record; returns the number of actions, or a negative error code.
+
+    Releases the GIL, so that a caller can run it in a thread and stay responsive to Ctrl-C.
+    ``snap`` ((SNAP_SIZE,) uint64) receives what an error message needs when a play fails.
+    """
     state = _new_state(rules)
     rng = np.empty(1, np.uint64)
     rng[0] = stream_key(seed, index, STREAM_PLAY)
     hands = np.empty(4, np.uint64)
     return _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
-                      hands, scores, tricks, True, rec_seat, rec_card, rec_winner)
+                      hands, scores, tricks, True, rec_seat, rec_card, rec_winner, snap)
 
 
 @njit(cache=True, _nrt=False)
 def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors, deck, dealt, hands, state, rng, sc, tr, dummy):
+                scores, tricks, params, sums, squares, errors, snap, deck, dealt, hands, state, rng, sc, tr, dummy):
     """Play work items ``lo..hi`` under every configuration, serially.
 
     Without fixed hands, item ``i`` is deal ``start + i`` of run ``seed``, and its
@@ -284,7 +310,8 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
     ``n_samples`` deals of the unseen cards around ``fixed_hands[j]`` at
     ``fixed_seat``, keyed by the hand and seat themselves (so a hand's estimate does
     not depend on the batch it is in); the sums and sums of squares of its scores
-    are stored.  An illegal play stores its error code for the item and stops.
+    are stored.  A failed play stores its error code for the item, its details in
+    ``snap``, and stops.
 
     Compiled without reference counting (``_nrt=False``): it only touches the
     scratch arrays it is given, and the per-call reference-count traffic of
@@ -309,7 +336,7 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                 contract, declarer = configs[c, 0], configs[c, 2]
                 param = resolve_param(contract, configs[c, 1], dealt[declarer])
                 code = _play_into(dealt, contract, param, declarer, rules, strat_ids,
-                                  user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy)
+                                  user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy, snap)
                 if code < 0:
                     errors[i] = code
                     return
@@ -326,10 +353,10 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
 
 @njit(cache=True)
 def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors):
+                scores, tricks, params, sums, squares, errors, snap):
     """Allocate one chunk's scratch arrays, then play its items."""
     _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors,
+                scores, tricks, params, sums, squares, errors, snap,
                 np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
                 _new_state(rules), np.empty(1, np.uint64), np.empty(4, np.int64),
                 np.empty(4, np.int64), np.empty(1, np.int8))
@@ -340,13 +367,14 @@ def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
         types.uint64, types.int64, types.int64, types.int64, types.uint64[::1], types.int64, types.int64,
         types.int64[:, ::1], types.int64[::1], types.int64[::1], USER_FNS,
         types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
-        types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64,
+        types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.uint64[:, ::1], types.int64,
     ),
     cache=True,
     parallel=True,
+    nogil=True,
 )
 def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                      user_fns, scores, tricks, params, sums, squares, errors, workers):
+                      user_fns, scores, tricks, params, sums, squares, errors, snaps, workers):
     """Play ``n`` work items (see :func:`_play_range`) in chunks of ``chunk``, on ``workers`` threads.
 
     Parameters
@@ -358,7 +386,10 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
     rules : the ``Rules.to_array()`` int64 array.  strat_ids, user_fns : see ``strategies.seat_strategies``.
     scores, tricks : (n, k, 4) int16 / int8, params : (n, k) int8 (deal batches; else (0, 0, 0) / (0, 0)).
     sums, squares : (n, k, 4) int64, zeroed (hand evaluation; else (0, 0, 0)).
-    errors : (n,) int64, zeroed: a negative illegal-play code for an item that stopped.
+    errors : (n,) int64, zeroed: a negative error code for an item that stopped on a failed play.
+    snaps : (n_chunks, SNAP_SIZE) uint64: row ``k`` receives the details of chunk ``k``'s failed play.
+
+    Releases the GIL, so that a caller can run it in a thread and stay responsive to Ctrl-C.
     """
     n_chunks = (n + chunk - 1) // chunk
     next_chunk = np.zeros(1, np.int64)
@@ -371,4 +402,4 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
             lo = k * chunk
             hi = min(n, lo + chunk)
             _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                        user_fns, scores, tricks, params, sums, squares, errors)
+                        user_fns, scores, tricks, params, sums, squares, errors, snaps[k])

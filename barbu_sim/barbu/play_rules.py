@@ -9,9 +9,11 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import popcount
-from ..core.cards import ACE_OF_HEARTS_BIT, HEARTS_MASK, KING_OF_HEARTS_BIT, QUEENS, SUIT_LANE
-from .rules import BARBU, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, R_BARBU_FORCED_DISCARD, \
-    R_BARBU_HEART_LEAD, R_TRUMPS_OVERTRUMP, R_TRUMPS_VOID, TRUMPS
+from ..core.cards import SUIT_LANE
+from .rules import (
+    ACE_OF_HEARTS_BIT, BARBU, HEARTS_MASK, KING_OF_HEARTS_BIT, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, QUEENS,
+    R_BARBU_FORCED_DISCARD, R_BARBU_HEART_LEAD, R_TRUMPS_OVERTRUMP, R_TRUMPS_VOID, TRUMPS,
+)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -116,6 +118,20 @@ def beats(card, suit, win_card, win_suit, contract, trump):
     if suit == win_suit:
         return card > win_card
     return contract == TRUMPS and suit == trump
+
+
+@njit(cache=True)
+def trick_winner(cards, n, contract, trump):
+    """The position (0..n-1, in play order) of the card that wins a trick of ``cards[:n]``.
+
+    The highest trump wins (Trumps), else the highest card of the led suit.  The play
+    loop reaches the same answer card by card with :func:`beats`.
+    """
+    best, best_suit = 0, cards[0] // 13
+    for k in range(1, n):
+        if beats(cards[k], cards[k] // 13, cards[best], best_suit, contract, trump):
+            best, best_suit = k, cards[k] // 13
+    return best
 
 
 @njit(inline="always", cache=True)

@@ -67,7 +67,7 @@ def write_report(run_dir, tables: dict[str, pl.DataFrame] | None = None) -> list
     """Write ``report.md`` and each table as CSV and JSON into ``run_dir/report``; returns the paths."""
     run_dir = Path(run_dir)
     tables = tables if tables is not None else build_tables(run_dir)
-    manifest = read_manifest(run_dir)
+    manifest = read_manifest(run_dir, "deals")
     out = run_dir / "report"
     out.mkdir(exist_ok=True)
     paths = []
@@ -88,6 +88,15 @@ def write_report(run_dir, tables: dict[str, pl.DataFrame] | None = None) -> list
     (out / "report.md").write_text("\n".join(md))
     paths.append(out / "report.md")
     return paths
+
+
+def incomplete_note(run_dir) -> str | None:
+    """For a run not yet complete: how far it got and the command that finishes it; else ``None``."""
+    manifest = read_manifest(run_dir, "deals")
+    if manifest.get("complete"):
+        return None
+    return (f"Run incomplete: {manifest['deals_done']:,} of {manifest['config']['deals']:,} deals; "
+            f"finish it with: barbu-sim run --resume --out {run_dir}")
 
 
 def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.cards import ACE_RANK, HEARTS, KING_RANK, QUEEN_RANK, Suit, card_of, suit_mask
+
 
 class Contract(IntEnum):
     """The seven contracts, in the order the spec lists them; the values are the kernels' contract ids."""
@@ -45,6 +47,14 @@ NEGATIVE_CONTRACTS = (NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU)
 POSITIVE_CONTRACTS = (TRUMPS, DOMINO)
 # Points shared out by each contract in one hand (the sum of the four seats' raw scores).
 CONTRACT_TOTALS = (-26, -24, -30, -30, -20, 65, 65)
+
+# The penalty cards: the cards whose winning the negative contracts count.
+QUEENS = np.uint64(sum(1 << card_of(s, QUEEN_RANK) for s in Suit))
+HEARTS_MASK = suit_mask(HEARTS)
+KING_OF_HEARTS = card_of(HEARTS, KING_RANK)
+ACE_OF_HEARTS = card_of(HEARTS, ACE_RANK)
+KING_OF_HEARTS_BIT = np.uint64(1 << KING_OF_HEARTS)
+ACE_OF_HEARTS_BIT = np.uint64(1 << ACE_OF_HEARTS)
 
 ROTATIONS = ("declarer-block", "every-dealer")
 BARBU_HEART_LEADS = ("king-only", "no-hearts-unless-only-hearts")
@@ -88,6 +98,9 @@ def _parse_bool(option: str, value) -> bool:
     raise ValueError(f"option {option}: {value!r} is not on or off")
 
 
+MAX_PAYOUT = 10_000  # |a Domino payout|: every score fits the records' int16 columns, with room to spare
+
+
 def _parse_payout(value) -> tuple[int, int, int, int]:
     if isinstance(value, str):
         parts = [p for p in value.replace(" ", "").split(",") if p]
@@ -99,6 +112,9 @@ def _parse_payout(value) -> tuple[int, int, int, int]:
         raise ValueError(f"option domino-payout: {value!r} is not a list of four integers") from None
     if len(payout) != 4:
         raise ValueError(f"option domino-payout: needs four numbers (first, second, third, last), got {len(payout)}")
+    if any(abs(p) > MAX_PAYOUT for p in payout):
+        raise ValueError(f"option domino-payout: each payout must be within -{MAX_PAYOUT:,}..{MAX_PAYOUT:,}, "
+                         f"not {','.join(map(str, payout))}")
     return payout  # type: ignore[return-value]
 
 
@@ -161,6 +177,26 @@ class Rules:
         """Points shared out by one hand of ``contract`` under these rules."""
         return sum(self.domino_payout) if contract == DOMINO else CONTRACT_TOTALS[contract]
 
+    def seat_scores(self, contract: int) -> frozenset[int]:
+        """Every raw score one seat can make in one hand of ``contract`` under these rules.
+
+        >>> sorted(Rules().seat_scores(NO_LAST_TWO)), sorted(Rules().seat_scores(BARBU))
+        ([-30, -20, -10, 0], [-20, 0])
+        """
+        if contract == NO_TRICKS:
+            return frozenset(-2 * k for k in range(14))
+        if contract == NO_QUEENS:
+            return frozenset(-6 * k for k in range(5))
+        if contract == NO_LAST_TWO:
+            return frozenset((0, -10, -20, -30))
+        if contract == NO_HEARTS:  # -2 a heart, the ace 4 more: without the ace at most 12 hearts
+            return frozenset([-2 * h for h in range(13)] + [-2 * h - 4 for h in range(1, 14)])
+        if contract == BARBU:
+            return frozenset((0, -20))
+        if contract == TRUMPS:
+            return frozenset(5 * k for k in range(14))
+        return frozenset(self.domino_payout)
+
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
 
@@ -194,7 +230,10 @@ def load_rules(spec: str | None = None, options: dict | None = None) -> Rules:
         base = data.pop("preset", "default")
         if base not in PRESETS:
             raise ValueError(f"rules file {spec}: unknown preset {base!r}")
-        rules = PRESETS[base].with_options(**data)
+        try:
+            rules = PRESETS[base].with_options(**data)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"rules file {spec}: {e}") from None
     else:
         raise ValueError(f"unknown rules preset {spec!r}: use one of {', '.join(PRESETS)} or a .toml file")
     return rules.with_options(**options) if options else rules

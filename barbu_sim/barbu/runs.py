@@ -14,10 +14,10 @@ import numba
 import numpy as np
 import polars as pl
 
-from ..core.runs import RunError, RunSummary, fill_chunks, load_run, start_run
+from ..core.runs import RunError, RunSummary, fill_chunks, load_run, lock_run, read_manifest, start_run
 from ..core.seats import N_SEATS
 from .api import play_batch
-from .choices import CHOICE_LABELS, Choice, contract_choices
+from .choices import CHOICE_LABELS, NO_CHOICE, Choice, parse_domino_choice, parse_trump_choice
 from .rules import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from .schema import (
     CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, SCHEMA_VERSION, SCORE_COLUMNS, SUIT_ENUM, TRICK_COLUMNS,
@@ -43,12 +43,12 @@ class PlayConfig:
         return (int(self.contract), self.choice.code, self.declarer)
 
 
-@dataclass
+@dataclass(frozen=True)
 class RunConfig:
     """Everything that determines a run's records (the manifest's ``config``).
 
     ``trump`` and ``domino_rank`` are the command line's text (``S``, ``each``,
-    ``each,longest``...); they are parsed once, here.
+    ``each,longest``...); they are parsed once, here, like every other field.
     """
 
     deals: int
@@ -66,25 +66,29 @@ class RunConfig:
             raise ValueError(f"the number of deals must be a positive integer, not {self.deals}")
         if self.deals > MAX_DEALS:
             raise ValueError(f"at most {MAX_DEALS:,} deals per run, not {self.deals:,}")
-        if self.seed < 0:
-            raise ValueError("the seed must be a non-negative integer")
+        if not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
+            raise ValueError(f"the seed must be an integer 0..2^64-1, not {self.seed}")
         if not self.contracts:
             raise ValueError("give at least one contract")
-        self.contracts = [CONTRACTS[parse_contract(c)] for c in self.contracts]
-        if len(set(self.contracts)) != len(self.contracts):
+        contracts = [CONTRACTS[parse_contract(c)] for c in self.contracts]
+        if len(set(contracts)) != len(contracts):
             raise ValueError("a contract is named twice")
         if len(self.strategies) != N_SEATS:
             raise ValueError("give four strategies, one per seat")
         for s in self.strategies:
             resolve_strategy(s)  # fail early on an unknown strategy
-        self._rules = Rules(**{k.replace("-", "_"): v for k, v in self.rules.items()})
-        if not 0 <= self.declarer < N_SEATS:
+        if not isinstance(self.declarer, int) or not 0 <= self.declarer < N_SEATS:
             raise ValueError("the declarer seat must be 0..3")
-        self._configs = [PlayConfig(c, choice, self.declarer)
-                         for c in map(parse_contract, self.contracts)
-                         for choice in contract_choices(c, self.trump, self.domino_rank, allow_each=True)]
+        choices = {TRUMPS: parse_trump_choice(self.trump, allow_each=True),
+                   DOMINO: parse_domino_choice(self.domino_rank, allow_each=True)}
+        configs = [PlayConfig(c, choice, self.declarer) for c in map(parse_contract, contracts)
+                   for choice in choices.get(c, [NO_CHOICE.get(c)])]
+        derived = {"contracts": contracts, "_rules": Rules(**{k.replace("-", "_"): v for k, v in self.rules.items()}),
+                   "_configs": configs}
         if self.chunk_deals <= 0:
-            self.chunk_deals = max(1000, ROWS_PER_CHUNK // len(self._configs))
+            derived["chunk_deals"] = max(1000, ROWS_PER_CHUNK // len(configs))
+        for name, value in derived.items():  # a frozen dataclass sets its derived fields this way
+            object.__setattr__(self, name, value)
 
     @property
     def rules_obj(self) -> Rules:
@@ -139,27 +143,57 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
     chunks and the manifest stay valid and the exception propagates.
     """
     run_dir = Path(run_dir)
-    if threads is not None and threads < 1:
-        raise ValueError("--threads must be at least 1")
-    if resume:
-        manifest = load_run(run_dir, SCHEMA_VERSION)
-        config = RunConfig(**manifest["config"])
-    else:
-        if config is None:
-            raise ValueError("give a configuration (or resume an existing run)")
-        manifest = start_run(run_dir, SCHEMA_VERSION,
-                             {"config": asdict(config), "configs": [c.row() for c in config.configs()]},
-                             unit="deals", force=force)
-    if threads is not None:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    configs = config.configs()
-    rows = [c.row() for c in configs]
-    rules = config.rules_obj
+    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ValueError(f"--threads must be at least 1 and at most {numba.config.NUMBA_NUM_THREADS} "
+                         f"(the cores numba may use here), not {threads}")
+    if not resume and config is None:
+        raise ValueError("give a configuration (or resume an existing run)")
+    with lock_run(run_dir, create=not resume):
+        if resume:
+            manifest = load_run(run_dir, SCHEMA_VERSION, "deals")
+            config = config_of(manifest, run_dir)
+        else:
+            manifest = start_run(run_dir, SCHEMA_VERSION,
+                                 {"config": asdict(config), "configs": [c.row() for c in config.configs()]},
+                                 unit="deals", force=force)
+        if threads is not None:
+            numba.set_num_threads(threads)
+        configs = config.configs()
+        rows = [c.row() for c in configs]
+        rules = config.rules_obj
 
-    def play_chunk(lo: int, n: int) -> pl.DataFrame:
-        scores, tricks, params = play_batch(config.seed, lo, n, rows, config.strategies, rules=rules,
-                                            with_params=True)
-        return chunk_frame(lo, configs, scores, tricks, params)
+        def play_chunk(lo: int, n: int) -> pl.DataFrame:
+            scores, tricks, params = play_batch(config.seed, lo, n, rows, config.strategies, rules=rules,
+                                                with_params=True)
+            return chunk_frame(lo, configs, scores, tricks, params)
 
-    return fill_chunks(run_dir, manifest, config.deals, config.chunk_deals, play_chunk, unit="deals",
-                       progress=progress)
+        return fill_chunks(run_dir, manifest, config.deals, config.chunk_deals, play_chunk, unit="deals",
+                           progress=progress)
+
+
+def config_of(manifest: dict, run_dir) -> RunConfig:
+    """The :class:`RunConfig` stored in a run's manifest (a clear error if it is not one)."""
+    try:
+        return RunConfig(**manifest["config"])
+    except (TypeError, ValueError, KeyError) as e:
+        raise RunError(f"{run_dir}/manifest.json holds no valid run configuration: {e}") from None
+
+
+# What ``--resume`` compares: RunConfig field -> the flag that sets it.
+RESUME_FLAGS = {"deals": "--deals", "seed": "--seed", "contracts": "--contract", "strategies": "--strategy",
+                "trump": "--trump", "domino_rank": "--domino-rank", "declarer": "--declarer",
+                "rules": "--rules/--option"}
+
+
+def check_resume_settings(run_dir, given: dict) -> None:
+    """Refuse to resume ``run_dir`` with settings that differ from the run's own.
+
+    ``given``: the RunConfig fields the user set on the command line, normalised as
+    RunConfig normalises them; fields left out were not given.
+    """
+    stored = asdict(config_of(read_manifest(run_dir, "deals"), run_dir))
+    differ = [f"{RESUME_FLAGS[k]} {given[k]!r} (the run has {stored[k]!r})"
+              for k in RESUME_FLAGS if k in given and given[k] != stored[k]]
+    if differ:
+        raise RunError("--resume finishes the run with its own settings; these differ from it: " + "; ".join(differ)
+                       + ". Leave them out, or start a new run (another --out, or --force)")

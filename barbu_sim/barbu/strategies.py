@@ -37,6 +37,7 @@ from .heuristic import heuristic_strategy
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 STRATEGY_SIG = types.int64(types.uint64, types.uint64, types.uint64[::1], types.uint64[::1])
+RAISED = -(1 << 62)  # what a user strategy's function pointer returns when the strategy raised
 STRATEGY_FN = types.FunctionType(STRATEGY_SIG)
 USER_FNS = types.UniTuple(STRATEGY_FN, N_SEATS)  # one function slot per seat
 
@@ -99,6 +100,21 @@ def resolve_strategy(spec) -> Strategy:
 _POINTERS: dict = {}
 
 
+def _guarded(func):
+    """``func`` wrapped so that an exception it raises comes back as the card :data:`RAISED`.
+
+    numba cannot carry an exception out of a cfunc (it would print "Exception
+    ignored" and return garbage), so the kernels learn of it by this value and the
+    Python side calls the strategy again on the same state to show its message.
+    """
+    def guarded(legal, hand, state, rng):
+        try:
+            return func(legal, hand, state, rng)
+        except Exception:
+            return RAISED
+    return guarded
+
+
 def function_pointer(func):
     """A numba ``cfunc`` of a strategy: a first-class function the cached kernels accept.
 
@@ -108,7 +124,11 @@ def function_pointer(func):
     key = id(func)
     if key not in _POINTERS:
         try:
-            _POINTERS[key] = (func, cfunc(STRATEGY_SIG, cache=func is lowest_strategy)(func.py_func))
+            if func is lowest_strategy:  # the placeholder in built-in seats' slots: never called, cached on disk
+                pointer = cfunc(STRATEGY_SIG, cache=True)(func.py_func)
+            else:
+                pointer = cfunc(STRATEGY_SIG)(_guarded(func))
+            _POINTERS[key] = (func, pointer)
         except Exception as e:  # numba's typing errors for a wrong signature
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise ValueError(

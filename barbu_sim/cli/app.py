@@ -58,3 +58,42 @@ def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
         seat, name = item.split("=", 1)
         specs[parse_seat(seat)] = name.strip()
     return specs
+
+
+MAX_SEED = 2**64 - 1
+MAX_SAMPLES = 1_000_000  # Monte Carlo deals per hand evaluation
+
+
+def check_seed(seed: int, flag: str = "--seed") -> int:
+    """A seed is an integer 0..2^64-1 (the generators' key)."""
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"{flag} must be a non-negative integer below 2^64, not {seed}")
+    return seed
+
+
+def check_range(value: int, flag: str, low: int, high: int) -> int:
+    """``value`` if ``low <= value <= high``, else a one-line error naming ``flag``."""
+    if not low <= value <= high:
+        raise ValueError(f"{flag} must be at least {low:,} and at most {high:,}, not {value:,}")
+    return value
+
+
+def check_out(out: str | None, flag: str = "--out") -> str | None:
+    """An output directory given on the command line: not empty, not an existing file."""
+    from pathlib import Path
+    if out is None:
+        return None
+    if not out.strip():
+        raise ValueError(f"{flag} is empty: name a directory")
+    if Path(out).exists() and not Path(out).is_dir():
+        raise ValueError(f"{flag} {out} is a file, not a directory")
+    return out
+
+
+def interrupted(message: str) -> None:
+    """Ctrl-C: say what is kept and how to go on, then exit 130 (at once if a kernel is still running)."""
+    from ..core.interrupt import exit_now, kernel_still_running
+    typer.echo(f"\nInterrupted: {message}", err=True)
+    if kernel_still_running():  # a kernel cannot be stopped or joined: end the process now
+        exit_now(130)
+    raise typer.Exit(130)

@@ -10,7 +10,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import OptionOpt, RulesOpt, app, fail, load_cli_rules, per_seat
+from .app import (
+    MAX_SAMPLES, OptionOpt, RulesOpt, app, check_out, check_range, check_seed, fail, interrupted, load_cli_rules,
+    per_seat,
+)
+
+MAX_GAMES = 1_000_000  # games per `game` call
+MAX_BLOCKS = 50_000  # blocks per `compare-orders`: each holds 7 hands' estimates in memory
+MAX_ORDER_GAMES = 10_000
 
 
 @app.command()
@@ -52,6 +59,7 @@ def play(
       barbu-sim play -c trumps --trump H --deal "N:AKQJ.AKQ.AKQ.AKQ ..."
     """
     from ..barbu.api import play_named
+    from ..barbu.choices import contract_choices
     from ..barbu.deals import random_deal
     from ..barbu.record import format_record
     from ..barbu.rules import parse_contract
@@ -60,35 +68,40 @@ def play(
     try:
         cid = parse_contract(contract)
         the_rules = load_cli_rules(rules, option)
-        if seed < 0 or index < 0:
-            raise ValueError("--seed and --index must be non-negative")
-        hands = parse_pbn(deal) if deal else random_deal(seed, index)
+        check_seed(seed)
+        check_range(index, "--index", 0, 2**63 - 1)
+        if deal is not None and not deal.strip():
+            raise ValueError("--deal is empty: give a PBN deal, or leave --deal out for a random one")
+        hands = parse_pbn(deal) if deal is not None else random_deal(seed, index)
         specs = per_seat(strategy, seat_strategy, "--seat-strategy")
-        result = play_named(hands, cid, specs, declarer=parse_seat(declarer), trump=trump, domino_rank=domino_rank,
-                            rules=the_rules, seed=seed, index=index)
+        choice = contract_choices(cid, trump, domino_rank)[0]
+        result = play_named(hands, cid, specs, declarer=parse_seat(declarer), choice=choice, rules=the_rules,
+                            seed=seed, index=index)
+    except KeyboardInterrupt:
+        interrupted("no deal played")
     except ValueError as e:
         fail(str(e))
-    source = "given deal" if deal else f"deal {index} of seed {seed}"
+    source = "given deal" if deal is not None else f"deal {index} of seed {seed}"
     names = ", ".join(f"{SEAT_LETTERS[s]}={n}" for s, n in enumerate(specs)) if len(set(specs)) > 1 else specs[0]
     typer.echo(format_record(result, the_rules, symbols=symbols, title=f"{source}; strategies: {names}"))
 
 
 @app.command()
 def run(
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals to simulate (every configuration is played on each; up to 100,000,000).")] = 5_000_000,
+    deals: Annotated[Optional[int], typer.Option("--deals", "-n", help="Deals to simulate, up to 100,000,000 (default 5,000,000); every configuration is played on each.")] = None,
     contract: Annotated[Optional[list[str]], typer.Option("--contract", "-c", help="Contract to play (repeatable; default all seven).")] = None,
-    strategy: Annotated[str, typer.Option(help="Strategy for every seat: random, heuristic, path/to/file.py:func or module:func.")] = "heuristic",
+    strategy: Annotated[Optional[str], typer.Option(help="Strategy for every seat: random, heuristic (default), path/to/file.py:func or module:func.")] = None,
     seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")] = None,
-    trump: Annotated[str, typer.Option(help="Trumps: a suit S/H/D/C, each (all four on the same deals), or a policy: longest, strongest.")] = "longest",
-    domino_rank: Annotated[str, typer.Option(help="Domino: a rank 2..A, each (all 13 on the same deals), or the policy most-held.")] = "7",
-    declarer: Annotated[str, typer.Option(help="Declarer seat N, E, S or W (it leads / plays first).")] = "N",
+    trump: Annotated[Optional[str], typer.Option(help="Trumps: a suit S/H/D/C, each (all four on the same deals), or a policy: longest (default), strongest.")] = None,
+    domino_rank: Annotated[Optional[str], typer.Option(help="Domino: a rank 2..A (default 7), each (all 13 on the same deals), or the policy most-held.")] = None,
+    declarer: Annotated[Optional[str], typer.Option(help="Declarer seat N (default), E, S or W (it leads / plays first).")] = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
-    seed: Annotated[int, typer.Option(help="Seed: deal i is a pure function of (seed, i).")] = 0,
+    seed: Annotated[Optional[int], typer.Option(help="Seed 0..2^64-1 (default 0): deal i is a pure function of (seed, i).")] = None,
     threads: Annotated[Optional[int], typer.Option(help="Worker threads (default: all cores). Results do not depend on it.")] = None,
     out: Annotated[str, typer.Option("--out", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/latest",
-    resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out (its own settings are used).")] = False,
-    force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
+    resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")] = False,
+    force: Annotated[bool, typer.Option(help="Replace a run already in --out (its records, report and charts are deleted).")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ):
     """Simulate many deals and write per-deal records to a run directory.
@@ -105,21 +118,28 @@ def run(
 
       barbu-sim run --resume --out runs/study
     """
-    from ..barbu.rules import CONTRACTS
-    from ..barbu.runs import RunConfig, run as run_simulation
+    from ..barbu.rules import CONTRACTS, parse_contract
+    from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
     from ..core.seats import parse_seat
     try:
+        check_out(out)
+        if seed is not None:
+            check_seed(seed)
+        given = {"deals": deals, "seed": seed, "trump": trump, "domino_rank": domino_rank,
+                 "contracts": [CONTRACTS[parse_contract(c)] for c in contract] if contract else None,
+                 "strategies": per_seat(strategy or "heuristic", seat_strategy, "--seat-strategy")
+                 if strategy is not None or seat_strategy else None,
+                 "declarer": parse_seat(declarer) if declarer is not None else None,
+                 "rules": load_cli_rules(rules, option).to_dict() if rules is not None or option else None}
+        given = {k: v for k, v in given.items() if v is not None}
         if resume:
+            check_resume_settings(out, given)
             summary = run_simulation(out, resume=True, threads=threads, progress=progress)
         else:
-            config = RunConfig(
-                deals=deals, seed=seed, contracts=list(contract or CONTRACTS),
-                strategies=per_seat(strategy, seat_strategy, "--seat-strategy"), trump=trump, domino_rank=domino_rank,
-                declarer=parse_seat(declarer), rules=load_cli_rules(rules, option).to_dict())
+            config = RunConfig(**{"deals": 5_000_000, "contracts": list(CONTRACTS), **given})
             summary = run_simulation(out, config, force=force, threads=threads, progress=progress)
     except KeyboardInterrupt:
-        typer.echo(f"\nInterrupted: the completed chunks are saved; finish with: barbu-sim run --resume --out {out}", err=True)
-        raise typer.Exit(130)
+        interrupted(f"the completed chunks are saved; finish with: barbu-sim run --resume --out {out}")
     except ValueError as e:
         fail(str(e))
     typer.echo(f"{summary.done:,} deals in {summary.wall_seconds:.1f} s "
@@ -133,14 +153,19 @@ RunDir = Annotated[str, typer.Argument(help="A run directory written by barbu-si
 @app.command()
 def report(run_dir: RunDir):
     """Print the expected-score tables of a run and write them to RUN_DIR/report (Markdown, CSV, JSON)."""
-    from ..barbu.report import build_tables, terminal_summary, write_report
+    from ..barbu.report import build_tables, incomplete_note, terminal_summary, write_report
     try:
         tables = build_tables(run_dir)
         paths = write_report(run_dir, tables)
+        note = incomplete_note(run_dir)
     except (ValueError, OSError) as e:
         fail(str(e))
+    if note:
+        typer.echo(note + "\n")
     typer.echo(terminal_summary(tables))
     typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
+    if note:
+        typer.echo(note)
 
 
 @app.command()
@@ -160,13 +185,13 @@ def plot(run_dir: RunDir,
         typer.echo(str(p))
 
 
-SamplesOpt = Annotated[int, typer.Option(help="Monte Carlo deals of the unseen cards per hand evaluation.")]
+SamplesOpt = Annotated[int, typer.Option(help=f"Monte Carlo deals of the unseen cards per hand evaluation (2..{MAX_SAMPLES:,}).")]
 
 
 @app.command()
 def game(
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of 28-hand games.")] = 10,
-    seed: Annotated[int, typer.Option(help="Seed: game g, hand h uses deal 28*g+h.")] = 0,
+    games: Annotated[int, typer.Option("--games", "-n", help=f"Number of 28-hand games (1..{MAX_GAMES:,}).")] = 10,
+    seed: Annotated[int, typer.Option(help="Seed 0..2^64-1: game g, hand h uses deal 28*g+h.")] = 0,
     strategy: Annotated[str, typer.Option(help="Play strategy for every seat.")] = "heuristic",
     seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Play strategy for one seat, SEAT=NAME.")] = None,
     contract_policy: Annotated[str, typer.Option(help="Contract choice for every seat: fixed, fixed:ORDER, myopic, relative, optimal, file.py:func.")] = "optimal",
@@ -190,8 +215,10 @@ def game(
     """
     from ..barbu.game.io import run_games
     try:
-        if games < 1:
-            raise ValueError("--games must be at least 1")
+        check_range(games, "--games", 1, MAX_GAMES)
+        check_range(samples, "--samples", 2, MAX_SAMPLES)
+        check_seed(seed)
+        check_out(out)
         if show is not None and not 0 <= show < games:
             raise ValueError(f"--show must name one of the games played, 0..{games - 1}")
         summary, sheet = run_games(
@@ -199,6 +226,10 @@ def game(
             contract_policies=per_seat(contract_policy, seat_contract_policy, "--seat-contract-policy"),
             doubling_policies=per_seat(doubling, seat_doubling, "--seat-doubling"),
             rules=load_cli_rules(rules, option), samples=samples, out=out, show=show, progress=progress)
+    except KeyboardInterrupt:
+        interrupted("no game record was written")
+    except OSError as e:
+        fail(f"cannot write to {out}: {e.strerror or e}")
     except ValueError as e:
         fail(str(e))
     if sheet:
@@ -213,16 +244,16 @@ def verify_games(
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
-    """Check recorded games against the rules: contracts, doubles, compulsory doubles, settlement."""
-    import polars as pl
+    """Check recorded games against the rules: contracts, doubles, compulsory doubles, settlement, scores.
 
-    from ..barbu.game.io import verify_records
+    The rules are those of the summary.json beside the file (written by barbu-sim game), else the
+    defaults; --rules / --option override them.
+    """
+    from ..barbu.game.records import read_records, verify_records
     try:
-        try:
-            frame = pl.read_parquet(records)
-        except Exception as e:  # polars raises several types for a missing or unreadable file
-            raise ValueError(f"cannot read {records}: {str(e).splitlines()[0]}") from None
-        n = verify_records(frame, load_cli_rules(rules, option))
+        frame, stored = read_records(records)
+        the_rules = load_cli_rules(rules, option) if rules is not None or option else stored
+        n = verify_records(frame, the_rules)
     except ValueError as e:
         fail(str(e))
     typer.echo(f"{n} game(s) follow the rules.")
@@ -230,10 +261,10 @@ def verify_games(
 
 @app.command("compare-orders")
 def compare_orders_cmd(
-    policies: Annotated[str, typer.Option(help="Comma-separated contract policies; the first is the baseline.")] = "fixed,relative,optimal",
-    blocks: Annotated[int, typer.Option(help="7-hand blocks played by every policy on the same deals.")] = 500,
-    games: Annotated[int, typer.Option(help="Full games with the seats using different policies (win rates).")] = 40,
-    seed: Annotated[int, typer.Option(help="Seed of the deal sequences.")] = 0,
+    policies: Annotated[str, typer.Option(help="Comma-separated contract policies; the first is the baseline. A fixed order's contracts follow it: fixed:domino,trumps,...,no-tricks.")] = "fixed,relative,optimal",
+    blocks: Annotated[int, typer.Option(help=f"7-hand blocks played by every policy on the same deals (2..{MAX_BLOCKS:,}).")] = 500,
+    games: Annotated[int, typer.Option(help=f"Full games with the seats using different policies, for win rates (0..{MAX_ORDER_GAMES:,}).")] = 40,
+    seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the deal sequences.")] = 0,
     strategy: Annotated[str, typer.Option(help="Play strategy for every seat.")] = "heuristic",
     samples: SamplesOpt = 100,
     rules: RulesOpt = None,
@@ -245,12 +276,20 @@ def compare_orders_cmd(
     Example: barbu-sim compare-orders --policies fixed,myopic,relative,optimal --blocks 2000 --out runs/orders
     """
     from ..barbu.game.io import write_comparison
-    from ..barbu.game.orders import compare_orders
+    from ..barbu.game.orders import compare_orders, split_policies
     try:
-        names = [p.strip() for p in policies.split(",") if p.strip()]
-        result = compare_orders(names, blocks=blocks, games=games, seed=seed, strategy=strategy,
+        check_range(blocks, "--blocks", 2, MAX_BLOCKS)
+        check_range(games, "--games", 0, MAX_ORDER_GAMES)
+        check_range(samples, "--samples", 2, MAX_SAMPLES)
+        check_seed(seed)
+        check_out(out)
+        result = compare_orders(split_policies(policies), blocks=blocks, games=games, seed=seed, strategy=strategy,
                                 rules=load_cli_rules(rules, option), n_samples=samples)
         text = write_comparison(result, out)
+    except KeyboardInterrupt:
+        interrupted("nothing was written")
+    except OSError as e:
+        fail(f"cannot write to {out}: {e.strerror or e}")
     except ValueError as e:
         fail(str(e))
     typer.echo(text)
@@ -262,7 +301,7 @@ def advise(
     remaining: Annotated[Optional[str], typer.Option(help="Contracts still to declare, comma-separated (default all seven).")] = None,
     strategy: Annotated[str, typer.Option(help="Play strategy assumed at every seat.")] = "heuristic",
     samples: SamplesOpt = 2000,
-    seed: Annotated[int, typer.Option(help="Seed of the Monte Carlo deals.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the Monte Carlo deals.")] = 0,
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
@@ -275,10 +314,14 @@ def advise(
     from ..barbu.rules import parse_contract
     from ..core.cards import parse_hand
     try:
+        check_range(samples, "--samples", 2, MAX_SAMPLES)
+        check_seed(seed)
         mask = parse_hand(hand)
         rem = [parse_contract(c) for c in remaining.split(",") if c.strip()] if remaining else None
         result = advise_hand(mask, rem, strategy=strategy, rules=load_cli_rules(rules, option), n_samples=samples,
                              seed=seed)
+    except KeyboardInterrupt:
+        interrupted("no advice")
     except ValueError as e:
         fail(str(e))
     typer.echo(to_markdown(result.rows, 2))

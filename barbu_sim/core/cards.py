@@ -40,6 +40,7 @@ RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 SUIT_LANE = np.uint64((1 << 13) - 1)
 FULL_DECK = np.uint64((1 << 52) - 1)
+JACK_RANK = 9
 QUEEN_RANK = 10
 KING_RANK = 11
 ACE_RANK = 12
@@ -65,12 +66,6 @@ def suit_mask(suit: int) -> np.uint64:
     return SUIT_LANE << np.uint64(13 * suit)
 
 
-QUEENS = np.uint64(sum(1 << card_of(s, QUEEN_RANK) for s in range(4)))
-HEARTS_MASK = suit_mask(HEARTS)
-KING_OF_HEARTS = card_of(HEARTS, KING_RANK)
-ACE_OF_HEARTS = card_of(HEARTS, ACE_RANK)
-KING_OF_HEARTS_BIT = np.uint64(1 << KING_OF_HEARTS)
-ACE_OF_HEARTS_BIT = np.uint64(1 << ACE_OF_HEARTS)
 
 _SUIT_ALIASES = {
     "C": 0, "D": 1, "H": 2, "S": 3,

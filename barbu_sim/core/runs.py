@@ -13,9 +13,13 @@ This module does not import numba: the analytics read run directories through it
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
+import shutil
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -23,6 +27,10 @@ from typing import Callable
 import polars as pl
 
 from .. import __version__
+
+OUTPUTS = ("records", "report", "plots")  # what a run directory holds besides its manifest; --force clears them
+LOCK_FILE = ".lock"
+MANIFEST_KEYS = ("schema_version", "package_version", "config", "chunks_done", "complete", "wall_seconds")
 
 
 class RunError(ValueError):
@@ -47,17 +55,28 @@ def write_json(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def read_manifest(run_dir) -> dict:
-    """The manifest of a run directory, or a clear :class:`RunError`."""
+def read_manifest(run_dir, unit: str | None = None) -> dict:
+    """The manifest of a run directory, or a clear :class:`RunError`.
+
+    With ``unit`` (``deals``...), also check that it holds every key a run's manifest has.
+    """
     path = Path(run_dir) / "manifest.json"
     if not Path(run_dir).is_dir():
         raise RunError(f"{run_dir} is not a directory")
     try:
-        return json.loads(path.read_text())
+        manifest = json.loads(path.read_text())
     except FileNotFoundError:
         raise RunError(f"{run_dir} is not a barbu-sim run directory (no manifest.json)") from None
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise RunError(f"cannot read {path}: {e}") from None
+    if not isinstance(manifest, dict):
+        raise RunError(f"{path} is not a barbu-sim manifest")
+    if unit is not None:
+        missing = [k for k in (*MANIFEST_KEYS, f"{unit}_done") if k not in manifest]
+        if missing:
+            raise RunError(f"{path} lacks {', '.join(missing)}: not a complete barbu-sim manifest "
+                           "(start the run again with --force)")
+    return manifest
 
 
 def part_path(run_dir: Path, k: int) -> Path:
@@ -65,22 +84,123 @@ def part_path(run_dir: Path, k: int) -> Path:
     return Path(run_dir) / "records" / f"part-{k:06d}.parquet"
 
 
-def scan_records(run_dir) -> pl.LazyFrame:
-    """The records of a run directory as a LazyFrame (a clear error if there are none)."""
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def chunk_entry(path: Path, rows: int) -> dict:
+    """What the manifest records of a written chunk: its rows, its size and its checksum."""
+    return {"rows": rows, "bytes": path.stat().st_size, "sha256": _sha256(path)}
+
+
+def chunk_problem(run_dir, k: int, entry: dict | None) -> str | None:
+    """Why chunk ``k`` is not as the manifest recorded it (``None`` when it is)."""
+    path = part_path(run_dir, k)
+    if entry is None:
+        return f"{path.name} is not recorded in the manifest" if path.exists() else None
+    if not path.exists():
+        return f"{path.name} is missing"
+    size = path.stat().st_size
+    if size != entry["bytes"]:
+        return f"{path.name} is damaged ({size:,} bytes, {entry['bytes']:,} expected)"
+    if _sha256(path) != entry["sha256"]:
+        return f"{path.name} is damaged (its checksum differs from the manifest's)"
+    return None
+
+
+def _ledger(manifest: dict) -> dict[int, dict] | None:
+    chunks = manifest.get("chunks")
+    return None if chunks is None else {int(k): v for k, v in chunks.items()}
+
+
+def verify_chunks(run_dir, manifest: dict) -> list[str]:
+    """Every difference between the chunk files on disk and the manifest's record of them."""
     run_dir = Path(run_dir)
-    read_manifest(run_dir)
+    ledger = _ledger(manifest)
+    on_disk = {int(p.name[5:11]) for p in (run_dir / "records").glob("part-*.parquet")}
+    if ledger is None:  # a run written before chunks were recorded: count them, at least
+        if len(on_disk) != manifest.get("chunks_done"):
+            return [f"{len(on_disk)} chunk files for {manifest.get('chunks_done')} chunks done"]
+        return []
+    return [p for k in sorted(set(ledger) | on_disk) if (p := chunk_problem(run_dir, k, ledger.get(k)))]
+
+
+def scan_records(run_dir, unit: str = "deals", repair: str | None = None) -> pl.LazyFrame:
+    """The records of a run directory as a LazyFrame, after checking every chunk against the manifest.
+
+    A missing, damaged or unrecorded chunk is a :class:`RunError` naming it and
+    ``repair``, the command that mends the run.
+    """
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir, unit)
+    problems = verify_chunks(run_dir, manifest)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise RunError(f"{run_dir}: {problems[0]}{more}; repair it with: {repair or 'a resumed run'}")
     parts = sorted((run_dir / "records").glob("part-*.parquet"))
     if not parts:
         raise RunError(f"{run_dir} holds no records yet")
     return pl.scan_parquet(parts)
 
 
-def load_run(run_dir, schema_version: int) -> dict:
+@contextmanager
+def lock_run(run_dir, create: bool = True):
+    """Hold the run directory's lock while a process writes it.
+
+    An OS file lock (``flock``) on ``run_dir/.lock``: the operating system releases
+    it when the process ends, however it ends, so a crash never leaves a stale lock.
+    A second process gets a :class:`RunError`.  With ``create``, the directory is made
+    if need be.
+    """
+    run_dir = Path(run_dir)
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunError(f"{run_dir} is a file, not a run directory: choose another --out")
+    if not run_dir.exists():
+        if not create:
+            raise RunError(f"{run_dir} is not a directory")
+        try:
+            run_dir.mkdir(parents=True)
+        except OSError as e:
+            raise RunError(f"cannot create {run_dir}: {e.strerror or e}") from None
+    try:
+        fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise RunError(f"cannot write to {run_dir}: {e.strerror or e}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "?"
+            raise RunError(f"{run_dir} is in use by another barbu-sim process (pid {holder}): "
+                           "wait for it to finish, or choose another --out") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        yield run_dir
+    finally:
+        os.close(fd)  # closing the file releases the lock
+
+
+def load_run(run_dir, schema_version: int, unit: str) -> dict:
     """The manifest of a run to resume, refusing one written by an incompatible version."""
-    manifest = read_manifest(run_dir)
+    manifest = read_manifest(run_dir, unit)
     if manifest.get("schema_version") != schema_version:
         raise RunError(f"{run_dir} was written by an incompatible barbu-sim (schema {manifest.get('schema_version')})")
     return manifest
+
+
+def _clear_outputs(run_dir: Path) -> None:
+    """Remove everything a run wrote into ``run_dir`` (its manifest, records, report and charts)."""
+    (run_dir / "manifest.json").unlink(missing_ok=True)
+    for name in OUTPUTS:
+        target = run_dir / name
+        if target.is_dir():
+            shutil.rmtree(target)
+        elif target.exists():
+            target.unlink()
 
 
 def start_run(run_dir, schema_version: int, fields: dict, *, unit: str, force: bool = False) -> dict:
@@ -88,24 +208,33 @@ def start_run(run_dir, schema_version: int, fields: dict, *, unit: str, force: b
 
     ``fields`` (the run's ``config`` and whatever else the game records) go after
     the schema and package versions.  Refuses a directory holding another run, or
-    any files, unless ``force``.
+    any files, unless ``force``, which clears every output of the old run first.  A
+    run that stopped before writing its first chunk holds nothing to lose and is
+    replaced without ``force``.
     """
     run_dir = Path(run_dir)
     manifest_path = run_dir / "manifest.json"
     if manifest_path.exists() and not force:
-        raise RunError(f"{run_dir} already holds a run: use --resume to finish it or --force to replace it")
-    if run_dir.exists() and any(run_dir.iterdir()) and not manifest_path.exists() and not force:
+        try:
+            empty = json.loads(manifest_path.read_text()).get("chunks_done") == 0
+        except (OSError, ValueError, AttributeError):
+            empty = False
+        if not (empty and not any((run_dir / "records").glob("part-*"))):
+            raise RunError(f"{run_dir} already holds a run: use --resume to finish it or --force to replace it")
+    elif run_dir.exists() and not manifest_path.exists() and not force and \
+            any(p.name != LOCK_FILE for p in run_dir.iterdir()):
         raise RunError(f"{run_dir} is not empty and holds no run: choose another --out or use --force")
-    if force and (run_dir / "records").is_dir():
-        for p in (run_dir / "records").glob("part-*.parquet*"):
-            p.unlink()
-    (run_dir / "records").mkdir(parents=True, exist_ok=True)
-    manifest = {
-        "schema_version": schema_version, "package_version": __version__, **fields,
-        f"{unit}_done": 0, "chunks_done": 0, "complete": False, "wall_seconds": 0.0, f"{unit}_per_second": None,
-        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-    write_json(manifest_path, manifest)
+    try:
+        _clear_outputs(run_dir)
+        (run_dir / "records").mkdir(parents=True, exist_ok=True)
+        manifest = {
+            "schema_version": schema_version, "package_version": __version__, **fields,
+            f"{unit}_done": 0, "chunks_done": 0, "complete": False, "wall_seconds": 0.0, f"{unit}_per_second": None,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "chunks": {},
+        }
+        write_json(manifest_path, manifest)
+    except OSError as e:
+        raise RunError(f"cannot write to {run_dir}: {e.strerror or e}") from None
     return manifest
 
 
@@ -129,9 +258,23 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
     def chunk_size(k: int) -> int:
         return min(chunk, total - k * chunk)
 
-    todo = [k for k in range(n_chunks) if not part_path(run_dir, k).exists()]
+    # Redo every chunk the manifest does not vouch for: never written, missing, damaged, or
+    # written by a process that died before recording it.
+    ledger = manifest.setdefault("chunks", {})
+    for k in range(n_chunks):
+        key = f"{k:06d}"
+        if key in ledger and chunk_problem(run_dir, k, ledger[key]) is not None:
+            del ledger[key]
+    todo = [k for k in range(n_chunks) if f"{k:06d}" not in ledger]
+    for k in todo:
+        part_path(run_dir, k).unlink(missing_ok=True)
+    for p in (run_dir / "records").glob("part-*.parquet"):  # beyond the run's last chunk: not this run's
+        if int(p.name[5:11]) >= n_chunks:
+            p.unlink()
     chunks_done = n_chunks - len(todo)
     done = total - sum(chunk_size(k) for k in todo)
+    manifest.update({f"{unit}_done": done, "chunks_done": chunks_done, "complete": False})
+    write_json(manifest_path, manifest)
     bar = tqdm(total=total, initial=done, unit=f" {unit}", unit_scale=True, disable=not progress,
                desc="simulating", smoothing=0.1)
     wall0 = manifest.get("wall_seconds", 0.0)
@@ -144,7 +287,9 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
             path = part_path(run_dir, k)
             tmp = path.with_suffix(".parquet.tmp")
             frame.write_parquet(tmp, statistics=False)
+            entry = chunk_entry(tmp, frame.height)
             os.replace(tmp, path)
+            ledger[f"{k:06d}"] = entry
             played += n
             done += n
             chunks_done += 1

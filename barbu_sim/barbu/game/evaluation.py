@@ -10,13 +10,17 @@ evaluated (5 negative contracts, 4 trump suits, 13 domino ranks).
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ... import __version__
+from ...core.plugins import is_plugin_spec
 from ..api import evaluate_hands
 from ..deals import random_deal
 from ..rules import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
@@ -139,21 +143,67 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("BARBU_SIM_CACHE", Path.home() / ".cache" / "barbu-sim"))
 
 
+def _source_digest(spec: str) -> str:
+    """A digest of the code behind a plugin strategy (its file), so that editing it changes cache keys."""
+    where = spec.strip().rpartition(":")[0]
+    try:
+        origin = where if where.endswith(".py") else importlib.util.find_spec(where).origin
+        return hashlib.sha256(Path(origin).read_bytes()).hexdigest()
+    except (AttributeError, ImportError, OSError, TypeError, ValueError):
+        return "unreadable"  # resolve_strategy reports the real problem when the table is built
+
+
+def strategy_fingerprint(spec) -> str:
+    """What a value table depends on of one seat's strategy: its name, and for a plugin its code."""
+    if isinstance(spec, str) and is_plugin_spec(spec):
+        return f"{spec.strip()}@{_source_digest(spec)}"
+    return str(getattr(spec, "name", spec))
+
+
+def value_table_path(strategies="heuristic", rules: Rules | None = None, *, n_hands: int = 400,
+                     n_samples: int = 100, seed: int = 12345, cache_dir=None) -> Path:
+    """The cache file of a value table: keyed by everything the table depends on.
+
+    The strategies (for plugins, the content of their files), the rules, the sizes,
+    the seed and the package version.
+    """
+    rules = rules or Rules()
+    names = [strategies] * 4 if isinstance(strategies, str) else list(strategies)
+    key = json.dumps({"strategies": [strategy_fingerprint(s) for s in names], "rules": rules.to_dict(),
+                      "n_hands": n_hands, "n_samples": n_samples, "seed": seed, "version": VALUE_TABLE_VERSION,
+                      "package": __version__}, sort_keys=True)
+    return Path(cache_dir or default_cache_dir()) / f"value-table-{hashlib.sha1(key.encode()).hexdigest()[:16]}.json"
+
+
+def _read_cached(path: Path) -> ValueTable | None:
+    """The table cached in ``path``; ``None`` (with a warning) when the file is damaged."""
+    try:
+        data = json.loads(path.read_text())
+        table = ValueTable(np.array(data["average"], float), np.array(data["subset_value"], float),
+                           int(data["n_hands"]), int(data["n_samples"]))
+        if table.average.shape != (N_CONTRACTS,) or table.subset_value.shape != (N_SUBSETS,):
+            raise ValueError("wrong shapes")
+        return table
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+        warnings.warn(f"ignoring the damaged value-table cache {path} ({type(e).__name__}); rebuilding it",
+                      stacklevel=3)
+        return None
+
+
 def value_table(strategies="heuristic", rules: Rules | None = None, *, n_hands: int = 400, n_samples: int = 100,
                 seed: int = 12345, cache_dir=None) -> ValueTable:
     """The table ``optimal`` and ``relative`` decide by, built by simulation and cached on disk.
 
     ``n_hands`` random declarer hands are each evaluated on ``n_samples`` deals of
-    the unseen cards; the cache key covers the strategies, rules and sizes.
+    the unseen cards; the cache file is :func:`value_table_path`.  A damaged cache
+    file is ignored with a warning and rebuilt.
     """
     rules = rules or Rules()
-    names = [strategies] * 4 if isinstance(strategies, str) else list(strategies)
-    key = json.dumps({"strategies": [str(s) for s in names], "rules": rules.to_dict(), "n_hands": n_hands,
-                      "n_samples": n_samples, "seed": seed, "version": VALUE_TABLE_VERSION}, sort_keys=True)
-    path = Path(cache_dir or default_cache_dir()) / f"value-table-{hashlib.sha1(key.encode()).hexdigest()[:16]}.json"
+    path = value_table_path(strategies, rules, n_hands=n_hands, n_samples=n_samples, seed=seed, cache_dir=cache_dir)
     if path.exists():
-        data = json.loads(path.read_text())
-        return ValueTable(np.array(data["average"]), np.array(data["subset_value"]), data["n_hands"], data["n_samples"])
+        table = _read_cached(path)
+        if table is not None:
+            return table
     hands = np.array([random_deal(seed, i)[0] for i in range(n_hands)], np.uint64)
     est = evaluate_hands(hands, EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed, rules=rules)
     values = np.array([EvalGrid.contract_values(est.mean[j], est.se[j], 0)[0] for j in range(n_hands)])

@@ -1,5 +1,5 @@
-"""Game records and comparison tables on disk: running many games, writing and verifying ``hands.parquet``,
-writing an order comparison."""
+"""Game records and comparison tables on disk: running many games into ``hands.parquet`` and
+``summary.json``, writing an order comparison.  Verifying records is :mod:`records`' job."""
 
 from __future__ import annotations
 
@@ -9,18 +9,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ...core.cards import parse_rank, parse_suit
 from ...core.seats import N_SEATS, SEAT_LETTERS
 from ..choices import param_name
 from ..report import to_markdown
-from ..rules import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
+from ..rules import CONTRACTS, DOMINO, TRUMPS, Rules
 from ..schema import CONTRACT_ENUM, RANK_ENUM, SCORE_COLUMNS, SETTLED_COLUMNS, SUIT_ENUM
 from .game import play_game, score_sheet
 from .policies import make_players
-from .rules import check_game
-
-GAME_COLUMNS = ["game", "hand", "contract", "declarer", "dealer", "cutter", "doubles", *SCORE_COLUMNS,
-                *SETTLED_COLUMNS]
 
 
 def hand_rows(result) -> list[dict]:
@@ -102,50 +97,3 @@ def write_comparison(result, out) -> str:
         (out / "orders.md").write_text(text + "\n")
         save_figure(plot_comparison(result.blocks), out / "orders")
     return text
-
-
-def _parse_doubles(text: str | None) -> list[list[bool]]:
-    doubles = [[False] * N_SEATS for _ in range(N_SEATS)]
-    for mark in filter(None, str(text or "").split(",")):
-        a, sep, b = mark.strip().partition(">")
-        if not sep or a not in SEAT_LETTERS or b not in SEAT_LETTERS or not a or not b:
-            raise ValueError(f"{mark!r} is not a double: write A>B with seats N, E, S, W")
-        doubles[SEAT_LETTERS.index(a)][SEAT_LETTERS.index(b)] = True
-    return doubles
-
-
-def _hand_of_row(r: dict) -> dict:
-    """A record row as :func:`rules.check_game` reads a hand."""
-    c = parse_contract(str(r["contract"]))
-    param = 0
-    if c == TRUMPS and r.get("trump") is not None:
-        param = parse_suit(str(r["trump"]))
-    elif c == DOMINO and r.get("domino_rank") is not None:
-        param = parse_rank(str(r["domino_rank"]))
-    return {"hand": int(r["hand"]), "contract": c, "param": param, "declarer": int(r["declarer"]),
-            "dealer": int(r["dealer"]), "cutter": int(r["cutter"]), "doubles": _parse_doubles(r["doubles"]),
-            "raw": [int(r[col]) for col in SCORE_COLUMNS], "settled": [int(r[col]) for col in SETTLED_COLUMNS]}
-
-
-def verify_records(frame: pl.DataFrame, rules: Rules | None = None) -> int:
-    """Check game records (the ``hands.parquet`` of ``barbu-sim game``) against the rules.
-
-    Every game is replayed through :func:`rules.check_game`: 28 hands, the declarer
-    rotation, dealer and cutter, each contract once per declarer, every double legal
-    (only the declarer in Trumps and Domino, the declarer only redoubles, the
-    compulsory doubles made in time), raw scores adding up to the contract's total,
-    settled scores equal to raw scores plus the pair-by-pair settlement.  Returns
-    the number of games; raises ``ValueError`` naming the game, the hand and the rule.
-    """
-    rules = rules or Rules()
-    missing = set(GAME_COLUMNS) - set(frame.columns)
-    if missing:
-        raise ValueError(f"not a game record: missing columns {', '.join(sorted(missing))}")
-    games = 0
-    for (g,), rows in frame.sort("game", "hand").group_by("game", maintain_order=True):
-        games += 1
-        try:
-            check_game([_hand_of_row(r) for r in rows.to_dicts()], rules)
-        except ValueError as e:
-            raise ValueError(f"game {g}, {e}") from None
-    return games

@@ -11,10 +11,28 @@ from ...core.seats import N_SEATS
 from ...core.stats import summarize
 from ..api import evaluate_hands, play_batch
 from ..deals import random_deal
-from ..rules import N_CONTRACTS, Rules
+from ..rules import CONTRACTS, N_CONTRACTS, Rules
 from .evaluation import EvalGrid, Evaluator, value_table
 from .game import play_game
 from .policies import make_contract_policy, make_players
+
+
+def split_policies(text: str) -> list[str]:
+    """Policy names from a comma list, where a fixed order keeps its own commas.
+
+    >>> split_policies("fixed,fixed:domino,trumps,barbu,no-hearts,no-last-two,no-queens,no-tricks,optimal")
+    ['fixed', 'fixed:domino,trumps,barbu,no-hearts,no-last-two,no-queens,no-tricks', 'optimal']
+    """
+    names: list[str] = []
+    for item in (p.strip() for p in text.split(",")):
+        if not item:
+            continue
+        # A contract name is never a policy: it continues the fixed order before it.
+        if names and names[-1].startswith("fixed:") and item.lower().replace("_", "-") in CONTRACTS:
+            names[-1] += "," + item
+        else:
+            names.append(item)
+    return names
 
 
 @dataclass

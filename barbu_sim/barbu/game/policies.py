@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from ...core.plugins import is_plugin_spec, load_plugin
 from ...core.seats import N_SEATS
-from ..choices import DOMINO_MOST_HELD, TRUMP_LONGEST, Choice, resolve_choice
+from ..api import resolve_choice
+from ..choices import DOMINO_MOST_HELD, TRUMP_LONGEST, Choice
 from ..rules import CONTRACTS, DOMINO, N_CONTRACTS, TRUMPS, Rules, parse_contract
 from ..strategies import resolve_strategy
 from .evaluation import Evaluator, ValueTable, subset_of, value_table
@@ -107,7 +108,10 @@ class UserContractPolicy(ContractPolicy):
 
     def choose(self, hand, remaining, seat, rules):
         values, params, _ = self.evaluator.values(hand, seat)
-        c = self.func(values.copy(), list(remaining))
+        try:
+            c = self.func(values.copy(), list(remaining))
+        except Exception as e:  # the user's code failed (wrong signature included): say where and why
+            raise ValueError(f"contract policy {self.name!r} raised {type(e).__name__}: {e}") from None
         try:
             c = parse_contract(c) if isinstance(c, str) else int(c)
         except (TypeError, ValueError):

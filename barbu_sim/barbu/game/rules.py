@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.seats import N_SEATS, SEAT_LETTERS, across_from, left_of, right_of
-from ..rules import CONTRACTS, DOMINO, N_CONTRACTS, POSITIVE_CONTRACTS, TRUMPS, Rules
+from ..choices import check_param
+from ..rules import CONTRACTS, DOMINO, N_CONTRACTS, POSITIVE_CONTRACTS, Rules
 
 HANDS_PER_GAME = 28
 BLOCK = 7  # hands a declarer declares: one per contract
@@ -128,8 +129,10 @@ class GameReferee:
         if contract in self.used[declarer]:
             raise ValueError(f"{who} chose {CONTRACTS[contract]} for {SEAT_LETTERS[declarer]} a second time: "
                              "it is not one of the remaining contracts")
-        if contract == TRUMPS and not 0 <= param < 4 or contract == DOMINO and not 0 <= param < 13:
-            raise ValueError(f"{who} named an invalid trump suit / rank {param}")
+        try:
+            check_param(contract, param)
+        except ValueError as e:
+            raise ValueError(f"{who} named an invalid trump suit / rank: {e}") from None
         self.used[declarer].add(contract)
 
     def double(self, hand_no: int, player: int, targets, declarer: int, contract: int, doubles) -> None:
@@ -159,7 +162,7 @@ def check_game(hands: list[dict], rules: Rules) -> None:
     ``hands``: the game's rows in hand order, each with ``hand``, ``contract``
     (name), ``declarer``, ``dealer``, ``cutter``, ``param`` (trump suit / domino
     rank, 0 otherwise), ``doubles`` (4x4 booleans), ``raw`` and ``settled`` (four
-    scores each).
+    scores each), and optionally ``doubles_on_declarer``.
     """
     if [h["hand"] for h in hands] != list(range(HANDS_PER_GAME)):
         raise ValueError(f"a game has hands 0..{HANDS_PER_GAME - 1}, not {len(hands)} hands")
@@ -181,7 +184,17 @@ def check_game(hands: list[dict], rules: Rules) -> None:
             doubles = no_doubles()
             for p in doubling_order(d):
                 referee.double(h["hand"], p, {b for b in range(N_SEATS) if given[p][b]}, d, c, doubles)
+            on_declarer = sum(doubles[a][d] for a in range(N_SEATS))
+            if h.get("doubles_on_declarer") not in (None, on_declarer):
+                raise ValueError(f"doubles_on_declarer is {h['doubles_on_declarer']}, but the doubles put "
+                                 f"{on_declarer} on the declarer")
             raw, settled = list(h["raw"]), list(h["settled"])
+            possible = rules.seat_scores(c)
+            for seat, score in enumerate(raw):
+                if score not in possible:
+                    raise ValueError(f"{SEAT_LETTERS[seat]} cannot score {score} in {CONTRACTS[c]}")
+            if c == DOMINO and sorted(raw) != sorted(rules.domino_payout):
+                raise ValueError(f"Domino pays {sorted(rules.domino_payout)} by finishing order, not {sorted(raw)}")
             if sum(raw) != rules.contract_total(c):
                 raise ValueError(f"raw scores add up to {sum(raw)}, not {rules.contract_total(c)}")
             if (np.array(raw) + settle(raw, doubles)).tolist() != settled:

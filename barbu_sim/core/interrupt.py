@@ -1,0 +1,47 @@
+"""Calling a long numba kernel so that Ctrl-C still works.
+
+A kernel compiled with ``nogil=True`` runs here in a worker thread while the main
+thread waits in short joins, where Python can deliver ``KeyboardInterrupt`` even if
+the kernel never returns (a user strategy stuck in a loop).  The kernel itself
+cannot be stopped: a command that was interrupted while one is running ends its
+process with :func:`exit_now`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+_WORKER_NAME = "barbu-sim-kernel"
+
+
+def call_interruptibly(fn, *args):
+    """``fn(*args)`` in a worker thread; ``KeyboardInterrupt`` reaches the caller while it runs."""
+    outcome: dict = {}
+
+    def work():
+        try:
+            outcome["value"] = fn(*args)
+        except BaseException as e:  # handed to the caller's thread below
+            outcome["error"] = e
+
+    worker = threading.Thread(target=work, name=_WORKER_NAME, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.2)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def kernel_still_running() -> bool:
+    """True while a kernel interrupted by Ctrl-C is still running in its worker thread."""
+    return any(t.name == _WORKER_NAME and t.is_alive() for t in threading.enumerate())
+
+
+def exit_now(code: int) -> None:
+    """End the process at once with ``code`` (a running kernel cannot be joined or stopped)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
