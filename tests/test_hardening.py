@@ -83,6 +83,7 @@ def test_the_largest_payouts_allowed_are_reported_exactly(tmp_path):
     (["run", "--threads", "999", "-n", "10", "--no-progress"], "--threads"),
     (["play", "--deal", ""], "--deal"),
     (["run", "--out", "", "-n", "10", "--no-progress"], "--out"),
+    (["advise", "AKQ.JT9.876.5432", "--remaining", ""], "at least one remaining contract"),
 ])
 def test_out_of_range_input_is_a_clean_error(tmp_path, monkeypatch, args, needle):  # 10, 11, 15, 18
     monkeypatch.chdir(tmp_path)
@@ -392,3 +393,12 @@ def test_ctrl_c_stops_a_strategy_that_never_returns(tmp_path, command):
         pytest.fail("Ctrl-C did not stop the command")
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "Interrupted" in err
+
+
+def test_errors_in_a_rules_file_name_the_file(tmp_path):  # 18
+    f = tmp_path / "house.toml"
+    f.write_text('domino-payout = "50,20,0"\n')
+    assert_clean_error(invoke("rules", "--rules", f), "house.toml", "domino-payout")
+    f.write_text("trumps-overtrump = \n")
+    assert_clean_error(invoke("rules", "--rules", f), "house.toml")
+    assert_clean_error(invoke("rules", "--rules", tmp_path / "missing.toml"), "missing.toml")

@@ -317,7 +317,7 @@ def advise(
         check_range(samples, "--samples", 2, MAX_SAMPLES)
         check_seed(seed)
         mask = parse_hand(hand)
-        rem = [parse_contract(c) for c in remaining.split(",") if c.strip()] if remaining else None
+        rem = [parse_contract(c) for c in remaining.split(",") if c.strip()] if remaining is not None else None
         result = advise_hand(mask, rem, strategy=strategy, rules=load_cli_rules(rules, option), n_samples=samples,
                              seed=seed)
     except KeyboardInterrupt:
