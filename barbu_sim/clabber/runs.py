@@ -14,7 +14,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from ..core.runs import RunError, RunSummary, fill_chunks, read_manifest, start_run
+from ..core.runs import RunError, RunSummary, fill_chunks, load_run, lock_run, start_run
 from .api import play_rounds, seat_bidding
 from .rules import ROUND_COLUMNS, rules_from_dict
 from .schema import (
@@ -88,8 +88,8 @@ def chunk_frame(lo: int, rows: np.ndarray) -> pl.DataFrame:
 
 
 def _resumed_config(run_dir: Path) -> tuple[dict, RunConfig]:
-    manifest = read_manifest(run_dir)
-    if manifest.get("schema_version") != SCHEMA_VERSION or manifest.get("game") != "clabber":
+    manifest = load_run(run_dir, SCHEMA_VERSION, "rounds")
+    if manifest.get("game") != "clabber":
         raise RunError(f"{run_dir} does not hold a Clabber run of this barbu-sim (schema "
                        f"{manifest.get('schema_version')}, game {manifest.get('game')!r})")
     try:
@@ -108,20 +108,21 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
     run_dir = Path(run_dir)
     if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
         raise ValueError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, not {threads}")
-    if resume:
-        manifest, config = _resumed_config(run_dir)
-    else:
-        if config is None:
-            raise ValueError("give a configuration (or resume an existing run)")
-        manifest = start_run(run_dir, SCHEMA_VERSION, {"game": "clabber", "config": asdict(config)},
-                             unit="rounds", force=force)
-    if threads is not None:
-        numba.set_num_threads(threads)
-    rules = config._rules
+    if not resume and config is None:
+        raise ValueError("give a configuration (or resume an existing run)")
+    with lock_run(run_dir, create=not resume):
+        if resume:
+            manifest, config = _resumed_config(run_dir)
+        else:
+            manifest = start_run(run_dir, SCHEMA_VERSION, {"game": "clabber", "config": asdict(config)},
+                                 unit="rounds", force=force)
+        if threads is not None:
+            numba.set_num_threads(threads)
+        rules = config._rules
 
-    def play_chunk(lo: int, n: int) -> pl.DataFrame:
-        rows = play_rounds(config.seed, lo, n, config.dealer, config.bidding, config.strategies, rules)
-        return chunk_frame(lo, rows)
+        def play_chunk(lo: int, n: int) -> pl.DataFrame:
+            rows = play_rounds(config.seed, lo, n, config.dealer, config.bidding, config.strategies, rules)
+            return chunk_frame(lo, rows)
 
-    return fill_chunks(run_dir, manifest, config.rounds, config.chunk_rounds, play_chunk, unit="rounds",
-                       progress=progress)
+        return fill_chunks(run_dir, manifest, config.rounds, config.chunk_rounds, play_chunk, unit="rounds",
+                           progress=progress)
