@@ -34,7 +34,7 @@ from barbu_sim.clabber.runs import RunConfig, run  # noqa: E402
 from barbu_sim.core.stats import summarize  # noqa: E402
 
 COL = {c: i for i, c in enumerate(ROUND_COLUMNS)}
-THRESHOLDS = (30, 40, 50, 60, 70, 80, 90)
+THRESHOLDS = (30, 40, 45, 50, 55, 60, 70, 80, 90)
 BASELINE = 60
 
 
@@ -69,29 +69,42 @@ def heuristic_vs_random(n: int) -> dict:
     return {"makers": paired(hm - base_m), "defenders": paired(hd - base_d)}
 
 
-def threshold_sweep(rounds: int, games: int) -> dict:
-    """N+S bid by threshold:X, E+W by threshold:60; heuristic play; paired over the same deals and games."""
-    by_round, by_game = [], []
-    base_net = None
-    base_win = None
+def ns_net(policy, rounds: int) -> np.ndarray:
+    """N+S's round score minus E+W's, per round, for each dealer in turn (independent deals per dealer)."""
+    nets = []
+    for dealer in range(4):
+        rows = play_rounds(30 + dealer, 0, rounds, dealer, policy, "heuristic").astype(np.int64)
+        nets.append(rows[:, COL["score_ns"]] - rows[:, COL["score_ew"]])
+    return np.concatenate(nets)
+
+
+def ns_wins(policy, games: int) -> np.ndarray:
+    g = play_games(3, 0, games, policy, "heuristic")
+    return (g[:, 5] == 0).astype(float) + 0.5 * (g[:, 5] == 2)
+
+
+def threshold_sweep(rounds: int, games: int, mc_rounds: int, mc_games: int) -> dict:
+    """N+S bid by threshold:X (and mc), E+W by threshold:60; heuristic play; paired over the same deals and games.
+
+    Deals are the same for every policy (round i depends only on the seed and i, game g's rounds
+    only on the seed and g), so each difference from the baseline is a paired one.
+    """
+    rows = []
+    base_net = ns_net([f"threshold:{BASELINE}"] * 4, rounds)
+    base_win = ns_wins([f"threshold:{BASELINE}"] * 4, games)
     for x in THRESHOLDS:
         policy = [f"threshold:{x}", f"threshold:{BASELINE}"] * 2
-        nets = []
-        for dealer in range(4):
-            rows = play_rounds(3, 0, rounds, dealer, policy, "heuristic").astype(np.int64)
-            nets.append(rows[:, COL["score_ns"]] - rows[:, COL["score_ew"]])
-        net = np.concatenate(nets)
-        g = play_games(3, 0, games, policy, "heuristic")
-        win = (g[:, 5] == 0).astype(float) + 0.5 * (g[:, 5] == 2)
-        if x == BASELINE:
-            base_net, base_win = net, win
-        by_round.append((x, net))
-        by_game.append((x, win))
-    return {
-        "round_net": [{"threshold": x, **paired(net), "vs_baseline": paired(net - base_net)} for x, net in by_round],
-        "game_win_rate": [{"threshold": x, **paired(w), "vs_baseline": paired(w - base_win)} for x, w in by_game],
-        "baseline": BASELINE, "rounds_per_dealer": rounds, "games": games,
-    }
+        net, win = ns_net(policy, rounds), ns_wins(policy, games)
+        rows.append({"policy": f"threshold:{x}", "round_net": paired(net), "round_vs_baseline": paired(net - base_net),
+                     "game_win_rate": paired(win), "game_vs_baseline": paired(win - base_win)})
+    policy = ["mc:32", f"threshold:{BASELINE}"] * 2
+    net, win = ns_net(policy, mc_rounds), ns_wins(policy, mc_games)
+    # The same deals as the baseline's first mc_rounds of each dealer block, and its first mc_games games.
+    base_sub = np.concatenate([base_net[d * rounds:d * rounds + mc_rounds] for d in range(4)])
+    rows.append({"policy": "mc:32", "round_net": paired(net), "round_vs_baseline": paired(net - base_sub),
+                 "game_win_rate": paired(win), "game_vs_baseline": paired(win - base_win[:mc_games])})
+    return {"rows": rows, "baseline": BASELINE, "rounds_per_dealer": rounds, "games": games,
+            "mc_rounds_per_dealer": mc_rounds, "mc_games": mc_games}
 
 
 def exact_meld_counts() -> dict:
@@ -113,6 +126,8 @@ def main(argv=None):
     p.add_argument("--games", type=int, default=200_000)
     p.add_argument("--sweep-rounds", type=int, default=250_000, help="rounds per dealer per threshold")
     p.add_argument("--sweep-games", type=int, default=50_000)
+    p.add_argument("--mc-rounds", type=int, default=10_000, help="rounds per dealer for the mc:32 policy")
+    p.add_argument("--mc-games", type=int, default=2_000)
     p.add_argument("--out", default=str(ROOT / "runs" / "clabber-study"))
     p.add_argument("--results", default=str(ROOT / "results" / "clabber"))
     args = p.parse_args(argv)
@@ -126,7 +141,8 @@ def main(argv=None):
         summaries[strategy] = run_games(args.games, 1, "accept-first", strategy, out=out / f"games-{strategy}")
         shutil.copy(out / f"games-{strategy}" / "summary.json", results / f"games_accept-first_{strategy}.json")
     hvr = heuristic_vs_random(args.rounds // 4)
-    sweep = threshold_sweep(args.sweep_rounds, args.sweep_games)
+    sweep = threshold_sweep(args.sweep_rounds, args.sweep_games, min(args.mc_rounds, args.sweep_rounds),
+                            min(args.mc_games, args.sweep_games))
     exact = exact_meld_counts()
     findings = {"heuristic_vs_random": hvr, "threshold_sweep": sweep, "exact_meld_counts": exact,
                 "wall_seconds": time.perf_counter() - t0}
@@ -150,13 +166,15 @@ def main(argv=None):
     md += ["", "## Heuristic against random play (paired, same deals; points per round)", ""]
     for side, r in hvr.items():
         md.append(f"- as {side}: {r['mean']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] (n = {r['n']:,})")
-    md += ["", f"## Bidding threshold for N+S (E+W bid threshold:{BASELINE}; heuristic play; paired)", "",
-           "| X | N+S net per round | vs X=60 | N+S game win rate | vs X=60 |", "|---|---|---|---|---|"]
-    for r, g in zip(sweep["round_net"], sweep["game_win_rate"]):
-        md.append(f"| {r['threshold']} | {r['mean']:+.2f} ± {1.96 * r['se']:.2f} | "
-                  f"{r['vs_baseline']['mean']:+.2f} ± {1.96 * r['vs_baseline']['se']:.2f} | "
-                  f"{g['mean']:.4f} ± {1.96 * g['se']:.4f} | {g['vs_baseline']['mean']:+.4f} ± "
-                  f"{1.96 * g['vs_baseline']['se']:.4f} |")
+    md += ["", f"## Bidding policy for N+S (E+W bid threshold:{BASELINE}; heuristic play; paired)", "",
+           f"Rounds: {sweep['rounds_per_dealer']:,} per dealer seat (mc: {sweep['mc_rounds_per_dealer']:,}); games: "
+           f"{sweep['games']:,} (mc: {sweep['mc_games']:,}). ± is the 95% half-width.", "",
+           f"| N+S policy | N+S net per round | vs threshold:{BASELINE} | N+S game win rate | vs threshold:{BASELINE} |",
+           "|---|---|---|---|---|"]
+    for r in sweep["rows"]:
+        a, b, c, d = r["round_net"], r["round_vs_baseline"], r["game_win_rate"], r["game_vs_baseline"]
+        md.append(f"| {r['policy']} | {a['mean']:+.2f} ± {1.96 * a['se']:.2f} | {b['mean']:+.2f} ± {1.96 * b['se']:.2f} | "
+                  f"{c['mean']:.4f} ± {1.96 * c['se']:.4f} | {d['mean']:+.4f} ± {1.96 * d['se']:.4f} |")
     (results / "findings.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
 
