@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import get_num_threads
+from numba import get_num_threads, set_num_threads
 
 from ..core.cards import HAND_SIZE, format_card, verify_deal
 from ..core.interrupt import call_interruptibly
@@ -85,6 +85,21 @@ def _raise_failed_play(code: int, resolved: list[Strategy], where: str, snap: np
     raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
 
 
+def _run_kernel(kernel, *args):
+    """``kernel(*args)`` in a worker thread (Ctrl-C stays responsive), with the caller's numba thread count.
+
+    numba's thread count is per thread: without passing it on, the worker would start
+    every core's thread whatever the caller set.
+    """
+    threads = get_num_threads()
+
+    def call():
+        set_num_threads(threads)
+        return kernel(*args)
+
+    return call_interruptibly(call)
+
+
 def _check_seed(seed: int) -> np.uint64:
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"the seed must be a non-negative integer below 2^64, not {seed}")
@@ -138,8 +153,8 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     snap = np.zeros(SNAP_SIZE, np.uint64)
     if not 0 <= index <= MAX_INDEX:
         raise ValueError(f"the deal index must be 0..2^63-1, not {index}")
-    n = call_interruptibly(play_one_kernel, hands, contract, param, declarer, rules.to_array(), ids, fns,
-                           _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap)
+    n = _run_kernel(play_one_kernel, hands, contract, param, declarer, rules.to_array(), ids, fns,
+                    _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap)
     if n < 0:
         _raise_failed_play(n, resolved, f"contract {CONTRACTS[contract]}", snap)
     n_tricks = int((rec_winner >= 0).sum())
@@ -197,8 +212,8 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     errors = np.zeros(n, np.int64)
     snaps = np.zeros((-(-n // chunk), SNAP_SIZE), np.uint64)
     no_sums = np.zeros((0, 0, 0), np.int64)
-    call_interruptibly(play_batch_kernel, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules.to_array(),
-                       ids, fns, scores, tricks, params, no_sums, no_sums, errors, snaps, get_num_threads())
+    _run_kernel(play_batch_kernel, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules.to_array(),
+                ids, fns, scores, tricks, params, no_sums, no_sums, errors, snaps, get_num_threads())
     bad = np.flatnonzero(errors)
     if bad.size:
         i = int(bad[0])
@@ -234,9 +249,9 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
     errors = np.zeros(len(fixed), np.int64)
     snaps = np.zeros((len(fixed), SNAP_SIZE), np.uint64)
     # One hand per chunk: a hand is many deals, and threads claim hands as they free up.
-    call_interruptibly(play_batch_kernel, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules.to_array(),
-                       ids, fns, np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8),
-                       np.zeros((0, 0), np.int8), sums, squares, errors, snaps, get_num_threads())
+    _run_kernel(play_batch_kernel, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules.to_array(),
+                ids, fns, np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8),
+                np.zeros((0, 0), np.int8), sums, squares, errors, snaps, get_num_threads())
     bad = np.flatnonzero(errors)
     if bad.size:
         _raise_failed_play(int(errors[bad[0]]), resolved, "hand evaluation", snaps[int(bad[0])])
