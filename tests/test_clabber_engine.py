@@ -101,3 +101,47 @@ def test_each_card_once_in_a_round():
         result = play_round(6, index, 0, "accept-first", "heuristic")
         assert sorted(c for _, c in result.plays) == list(DECK_CARDS)
         assert [s for s, _ in result.plays[:4]] == [1, 2, 3, 0]
+
+
+def test_rare_rounds_match_reference_card_by_card():
+    """Rounds picked from a batch for what they exercise, each replayed against the reference."""
+    policy = "threshold:55"
+    rows = play_rounds(14, 0, 20_000, dealer=1, bidding=policy, strategies="random").astype(np.int64)
+    col = {c: i for i, c in enumerate(ROUND_COLUMNS)}
+    played = rows[:, col["bid_round"]] > 0
+    tot_ns = rows[:, col["card_ns"]] + rows[:, col["meld_ns"]] + rows[:, col["bell_ns"]]
+    tot_ew = rows[:, col["card_ew"]] + rows[:, col["meld_ew"]] + rows[:, col["bell_ew"]]
+    flags = rows[:, col["flags_n"]:col["flags_w"] + 1]
+    has_meld = (flags % 8 >= 3) | (flags >= 8)
+    both_meld = (has_meld[:, 0] | has_meld[:, 2]) & (has_meld[:, 1] | has_meld[:, 3])
+    kinds = {
+        "equal totals": played & (tot_ns == tot_ew),
+        "meld tie": played & both_meld & (rows[:, col["meld_ns"]] + rows[:, col["meld_ew"]] == 0),
+        "melds against melds": played & both_meld & (rows[:, col["meld_ns"]] + rows[:, col["meld_ew"]] > 0),
+        "bell": played & (rows[:, col["bell_ns"]] + rows[:, col["bell_ew"]] > 0),
+        "four of a kind": played & (flags >= 8).any(axis=1),
+        "sequence of five": played & (flags % 8 >= 5).any(axis=1),
+        "round two": rows[:, col["bid_round"]] == 2,
+        "thrown in": ~played,
+        "makers failed": played & ((rows[:, col["maker"]] % 2 == 0) & (rows[:, col["score_ns"]] == 0)
+                                   | (rows[:, col["maker"]] % 2 == 1) & (rows[:, col["score_ew"]] == 0)),
+    }
+    for name, mask in kinds.items():
+        picked = np.flatnonzero(mask)[:4]
+        assert len(picked) > 0, name
+        for i in picked:
+            engine = play_round(14, int(i), 1, policy, "random")
+            hands, turned = ref.deal(14, int(i), 1)
+            reference = ref.play_round(hands, turned, 1, [("threshold", 55)] * 4, [ref.random_strategy] * 4,
+                                       seed=14, round_index=int(i))
+            assert_same(engine, reference)
+
+
+def test_partner_excuse_changes_play_and_still_matches_reference():
+    differ = 0
+    for index in range(60):
+        off = play_round(15, index, 0, "accept-first", "random")
+        on = play_round(15, index, 0, "accept-first", "random", Rules(partner_excuse=True))
+        differ += off.plays != on.plays
+        assert_same(on, reference_round(15, index, 0, "accept-first", partner_excuse=True))
+    assert differ > 5
