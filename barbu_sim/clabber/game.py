@@ -74,7 +74,7 @@ def score_sheet(seed: int, game: int, bidding="accept-first", strategies="heuris
     col = {c: i for i, c in enumerate(ROUND_COLUMNS)}
     lines = [f"Game {game} of seed {seed}: first dealer {SEAT_NAMES[result[0]]}", "",
              f"{'round':>5}  {'dealer':<6} {'trump':<5} {'maker':<6} {'bid':>3}  {'N+S':>4} {'E+W':>4}  "
-             f"{'total N+S':>9} {'total E+W':>9}"]
+             f"{'total N+S':>9} {'total E+W':>9}  makers"]
     t0 = t1 = 0
     for r, row in enumerate(rows):
         t0 += row[col["score_ns"]]
@@ -84,7 +84,8 @@ def score_sheet(seed: int, game: int, bidding="accept-first", strategies="heuris
             continue
         lines.append(f"{r + 1:>5}  {SEAT_NAMES[row[col['dealer']]]:<6} {'CDHS'[row[col['trump']]]:<5} "
                      f"{SEAT_NAMES[row[col['maker']]]:<6} {row[col['bid_round']]:>3}  {row[col['score_ns']]:>4} "
-                     f"{row[col['score_ew']]:>4}  {t0:>9} {t1:>9}")
+                     f"{row[col['score_ew']]:>4}  {t0:>9} {t1:>9}  "
+                     f"{'made' if row[col['score_ns'] + row[col['maker']] % 2] > 0 else 'failed'}")
     verdict = {0: "N+S win", 1: "E+W win", 2: "drawn", 3: "unfinished"}[int(result[5])]
     lines += ["", f"Final: N+S {t0}, E+W {t1}: {verdict} after {len(rows)} rounds."]
     return "\n".join(lines)
