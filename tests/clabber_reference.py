@@ -275,12 +275,13 @@ def random_strategy(legal, hand, view, rng):
 
 
 def play_round(hands, turned, dealer, policies, strategies, seed=0, round_index=0, partner_excuse=False,
-               forced_bidding=None, replay=None):
+               forced_bidding=None, replay=None, misplay="error"):
     """Play one round from dealt ``hands`` and return everything that happened, as a dict.
 
     ``strategies[seat](legal, hand, view, rng)`` returns a card; with ``replay`` (a list of cards in
     play order) the cards are taken from it instead and each is checked for legality.
-    ``forced_bidding`` = (bid_round, maker, trump) skips the bidding.
+    ``forced_bidding`` = (bid_round, maker, trump) skips the bidding.  ``misplay="penalty"``: an
+    illegal card ends the round, the opponents scoring 162 plus all their melds, the offenders nothing.
     """
     dealt = [set(h) for h in hands]
     hands = [set(h) for h in hands]
@@ -311,6 +312,13 @@ def play_round(hands, turned, dealer, policies, strategies, seed=0, round_index=
             else:
                 card = strategies[seat](legal, set(hands[seat]), {"trick": list(trick), "trump": trump}, rng)
             if card not in legal:
+                if misplay == "penalty":
+                    other = 1 - team(seat)
+                    melds = sum(meld_points(m) for s in (other, other + 2) for m in best_melds(dealt[s], trump))
+                    scores = [0, 0]
+                    scores[other] = 162 + melds
+                    out.update(scores=scores, misplay=seat)
+                    return out
                 raise ValueError(f"illegal card {card} by seat {seat} in trick {t}")
             hands[seat].remove(card)
             trick.append(card)

@@ -116,3 +116,21 @@ def test_mc_bidding_is_reproducible_and_prefers_strong_hands():
     assert played[:, COL["maker_trumps"]].mean() > 2
     one = play_round(12, 3, 0, "mc:16", "heuristic")
     assert [one.row[c] for c in ROUND_COLUMNS] == a[3].tolist()
+
+
+def test_misplay_penalty_matches_the_reference():
+    def renege_py(legal, hand, view, rng):
+        other = hand - legal
+        return min(other) if other else min(legal)
+    rules = Rules(misplay="penalty")
+    seen = 0
+    for index in range(30):
+        engine = play_round(4, index, 0, "accept-first", ["random", renege, "random", "random"], rules)
+        hands, turned = ref.deal(4, index, 0)
+        out = ref.play_round(hands, turned, 0, [("accept-first",)] * 4,
+                             [ref.random_strategy, renege_py, ref.random_strategy, ref.random_strategy],
+                             seed=4, round_index=index, misplay="penalty")
+        assert [engine.row["score_ns"], engine.row["score_ew"]] == out["scores"]
+        assert engine.row["misplay"] == out.get("misplay", -1)
+        seen += engine.row["misplay"] >= 0
+    assert seen > 5
