@@ -38,10 +38,10 @@ THRESHOLDS = (30, 40, 45, 50, 55, 60, 70, 80, 90)
 BASELINE = 60
 
 
-def study_run(out: Path, name: str, rounds: int, strategy: str, results: Path) -> dict:
-    """A run of ``rounds`` (dealer N, seed 1, accept-first) with its report; key tables copied to results."""
+def study_run(out: Path, name: str, rounds: int, strategy: str, results: Path, bidding: str = "accept-first") -> dict:
+    """A run of ``rounds`` (dealer N, seed 1) with its report; its JSON tables and charts copied to results."""
     run_dir = out / name
-    run(run_dir, RunConfig(rounds=rounds, seed=1, dealer=0, bidding=["accept-first"] * 4, strategies=[strategy] * 4),
+    run(run_dir, RunConfig(rounds=rounds, seed=1, dealer=0, bidding=[bidding] * 4, strategies=[strategy] * 4),
         force=True, progress=False)
     tables = build_tables(run_dir)
     write_report(run_dir, tables)
@@ -136,6 +136,7 @@ def main(argv=None):
     t0 = time.perf_counter()
     random_tables = study_run(out, "accept-first-random", args.rounds, "random", results)
     heuristic_tables = study_run(out, "accept-first-heuristic", args.rounds, "heuristic", results)
+    bidding_tables = study_run(out, "threshold55-heuristic", args.rounds, "heuristic", results, "threshold:55")
     summaries = {}
     for strategy in ("random", "heuristic"):
         summaries[strategy] = run_games(args.games, 1, "accept-first", strategy, out=out / f"games-{strategy}")
@@ -153,6 +154,11 @@ def main(argv=None):
         md += [f"## Team scores, {name}", "", to_markdown(tables["clabber_scores"]), "",
                f"### Makers by trump count ({name})", "", to_markdown(tables["by_maker_trumps"]), "",
                f"### Makers by turned-up rank ({name})", "", to_markdown(tables["by_turned_rank"]), ""]
+    md += ["## Bidding by `threshold:55`, heuristic play (same deals)", "",
+           "### Team scores", "", to_markdown(bidding_tables["clabber_scores"]), "",
+           "### Rounds thrown in", "", to_markdown(bidding_tables["thrown_in"]), ""]
+    for key in ("bid_round", "maker_rel", "maker_trumps", "turned_rank"):
+        md += [f"### Makers by {key}", "", to_markdown(bidding_tables[f"by_{key}"]), ""]
     md += ["## Meld frequencies (random run) against exact counts over all C(24,6) hands", "",
            to_markdown(random_tables["meld_frequencies"]), "",
            "| meld | exact hands | exact p |", "|---|---|---|",

@@ -130,10 +130,12 @@ def deal_of(n, e, s, w):
 
 
 def test_team_with_the_highest_meld_scores_all_its_melds():
-    hands = deal_of("AH KH QH 9C 9D 9S", "KS QS JS 10C 10D AC", "QD JD 10D AS KC QC", "9H 10H JH JC AD KD")
-    # N: seq3 A-high hearts (20); S: Q-J-10 of diamonds (20); E: K-Q-J spades (20); W: J-10-9 hearts (20).
+    hands = deal_of("AH KH QH 9C 9D 9S", "KS QS JS 10C 10D AC", "QD JD 10S AS KC QC", "9H 10H JH JC AD KD")
+    # N: A-K-Q of hearts (20); E: K-Q-J of spades (20); W: J-10-9 of hearts (20): N's is the highest.
     m0, m1, _ = ref.team_melds(hands, C)
-    assert (m0, m1) == (40, 0)
+    assert (m0, m1) == (20, 0)
+    # The top card ranks before the trump suit: E's K-Q-J in trumps still loses to the A-K-Q.
+    assert ref.team_melds(hands, S)[:2] == (20, 0)
 
 
 def test_exact_tie_of_highest_melds_scores_nobody():
@@ -157,7 +159,7 @@ def test_round_one_accept_first():
 
 
 def test_round_two_names_another_held_suit_and_throw_in():
-    hands = deal_of("AH KH QH 9C 9D 9S", "KS QS JS 10C 10D AC", "QD JD 10D AS KC QC", "9H 10H JH JC AD KD")
+    hands = deal_of("AH KH QH 9C 9D 9S", "KS QS JS 10C 10D AC", "QD JD 10S AS KC QC", "9H 10H JH JC AD KD")
     turned = card("JC")  # West (3) deals; the turned JC is West's last card
     never = [("threshold", 10_000)] * 4
     assert ref.bidding(hands, turned, 3, never, None)[:3] == (0, None, None)
@@ -211,7 +213,7 @@ def test_last_trick_is_worth_ten():
 
 
 def test_replay_rejects_an_illegal_card():
-    hands = deal_of("AH KH QH 9C 9D 9S", "KS QS JS 10C 10D AC", "QD JD 10D AS KC QC", "9H 10H JH JC AD KD")
+    hands = deal_of("AH KH QH 9C 9D 9S", "KS QS JS 10C 10D AC", "QD JD 10S AS KC QC", "9H 10H JH JC AD KD")
     # N leads AH (dealer W), E holds no heart and must trump (spades): KC is illegal... E has no clubs lead.
     with pytest.raises(ValueError, match="illegal"):
         ref.play_round(hands, card("KD"), 3, None, None, forced_bidding=(1, 0, S), replay=seq("AH 10C"))

@@ -15,8 +15,8 @@ from ..core.cards import format_card
 from ..core.seats import SEAT_LETTERS
 from .bidding import parse_bidding
 from .game_kernels import game_sheet_kernel, games_batch_kernel
-from .kernels import deal_into, play_one_kernel, rounds_batch_kernel
-from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules
+from .kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
+from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
 from .strategies import Strategy, seat_strategies
 
 
@@ -110,6 +110,33 @@ def play_round(seed: int = 0, index: int = 0, dealer: int = 0, bidding="accept-f
         raise_illegal(code, resolved, f"round {index} of seed {seed}")
     row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
     return RoundResult(seed, index, dealer, dealt, row["turned"], row,
+                       [(int(s), int(b)) for s, b in rec_bids if s != -9],
+                       [(int(s), int(c)) for s, c in rec_plays if s >= 0],
+                       [int(w) for w in rec_winners if w >= 0])
+
+
+def play_dealt(hands, turned: int, dealer: int = 0, bidding="accept-first", strategies="heuristic",
+               rules: Rules | None = None, forced=None, seed: int = 0, index: int = 0) -> RoundResult:
+    """Bid, play and score a given deal (``hands`` (4,) uint64 by seat; ``turned`` one of the dealer's cards).
+
+    Random draws (bidding, play) come from the streams of round ``index`` of ``seed``.
+    """
+    dealer = _seat(dealer, "the dealer")
+    hands = np.ascontiguousarray(hands, dtype=np.uint64)
+    verify_clabber_deal(hands, int(turned), dealer)
+    bid_ids, bid_params = seat_bidding(bidding)
+    ids, fns, resolved = seat_strategies(strategies)
+    rules = rules or Rules()
+    out = np.zeros(N_ROUND_COLUMNS, np.int64)
+    rec_bids = np.full((8, 2), -9, np.int64)
+    rec_plays = np.full((24, 2), -1, np.int64)
+    rec_winners = np.full(6, -1, np.int64)
+    code = play_dealt_kernel(hands, int(turned), _seed(seed), index, dealer, rules.to_array(), bid_ids, bid_params,
+                             ids, fns, _forced(forced), out, rec_bids, rec_plays, rec_winners)
+    if code < 0:
+        raise_illegal(code, resolved, "the given deal")
+    row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
+    return RoundResult(seed, index, dealer, hands.copy(), int(turned), row,
                        [(int(s), int(b)) for s, b in rec_bids if s != -9],
                        [(int(s), int(c)) for s, c in rec_plays if s >= 0],
                        [int(w) for w in rec_winners if w >= 0])

@@ -196,3 +196,17 @@ def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_param
             lo = k * chunk
             _rounds_chunk(seed, start, lo, min(n, lo + chunk), dealer, rules, bid_ids, bid_params, strat_ids,
                           user_fns, forced, rows, errors)
+
+
+@njit(
+    types.int64(types.uint64[::1], types.int64, types.uint64, types.int64, types.int64, types.int64[::1],
+                types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[::1],
+                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1]),
+    cache=True,
+)
+def play_dealt_kernel(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
+                      out, rec_bids, rec_plays, rec_winners):
+    """One round from given hands and turned card, with its full record; 0 or an error code."""
+    return round_from(dealt, turned, key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns,
+                      forced, new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(4, np.uint64),
+                      out, True, rec_bids, rec_plays, rec_winners)
