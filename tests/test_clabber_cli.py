@@ -40,6 +40,8 @@ def test_golden_playthroughs(name, args):
     (["clabber", "advise", "JS 9S AS KH 10D AC", "--turned", "QS", "--position", "5"], "--position"),
     (["clabber", "advise", "JS 9S AS KH 10D AC", "--turned", "AS", "--position", "2"], "dealer's"),
     (["clabber", "play", "--bidding", "bold"], "unknown bidding policy"),
+    (["clabber", "play", "--deal", "N:AKQJT98... .AKQJT9.. ..AKQJT9. ...AKQJT", "--turned", "9C"], "8S is not"),
+    (["clabber", "play", "--deal", "N:AKQJT9... .AKQJT9.. ..AKQJT9.", "--turned", "9C"], "4 hands"),
     (["clabber", "play", "--strategy", "sneaky"], "unknown strategy"),
     (["clabber", "play", "--seat-bidding", "X=random"], "unknown seat"),
     (["clabber", "play", "-o", "partner-excuse=maybe"], "partner-excuse"),
@@ -53,6 +55,16 @@ def test_bad_input_is_one_line_error(args, message):
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_play_a_given_deal():
+    result = runner.invoke(app, ["clabber", "play", "--deal", "N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9",
+                                 "--turned", "9C", "--dealer", "W"])
+    assert result.exit_code == 0, result.output
+    # Four sequences of five: West's, in trumps, is the highest; West also holds the bell.
+    assert "E+W: cards 162  melds 200  bell 20  -> scores 382" in result.output
+    bad = runner.invoke(app, ["clabber", "play", "--deal", "N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9"])
+    assert bad.exit_code == 2 and "--turned" in bad.output
 
 
 def test_illegal_plugin_card_is_an_error(tmp_path):

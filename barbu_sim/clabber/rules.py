@@ -117,6 +117,28 @@ def verify_clabber_deal(hands, turned: int | None = None, dealer: int | None = N
         raise ValueError(f"the turned card {format_card(turned)} must be one of the dealer's cards")
 
 
+def parse_clabber_deal(text: str) -> np.ndarray:
+    """A deal ``N:hand hand hand hand`` (PBN style: hands clockwise from the named seat, each as
+    spades.hearts.diamonds.clubs) into a (4,) uint64 array by seat.
+
+    >>> format_cards(parse_clabber_deal("N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9")[1])
+    'AH KH QH JH 10H 9H'
+    """
+    from ..core.seats import parse_seat
+    text = text.strip().strip('"')
+    if len(text) < 2 or text[1] != ":":
+        raise ValueError(f"a deal starts with a seat and a colon, e.g. 'N:AKQJT9... ...'; got {text[:12]!r}")
+    first = parse_seat(text[0])
+    parts = text[2:].split()
+    if len(parts) != 4:
+        raise ValueError(f"a deal has 4 hands, not {len(parts)}")
+    hands = np.zeros(4, np.uint64)
+    for i, part in enumerate(parts):
+        hands[(first + i) % 4] = parse_clabber_hand(part if "." in part else part.replace(",", " "))
+    verify_clabber_deal(hands)
+    return hands
+
+
 @dataclass(frozen=True)
 class Rules:
     """Clabber's rule options.  ``partner_excuse``: no duty to trump or overtrump while one's

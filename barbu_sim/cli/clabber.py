@@ -44,6 +44,8 @@ def play(
     seed: SeedOpt = 0,
     index: Annotated[int, typer.Option(help="Which round of the seed's sequence (round i of a run).")] = 0,
     dealer: Annotated[str, typer.Option(help="Dealer seat: N, E, S or W.")] = "N",
+    deal: Annotated[Optional[str], typer.Option(help="A deal to play instead: 'N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9' (with --turned).")] = None,
+    turned: Annotated[Optional[str], typer.Option(help="With --deal: the turned-up card, one of the dealer's.")] = None,
     bidding: BiddingOpt = "threshold",
     seat_bidding: SeatBiddingOpt = None,
     strategy: StrategyOpt = "heuristic",
@@ -58,22 +60,32 @@ def play(
       barbu-sim clabber play --seed 7
 
       barbu-sim clabber play --bidding accept-first --seat-strategy E=random -o partner-excuse=on
+
+      barbu-sim clabber play --deal "N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9" --turned 9C --dealer W
     """
-    from ..clabber.api import play_round
+    from ..clabber.api import play_dealt, play_round
     from ..clabber.melds import hand_melds
     from ..clabber.record import format_round
+    from ..clabber.rules import parse_clabber_card, parse_clabber_deal
     from ..core.seats import parse_seat
     try:
         if seed < 0 or index < 0:
             raise ValueError("--seed and --index must be non-negative")
+        if (deal is None) != (turned is None):
+            raise ValueError("--deal and --turned go together")
         strategies, policies, rules = _setup(strategy, seat_strategy, bidding, seat_bidding, option)
-        result = play_round(seed, index, parse_seat(dealer), policies, strategies, rules)
+        if deal is not None:
+            result = play_dealt(parse_clabber_deal(deal), parse_clabber_card(turned), parse_seat(dealer), policies,
+                                strategies, rules, seed=seed, index=index)
+        else:
+            result = play_round(seed, index, parse_seat(dealer), policies, strategies, rules)
     except ValueError as e:
         fail(str(e))
     melds = None
     if result.row["bid_round"]:
         melds = [hand_melds(result.hands[s], result.row["trump"]) for s in range(4)]
-    typer.echo(format_round(result, melds, symbols=symbols, title=f"round {index} of seed {seed}"))
+    title = "the given deal" if deal is not None else f"round {index} of seed {seed}"
+    typer.echo(format_round(result, melds, symbols=symbols, title=title))
 
 
 @clabber_app.command()
