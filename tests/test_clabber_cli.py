@@ -57,6 +57,17 @@ def test_bad_input_is_one_line_error(args, message):
     assert message in result.output and "Traceback" not in result.output
 
 
+def test_a_barbu_run_is_not_a_clabber_run(tmp_path):
+    out = tmp_path / "barbu"
+    (out / "records").mkdir(parents=True)
+    # A Barbu run's manifest (its own keys; no "game" key).
+    (out / "manifest.json").write_text(json.dumps({"schema_version": 1, "config": {"deals": 100}, "deals_done": 100,
+                                                   "chunks_done": 1, "complete": True}))
+    for args in (["clabber", "report", str(out)], ["clabber", "run", "--resume", "--out", str(out)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "not a Clabber one" in result.output
+
+
 def test_play_a_given_deal():
     result = runner.invoke(app, ["clabber", "play", "--deal", "N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9",
                                  "--turned", "9C", "--dealer", "W"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..core.runs import scan_records
+from ..core.runs import RunError, read_manifest, scan_records
 from ..core.stats import STAT_COLUMNS, with_ci
 
 METRICS = ("card_points", "meld_points", "bell_points", "round_score", "made")
@@ -23,7 +23,17 @@ MELDS = {"seq3plus": 3, "seq4plus": 4, "seq5": 5, "four_of_a_kind": 0}
 
 def scan_run(run_dir) -> pl.LazyFrame:
     """The records of a run directory, every chunk checked against the manifest."""
+    check_clabber_run(run_dir)
     return scan_records(run_dir, "rounds", repair=f"barbu-sim clabber run --resume --out {run_dir}")
+
+
+def check_clabber_run(run_dir) -> dict:
+    """The manifest of ``run_dir``, or a :class:`RunError` when it holds another game's run."""
+    manifest = read_manifest(run_dir)
+    if manifest.get("game") != "clabber":
+        raise RunError(f"{run_dir} holds a Barbu run, not a Clabber one: use barbu-sim report, "
+                       "or write a Clabber run with barbu-sim clabber run")
+    return manifest
 
 
 def team_values(records: pl.LazyFrame) -> pl.LazyFrame:

@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from ..core.runs import RunError, RunSummary, fill_chunks, load_run, lock_run, start_run
+from .analysis import check_clabber_run
 from .api import play_rounds, seat_bidding
 from .rules import ROUND_COLUMNS, rules_from_dict
 from .schema import (
@@ -88,10 +89,8 @@ def chunk_frame(lo: int, rows: np.ndarray) -> pl.DataFrame:
 
 
 def _resumed_config(run_dir: Path) -> tuple[dict, RunConfig]:
+    check_clabber_run(run_dir)
     manifest = load_run(run_dir, SCHEMA_VERSION, "rounds")
-    if manifest.get("game") != "clabber":
-        raise RunError(f"{run_dir} does not hold a Clabber run of this barbu-sim (schema "
-                       f"{manifest.get('schema_version')}, game {manifest.get('game')!r})")
     try:
         return manifest, RunConfig(**manifest["config"])
     except (TypeError, ValueError, KeyError) as e:
