@@ -22,8 +22,9 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import lowest_bit, popcount
+from .melds import lane6
 from .play_rules import beaters, card_points, power, suit_bits
-from .rules import DECK
+from .rules import DECK, LOW_RANK, PLAIN_POWER, TRUMP_POWER
 from .state import S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TRICK_CARDS, S_TRUMP, S_WIN_CARD, S_WIN_SEAT
 
 U0 = np.uint64(0)
@@ -58,17 +59,51 @@ def _richest(mask, trump, led):
     return best
 
 
+def _lane_tables():
+    """Per 6-bit suit lane (bit b = rank 7 + b): the highest power held and the lowest-power card,
+    in trump order and in plain order; per power p, the lane of the ranks above p."""
+    top = np.zeros((2, 64), np.int64)
+    low = np.full((2, 64), -1, np.int64)
+    above = np.zeros((2, 7), np.uint64)
+    for k, order in enumerate((TRUMP_POWER, PLAIN_POWER)):
+        for lane in range(64):
+            powers = [(int(order[LOW_RANK + b]), b) for b in range(6) if lane >> b & 1]
+            if powers:
+                top[k, lane] = max(powers)[0]
+                low[k, lane] = min(powers)[1]
+        for p in range(7):
+            above[k, p] = np.uint64(sum(1 << b for b in range(6) if order[LOW_RANK + b] > p))
+    return top, low, above
+
+
+TOP_POWER, LOWEST_CARD, ABOVE = _lane_tables()  # [0]: trump order, [1]: plain order
+
+
 @njit(inline="always", cache=True)
 def _masters(mask, unseen, trump):
-    """The cards of ``mask`` that no unseen card of their own suit beats."""
+    """The cards of ``mask`` that no unseen card of their own suit beats (one table look-up per suit)."""
     out = U0
-    m = mask
-    while m:
-        c = lowest_bit(m)
-        m &= m - U1
-        if unseen & beaters(c, trump) == U0:
-            out |= U1 << np.uint64(c)
+    for s in range(4):
+        mine = lane6(mask, s)
+        if mine:
+            k = 0 if s == trump else 1
+            out |= (mine & ABOVE[k, TOP_POWER[k, lane6(unseen, s)]]) << np.uint64(13 * s + LOW_RANK)
     return out
+
+
+@njit(inline="always", cache=True)
+def _lowest_winner(legal, trump, led, win_card):
+    """The lowest-powered legal card that beats ``win_card``, or -1: a card of the led suit before a trump."""
+    win_suit = win_card // 13
+    win_rank = win_card - 13 * win_suit
+    if win_suit == trump:
+        cand = lane6(legal, trump) & ABOVE[0, TRUMP_POWER[win_rank]]
+        return 13 * trump + LOW_RANK + LOWEST_CARD[0, cand] if cand else -1
+    cand = lane6(legal, led) & ABOVE[1, PLAIN_POWER[win_rank]]
+    if cand:
+        return 13 * led + LOW_RANK + LOWEST_CARD[1, cand]
+    trumps = lane6(legal, trump)
+    return 13 * trump + LOW_RANK + LOWEST_CARD[0, trumps] if trumps else -1
 
 
 @njit(cache=True)
@@ -93,7 +128,6 @@ def heuristic_strategy(legal, hand, state, rng):
         return _cheapest(legal, trump, -1)
     led = np.int64(state[S_TRICK_CARDS]) // 13
     win_card = np.int64(state[S_WIN_CARD])
-    win_power = power(win_card, trump, led)
     partner_wins = np.int64(state[S_WIN_SEAT]) == (seat ^ 2)
     if partner_wins:
         safe = n == 3
@@ -107,21 +141,8 @@ def heuristic_strategy(legal, hand, state, rng):
             if side != U0:
                 return _richest(side, trump, led)
             return _cheapest(legal, trump, led)
-    winners = U0
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - U1
-        if power(c, trump, led) > win_power:
-            winners |= U1 << np.uint64(c)
-    if winners != U0 and not partner_wins:
-        best, best_power = -1, 99
-        m = winners
-        while m:
-            c = lowest_bit(m)
-            m &= m - U1
-            p = power(c, trump, led)
-            if p < best_power:
-                best, best_power = c, p
-        return best
+    if not partner_wins:
+        best = _lowest_winner(legal, trump, led, win_card)
+        if best >= 0:
+            return best
     return _cheapest(legal, trump, led)
