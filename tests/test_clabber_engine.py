@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import clabber_reference as ref
-from barbu_sim.clabber.api import IllegalPlayError, deal_round, play_round, play_rounds
+from barbu_sim.clabber.api import deal_round, play_round, play_rounds
 from barbu_sim.clabber.rules import DECK_CARDS, ROUND_COLUMNS, Rules
 
 BIDDING = {"accept-first": ("accept-first",), "random": ("random",), "threshold:45": ("threshold", 45),

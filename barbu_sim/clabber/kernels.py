@@ -1,4 +1,5 @@
-"""The Clabber numba kernels: deal, bidding, the six tricks, scoring, and the parallel drivers.
+"""The Clabber round kernels: bidding, a whole round (deal, bids, the play of :mod:`.play`, score),
+and the parallel batch driver.
 
 Kernel/wrapper pairs: :mod:`barbu_sim.clabber.api` validates and preallocates; the kernels take
 and return only arrays and scalars.  Round ``index`` of key ``key`` draws its deal, its bidding
