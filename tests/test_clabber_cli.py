@@ -20,6 +20,7 @@ PLAYTHROUGHS = [
     ("clabber-round-two", ["clabber", "play", "--seed", "1", "--index", "1", "--bidding", "threshold:70",
                            "-o", "partner-excuse=on", "--symbols"]),
     ("clabber-thrown-in", ["clabber", "play", "--seed", "1", "--index", "0", "--bidding", "threshold:70"]),
+    ("clabber-melds-and-bell", ["clabber", "play", "--seed", "3", "--index", "3", "--bidding", "threshold:55"]),
 ]
 
 

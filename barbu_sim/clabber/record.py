@@ -10,6 +10,22 @@ SUITS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
+FOUR_NAMES = {901: "queens", 902: "kings", 903: "10s", 904: "aces", 905: "9s", 1000: "jacks"}
+RANK_WORDS = {7: "9", 8: "10", 9: "jack", 10: "queen", 11: "king", 12: "ace"}
+
+
+def describe_meld(key: int) -> str:
+    """A meld's rank int (see :mod:`barbu_sim.clabber.melds`) in words.
+
+    >>> describe_meld(1000), describe_meld(525), describe_meld(318)
+    ('four jacks', 'sequence of 5 to the ace in trumps', 'sequence of 3 to the jack')
+    """
+    if key in FOUR_NAMES:
+        return f"four {FOUR_NAMES[key]}"
+    length, rest = divmod(key, 100)
+    return f"sequence of {length} to the {RANK_WORDS[rest // 2]}" + (" in trumps" if rest % 2 else "")
+
+
 def bid_text(bid: int) -> str:
     return {-1: "pass", 4: "play"}.get(bid, f"names {SUIT_NAMES[bid]}" if 0 <= bid < 4 else "?")
 
@@ -30,7 +46,7 @@ def format_round(result, melds_by_seat=None, symbols: bool = False, title: str =
     lines.append(f"Trumps: {SUIT_NAMES[trump]}, chosen by {SEAT_NAMES[maker]} in round {row['bid_round']}; "
                  f"makers {'N+S' if maker % 2 == 0 else 'E+W'}")
     if melds_by_seat is not None:
-        shown = [f"{SEAT_NAMES[s]} {p}" for s, (p, _) in enumerate(melds_by_seat) if p]
+        shown = [f"{SEAT_NAMES[s]} {p} (best: {describe_meld(k)})" for s, (p, k) in enumerate(melds_by_seat) if p]
         lines.append("Melds declared: " + (", ".join(shown) if shown else "none"))
     lines.append("")
     for t in range(6):
