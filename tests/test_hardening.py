@@ -84,6 +84,7 @@ def test_the_largest_payouts_allowed_are_reported_exactly(tmp_path):
     (["play", "--deal", ""], "--deal"),
     (["run", "--out", "", "-n", "10", "--no-progress"], "--out"),
     (["advise", "AKQ.JT9.876.5432", "--remaining", ""], "at least one remaining contract"),
+    (["play", "--seat-strategy", "E=random", "--seat-strategy", "e=heuristic"], "twice"),
 ])
 def test_out_of_range_input_is_a_clean_error(tmp_path, monkeypatch, args, needle):  # 10, 11, 15, 18
     monkeypatch.chdir(tmp_path)
@@ -310,6 +311,13 @@ def test_an_out_that_is_a_file_is_a_clean_error(tmp_path, command):
     f.write_text("keep me")
     assert_clean_error(invoke(*command, "--out", f), str(f))
     assert f.read_text() == "keep me"
+
+
+def test_plot_out_that_is_a_file_is_a_clean_error(tmp_path):
+    small_run(tmp_path / "r", deals=1000)
+    f = tmp_path / "a-file"
+    f.write_text("keep me")
+    assert_clean_error(invoke("plot", tmp_path / "r", "--out", f), str(f))
 
 
 # ---------------------------------------------------------------- 13, 18: contract-policy plugins

@@ -23,7 +23,8 @@ from .kernels import (
 )
 from .rules import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
 from .state import STATE_SIZE
-from .strategies import Strategy, seat_strategies
+from ..core.strategies import Strategy
+from .strategies import seat_strategies
 
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1

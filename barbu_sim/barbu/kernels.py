@@ -19,6 +19,7 @@ from ..core.atomic import claim
 from ..core.bits import highest_bit, lowest_bit, popcount
 from ..core.cards import ACE_RANK, JACK_RANK, KING_RANK, QUEEN_RANK
 from ..core.rng import STREAM_EVAL, STREAM_PLAY, stream_key
+from ..core.strategies import RAISED, USER_FNS, lowest_strategy, random_strategy
 from .choices import DEFAULT_DOMINO_RANK, TRUMP_STRONGEST
 from .deals import deal_around_into, deal_into
 from .heuristic import heuristic_domino, heuristic_tricks
@@ -32,7 +33,7 @@ from .state import (
     S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
     STATE_SIZE,
 )
-from .strategies import HEURISTIC, LOWEST, RAISED, RANDOM, USER_FNS, lowest_strategy, random_strategy
+from .strategies import HEURISTIC, LOWEST, RANDOM
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

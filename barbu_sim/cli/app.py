@@ -52,11 +52,16 @@ def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
     """Four specs by seat: ``default`` everywhere, then ``SEAT=SPEC`` overrides."""
     from ..core.seats import N_SEATS, parse_seat
     specs = [default] * N_SEATS
+    seen = set()
     for item in overrides or []:
         if "=" not in item:
             raise ValueError(f"{what} {item!r} must be SEAT=NAME, e.g. N=optimal")
         seat, name = item.split("=", 1)
-        specs[parse_seat(seat)] = name.strip()
+        s = parse_seat(seat)
+        if s in seen:
+            raise ValueError(f"{what} names seat {seat.strip()} twice")
+        seen.add(s)
+        specs[s] = name.strip()
     return specs
 
 

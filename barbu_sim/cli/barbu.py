@@ -177,6 +177,7 @@ def plot(run_dir: RunDir,
     from ..barbu.plots import write_plots
     from ..barbu.report import build_tables
     try:
+        check_out(out)
         tables = build_tables(run_dir)
         paths = write_plots(tables, out or Path(run_dir) / "plots")
     except (ValueError, OSError) as e:

@@ -1,0 +1,140 @@
+"""What every game's play strategies share: the signature, the registry, user plugins, function pointers.
+
+A strategy is an ``@njit`` function ``(legal, hand, state, rng) -> card``: the legal
+cards and the hand as uint64 masks, the game's state array (each game documents
+its own), and a one-element random state for :func:`barbu_sim.core.rng.rand_below`.
+The kernels call a game's built-ins through a small-int switch (inlined, fast) and
+user strategies through a first-class function pointer (a numba ``cfunc``), so any
+user file works without changing the package, and the kernels are compiled once.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from numba import cfunc, njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from .bits import lowest_bit, nth_set_bit, popcount
+from .plugins import is_plugin_spec, load_plugin
+from .rng import rand_below
+from .seats import N_SEATS
+
+# User strategies travel as first-class function pointers, an experimental numba feature
+# that works as documented; the warning would only confuse users.
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+STRATEGY_SIG = types.int64(types.uint64, types.uint64, types.uint64[::1], types.uint64[::1])
+STRATEGY_FN = types.FunctionType(STRATEGY_SIG)
+USER_FNS = types.UniTuple(STRATEGY_FN, N_SEATS)  # one function slot per seat
+RAISED = -(1 << 62)  # what a user strategy's function pointer returns when the strategy raised
+
+
+@njit(inline="always", cache=True)
+def random_strategy(legal, hand, state, rng):
+    """Uniformly random among the legal cards."""
+    return nth_set_bit(legal, rand_below(rng, popcount(legal)))
+
+
+@njit(inline="always", cache=True)
+def lowest_strategy(legal, hand, state, rng):
+    """Always the lowest legal card index: a fixed, trivially predictable player (for tests)."""
+    return lowest_bit(legal)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A strategy as the engine takes it: a name, a built-in id (or the game's user id), and the njit function."""
+
+    name: str
+    builtin_id: int
+    func: object
+
+
+_POINTERS: dict = {}
+
+
+def _guarded(func):
+    """``func`` wrapped so that an exception it raises comes back as the card :data:`RAISED`.
+
+    numba cannot carry an exception out of a cfunc (it would print "Exception
+    ignored" and return garbage), so the kernels learn of it by this value and the
+    Python side calls the strategy again on the same state to show its message.
+    """
+    def guarded(legal, hand, state, rng):
+        try:
+            return func(legal, hand, state, rng)
+        except Exception:
+            return RAISED
+    return guarded
+
+
+def function_pointer(func):
+    """A numba ``cfunc`` of a strategy: a first-class function the cached kernels accept.
+
+    Dispatchers of different functions are different numba types, so four of them
+    cannot share one kernel signature; their cfuncs all have the one FunctionType.
+    """
+    key = id(func)
+    if key not in _POINTERS:
+        try:
+            if func is lowest_strategy:  # the placeholder in built-in seats' slots: never called, cached on disk
+                pointer = cfunc(STRATEGY_SIG, cache=True)(func.py_func)
+            else:
+                pointer = cfunc(STRATEGY_SIG)(_guarded(func))
+            _POINTERS[key] = (func, pointer)
+        except Exception as e:  # numba's typing errors for a wrong signature
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise ValueError(
+                f"strategy {getattr(func, '__name__', func)!r} does not compile with the strategy "
+                "signature (legal: uint64, hand: uint64, state: uint64[::1], rng: uint64[::1]) -> int: "
+                + first
+            ) from None
+    return _POINTERS[key][1]
+
+
+class StrategyRegistry:
+    """One game's strategies: its built-ins by name, and user plugins under the game's ``user_id``."""
+
+    def __init__(self, builtins: dict[str, Strategy], user_id: int):
+        self.builtins = builtins
+        self.user_id = user_id
+
+    def resolve(self, spec) -> Strategy:
+        """A :class:`Strategy` from a built-in name, ``path/to/file.py:func``, ``module:func`` or an njit function."""
+        if isinstance(spec, Strategy):
+            return spec
+        if not isinstance(spec, str):
+            if not hasattr(spec, "py_func"):
+                raise ValueError(f"strategy {spec!r} is not an @njit function")
+            return Strategy(getattr(spec, "__name__", "user"), self.user_id, spec)
+        name = spec.strip()
+        if name in self.builtins:
+            return self.builtins[name]
+        if not is_plugin_spec(name):
+            raise ValueError(
+                f"unknown strategy {spec!r}: use one of {', '.join(self.builtins)}, "
+                "path/to/file.py:function or module:function"
+            )
+        func = load_plugin(name, "strategy")
+        if not hasattr(func, "py_func"):
+            raise ValueError(f"strategy {spec!r} must be decorated with numba's @njit")
+        return Strategy(name, self.user_id, func)
+
+    def seat_strategies(self, strategies) -> tuple[np.ndarray, tuple, list[Strategy]]:
+        """What the kernels take for one strategy or four (one per seat).
+
+        Returns the (4,) int64 built-in ids, the four function slots (``USER_FNS``) and
+        the resolved :class:`Strategy` of each seat (for error messages).
+        """
+        if isinstance(strategies, (str, Strategy)) or hasattr(strategies, "py_func"):
+            strategies = [strategies] * N_SEATS
+        resolved = [self.resolve(s) for s in strategies]
+        if len(resolved) != N_SEATS:
+            raise ValueError(f"give one strategy or four (one per seat), not {len(resolved)}")
+        ids = np.array([s.builtin_id for s in resolved], np.int64)
+        # Built-in seats never call their slot; it still needs a function of the right type.
+        fns = tuple(function_pointer(s.func if s.builtin_id == self.user_id else lowest_strategy) for s in resolved)
+        return ids, fns, resolved
