@@ -14,7 +14,6 @@ from numba import get_num_threads
 from ..core.cards import format_card
 from ..core.seats import SEAT_LETTERS
 from .bidding import parse_bidding
-from .game_kernels import game_sheet_kernel, games_batch_kernel
 from .kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
 from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
 from .strategies import Strategy, seat_strategies
@@ -169,6 +168,7 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
     """Games ``start .. start + n - 1`` of run ``seed`` to 500: a (n, 6) int64 array of ``GAME_COLUMNS``."""
     if n < 1 or start < 0:
         raise ValueError("play at least one game, from a non-negative index")
+    from .game_kernels import games_batch_kernel  # compiled on first use: rounds alone do not need it
     bid_ids, bid_params = seat_bidding(bidding)
     ids, fns, resolved = seat_strategies(strategies)
     rules = rules or Rules()
@@ -185,6 +185,7 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
 def game_sheet(seed: int, game: int, bidding="accept-first", strategies="heuristic",
                rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Every round's row of one game (rounds, N_ROUND_COLUMNS) and the game's result (6,)."""
+    from .game_kernels import game_sheet_kernel
     bid_ids, bid_params = seat_bidding(bidding)
     ids, fns, resolved = seat_strategies(strategies)
     rules = rules or Rules()
