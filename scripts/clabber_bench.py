@@ -20,12 +20,14 @@ import time
 from pathlib import Path
 
 import numba
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from barbu_sim import __version__  # noqa: E402
 from barbu_sim.clabber.api import play_rounds  # noqa: E402
+from barbu_sim.clabber.rules import N_ROUND_COLUMNS  # noqa: E402
 
 CASES = (("random", "accept-first"), ("heuristic", "accept-first"), ("heuristic", "threshold"))
 
@@ -36,11 +38,13 @@ def rates(strategy: str, bidding: str, n: int, repeats: int, threads: int) -> tu
         numba.set_num_threads(t)
         play_rounds(1, 0, 5000, bidding=bidding, strategies=strategy)
     one, many = [], []
+    out = np.empty((n, N_ROUND_COLUMNS), np.int16)  # reused: fresh memory would time the OS's page faults
+    out.fill(0)
     for r in range(repeats):
         for t in ((1, threads) if r % 2 == 0 else (threads, 1)):
             numba.set_num_threads(t)
             start = time.perf_counter()
-            play_rounds(1 + r, 0, n, bidding=bidding, strategies=strategy, chunk=4096)
+            play_rounds(1 + r, 0, n, bidding=bidding, strategies=strategy, chunk=4096, out=out)
             (one if t == 1 else many).append(n / (time.perf_counter() - start))
     return statistics.median(one), statistics.median(many), statistics.median(b / a for a, b in zip(one, many))
 

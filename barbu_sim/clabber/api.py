@@ -146,20 +146,32 @@ def _workers(threads: int | None) -> int:
 
 
 def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-first", strategies="heuristic",
-                rules: Rules | None = None, forced=None, threads: int | None = None, chunk: int = 2048) -> np.ndarray:
-    """Rounds ``start .. start + n - 1`` of run ``seed``: a (n, N_ROUND_COLUMNS) int16 array of rows."""
+                rules: Rules | None = None, forced=None, threads: int | None = None, chunk: int = 2048,
+                out: np.ndarray | None = None) -> np.ndarray:
+    """Rounds ``start .. start + n - 1`` of run ``seed``: a (n, N_ROUND_COLUMNS) int16 array of rows.
+
+    ``out``: an array of that shape and type to fill instead of a new one (a caller playing many
+    batches saves the operating system's page faults on fresh memory).
+    """
     if n < 1 or start < 0:
         raise ValueError("play at least one round, from a non-negative index")
     bid_ids, bid_params = seat_bidding(bidding)
     ids, fns, resolved = seat_strategies(strategies)
     rules = rules or Rules()
-    rows = np.zeros((n, N_ROUND_COLUMNS), np.int16)
-    errors = np.zeros(n, np.int64)
+    if out is None:
+        rows = np.empty((n, N_ROUND_COLUMNS), np.int16)
+    elif out.shape != (n, N_ROUND_COLUMNS) or out.dtype != np.int16 or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-contiguous int16 array of shape ({n}, {N_ROUND_COLUMNS})")
+    else:
+        rows = out
+    if chunk < 1:
+        raise ValueError("chunk must be positive")
+    errors = np.zeros((-(-n // chunk), 2), np.int64)
     rounds_batch_kernel(_seed(seed), start, n, chunk, _seat(dealer, "the dealer"), rules.to_array(), bid_ids,
                         bid_params, ids, fns, _forced(forced), rows, errors, _workers(threads))
-    bad = np.flatnonzero(errors)
+    bad = np.flatnonzero(errors[:, 0])
     if len(bad):
-        raise_illegal(errors[bad[0]], resolved, f"round {start + int(bad[0])} of seed {seed}")
+        raise_illegal(errors[bad[0], 0], resolved, f"round {start + int(errors[bad[0], 1])} of seed {seed}")
     return rows
 
 

@@ -148,12 +148,16 @@ def play_one_kernel(key, index, dealer, rules, bid_ids, bid_params, strat_ids, u
 @njit(cache=True, _nrt=False)
 def _rounds_range(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, rows,
                   errors, ws, state, rng, pack, dealt, hands, row, dummy2, dummy1):
-    """Rounds ``start + lo .. start + hi - 1`` of run ``seed`` into ``rows[lo:hi]``, serially."""
+    """Rounds ``start + lo .. start + hi - 1`` of run ``seed`` into ``rows[lo:hi]``, serially.
+
+    An illegal card stops the chunk: ``errors`` (2,) gets its code and the round's offset ``i``.
+    """
     for i in range(lo, hi):
         code = round_into(seed, np.uint64(start + i), dealer, rules, bid_ids, bid_params, strat_ids, user_fns,
                           forced, ws, state, rng, pack, dealt, hands, row, False, dummy2, dummy2, dummy1)
         if code < 0:
-            errors[i] = code
+            errors[0] = code
+            errors[1] = i
             return
         for j in range(N_ROUND_COLUMNS):
             rows[i, j] = row[j]
@@ -164,15 +168,15 @@ def _rounds_chunk(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat
                   errors):
     """Allocate one chunk's scratch arrays, then play its rounds."""
     _rounds_range(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, rows,
-                  errors, new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64), np.empty(4, np.uint64),
-                  np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64), np.empty((1, 2), np.int64),
+                  errors, new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64),
+                  np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64), np.empty((1, 2), np.int64),
                   np.empty(1, np.int64))
 
 
 @njit(
     types.void(types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[::1],
                types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1],
-               types.int16[:, ::1], types.int64[::1], types.int64),
+               types.int16[:, ::1], types.int64[:, ::1], types.int64),
     cache=True,
     parallel=True,
 )
@@ -185,7 +189,8 @@ def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_param
     dealer : the dealer seat of every round.  rules : ``Rules.to_array()``.
     bid_ids, bid_params : (4,) int64 bidding policy per seat.  strat_ids, user_fns : see ``strategies``.
     forced : (3,) int64, ``(-1, 0, 0)`` to bid, else ``(bid round, maker, trump)`` for every round.
-    rows : (n, N_ROUND_COLUMNS) int16 output.  errors : (n,) int64 zeroed; an illegal card's code.
+    rows : (n, N_ROUND_COLUMNS) int16 output.  errors : (number of chunks, 2) int64, zeroed: for a chunk
+        stopped by an illegal card, its code and the round's offset in the batch.
     """
     n_chunks = (n + chunk - 1) // chunk
     next_chunk = np.zeros(1, np.int64)
@@ -196,7 +201,7 @@ def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_param
                 break
             lo = k * chunk
             _rounds_chunk(seed, start, lo, min(n, lo + chunk), dealer, rules, bid_ids, bid_params, strat_ids,
-                          user_fns, forced, rows, errors)
+                          user_fns, forced, rows, errors[k])
 
 
 @njit(
