@@ -17,7 +17,7 @@ import polars as pl
 from ..core.runs import RunError, RunSummary, fill_chunks, load_run, lock_run, start_run
 from .analysis import check_clabber_run
 from .api import play_rounds, seat_bidding
-from .rules import ROUND_COLUMNS, rules_from_dict
+from .rules import N_ROUND_COLUMNS, ROUND_COLUMNS, rules_from_dict
 from .schema import (
     CARD_ENUM, RANK_ENUM, REL_DEALER, REL_ENUM, SCHEMA_VERSION, SEAT_ENUM, SEAT_SUFFIXES, SUIT_ENUM, TEAM_ENUM,
 )
@@ -118,9 +118,11 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
         if threads is not None:
             numba.set_num_threads(threads)
         rules = config._rules
+        buffer = np.empty((min(config.chunk_rounds, config.rounds), N_ROUND_COLUMNS), np.int16)  # reused by chunks
 
         def play_chunk(lo: int, n: int) -> pl.DataFrame:
-            rows = play_rounds(config.seed, lo, n, config.dealer, config.bidding, config.strategies, rules)
+            rows = play_rounds(config.seed, lo, n, config.dealer, config.bidding, config.strategies, rules,
+                               out=buffer[:n])
             return chunk_frame(lo, rows)
 
         return fill_chunks(run_dir, manifest, config.rounds, config.chunk_rounds, play_chunk, unit="rounds",
