@@ -69,6 +69,14 @@ def test_a_barbu_run_is_not_a_clabber_run(tmp_path):
         assert result.exit_code == 2 and "not a Clabber one" in result.output
 
 
+def test_rules_command():
+    result = runner.invoke(app, ["clabber", "rules", "-o", "partner-excuse=on"])
+    assert result.exit_code == 0, result.output
+    assert "J (20)  9 (14)  A (11)  10 (10)  K (4)  Q (3)" in result.output
+    assert "A (11)  10 (10)  K (4)  Q (3)  J (2)  9 (0)" in result.output
+    assert "partner-excuse = on" in result.output and "162" in result.output
+
+
 def test_play_a_given_deal():
     result = runner.invoke(app, ["clabber", "play", "--deal", "N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9",
                                  "--turned", "9C", "--dealer", "W"])

@@ -181,6 +181,32 @@ def parse_rule_options(pairs: list[str] | None) -> Rules:
     return Rules(**fields)
 
 
+def describe_rules(rules: Rules) -> str:
+    """The rules in force as text (``barbu-sim clabber rules``)."""
+    names = {NINE: "9", TEN: "10", JACK: "J", QUEEN: "Q", KING: "K", ACE: "A"}
+    trump = sorted(RANKS, key=lambda r: -TRUMP_POWER[r])
+    plain = sorted(RANKS, key=lambda r: -PLAIN_POWER[r])
+    lines = [
+        "Clabber: 24 cards (A K Q J 10 9), N+S against E+W, 6 cards each; the dealer's last card is turned up.",
+        "Trumps, high to low:      " + "  ".join(f"{names[r]} ({TRUMP_POINTS[r]})" for r in trump),
+        "Other suits, high to low: " + "  ".join(f"{names[r]} ({PLAIN_POINTS[r]})" for r in plain),
+        f"Card points {CARD_POINTS} + {LAST_TRICK} for the last trick = {ROUND_POINTS} a round.",
+        "Melds: four jacks 200; four 9s, aces, 10s, kings, queens 100; sequences of 5 / 4 / 3 (A K Q J 10 9) "
+        "100 / 50 / 20;",
+        "  only the team with the single highest meld scores (all its melds); an exact tie scores none.",
+        f"Bell: K and Q of trumps in one hand, {BELL_POINTS} when the second is played.",
+        "Makers score only when strictly above the defenders; defenders always score. "
+        f"Game to {GAME_TARGET}.",
+        "",
+        "Options in force:",
+        f"  partner-excuse = {'on' if rules.partner_excuse else 'off'}   (on: no duty to trump or overtrump "
+        "while one's partner wins the trick)",
+        f"  misplay        = {rules.misplay}   (error: an illegal card stops the run; penalty: the opponents "
+        "score 162 and their melds)",
+    ]
+    return "\n".join(lines)
+
+
 def rules_from_dict(d: dict) -> Rules:
     return Rules(**{k.replace("-", "_"): v for k, v in d.items()})
 

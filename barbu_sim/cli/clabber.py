@@ -40,6 +40,19 @@ def _setup(strategy, seat_strategy, bidding, seat_bidding, option):
 
 
 @clabber_app.command()
+def rules(option: OptionOpt = None):
+    """Print Clabber's card order, points, melds and the rule options in force.
+
+    Example: barbu-sim clabber rules -o partner-excuse=on
+    """
+    from ..clabber.rules import describe_rules, parse_rule_options
+    try:
+        typer.echo(describe_rules(parse_rule_options(option)))
+    except ValueError as e:
+        fail(str(e))
+
+
+@clabber_app.command()
 def play(
     seed: SeedOpt = 0,
     index: Annotated[int, typer.Option(help="Which round of the seed's sequence (round i of a run).")] = 0,
