@@ -35,7 +35,8 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
     """Play the six tricks and score the round into ``out`` (a ``ROUND_COLUMNS`` row).
 
     Returns 0, or the negative code ``-(1 + seat + 4 * card)`` of an illegal card (card 52: not a
-    card) when the rules say ``misplay=error``.
+    card) when the rules say ``misplay=error``.  The caller clears the state's per-round fields
+    (those before ``S_RULES``) and sets the turned card and bidding round first.
     """
     for s in range(4):
         hands[s] = dealt[s]
