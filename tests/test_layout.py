@@ -7,7 +7,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "barbu_sim"
 # Higher layers may import lower ones, never the reverse.
-LAYERS = {"core": 0, "barbu": 1, "barbu.game": 2, "cli": 3}
+LAYERS = {"core": 0, "barbu": 1, "barbu.game": 2, "clabber": 1, "cli": 3}
+WINGS = ("barbu", "clabber")  # a wing imports the core, never another wing
 
 
 def module_name(path: Path) -> str:
@@ -57,6 +58,17 @@ def test_no_module_imports_a_higher_layer():
     assert not offences, offences
 
 
+def test_no_wing_imports_another():
+    offences = []
+    for wing in WINGS:
+        for path in (PACKAGE / wing).rglob("*.py"):
+            for target in imported_modules(path):
+                other = target.removeprefix("barbu_sim.").split(".")[0]
+                if other in WINGS and other != wing:
+                    offences.append(f"{module_name(path)} imports {target}")
+    assert not offences, offences
+
+
 def test_the_layer_check_sees_an_upward_import():
     # The check itself must be able to fail: a core module importing the Barbu wing.
     probe = PACKAGE / "core" / "probe.py"  # never written: its text is given
@@ -68,6 +80,7 @@ def test_importing_the_analytics_does_not_import_numba():
     code = ("import sys\n"
             "import barbu_sim.barbu.analysis, barbu_sim.barbu.report, barbu_sim.barbu.plots, barbu_sim.barbu.schema\n"
             "import barbu_sim.core.runs, barbu_sim.core.stats, barbu_sim.barbu.game.records\n"
+            "import barbu_sim.clabber.analysis, barbu_sim.clabber.report, barbu_sim.clabber.plots\n"
             "print('numba' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -13,10 +13,11 @@ from numba import get_num_threads
 
 from ..core.cards import format_card
 from ..core.seats import SEAT_LETTERS
+from ..core.strategies import Strategy
 from .bidding import parse_bidding
 from .kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
 from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
-from .strategies import Strategy, seat_strategies
+from .strategies import seat_strategies
 
 
 class IllegalPlayError(ValueError):

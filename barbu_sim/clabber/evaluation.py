@@ -17,7 +17,7 @@ from .deals import deal_around_into
 from .kernels import new_state, round_from
 from .mc import new_workspace
 from .rules import C_SCORE, N_ROUND_COLUMNS, STREAM_EVAL
-from .strategies import USER_FNS
+from ..core.strategies import USER_FNS
 
 NEVER = 1 << 30  # a threshold nobody reaches: the seat passes throughout
 

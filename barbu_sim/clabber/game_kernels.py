@@ -18,7 +18,7 @@ from .rules import (
     C_BID_ROUND, C_SCORE, G_FIRST_DEALER, G_RESULT, G_ROUNDS, G_SCORE, G_THROWN_IN, GAME_TARGET, MAX_GAME_ROUNDS,
     N_ROUND_COLUMNS, STREAM_GAME,
 )
-from .strategies import USER_FNS
+from ..core.strategies import USER_FNS
 
 
 @njit(cache=True, _nrt=False)

@@ -27,7 +27,7 @@ from .rules import (
     RULES_ARRAY_SIZE, STREAM_BID, STREAM_PLAY,
 )
 from .state import S_BID_ROUND, S_RULES, S_TURNED, STATE_SIZE
-from .strategies import USER_FNS
+from ..core.strategies import USER_FNS
 
 U0 = np.uint64(0)
 BID_PLAY = 4  # a recorded round-one "play"; -1 is a pass, 0..3 a suit named in round two

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.strategies import random_strategy
 from .heuristic import heuristic_strategy
 from .melds import team_meld_points
 from .play_rules import card_points, legal_mask, power
@@ -14,7 +15,7 @@ from .state import (
     S_DEALER, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
     S_TRICK_POINTS, S_TRUMP, S_WIN_CARD, S_WIN_SEAT,
 )
-from .strategies import HEURISTIC, RANDOM, random_strategy
+from .strategies import HEURISTIC, RANDOM
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
