@@ -410,3 +410,17 @@ def test_errors_in_a_rules_file_name_the_file(tmp_path):  # 18
     f.write_text("trumps-overtrump = \n")
     assert_clean_error(invoke("rules", "--rules", f), "house.toml")
     assert_clean_error(invoke("rules", "--rules", tmp_path / "missing.toml"), "missing.toml")
+
+
+def test_a_strategy_raising_during_hand_evaluation_is_named_with_its_message(tmp_path):
+    import importlib.util
+
+    from barbu_sim.barbu.api import StrategyError, evaluate_hands
+    from barbu_sim.barbu.deals import random_deal
+    (tmp_path / "picky.py").write_text(RAISING)
+    spec = f"{tmp_path / 'picky.py'}:picky"
+    hands = [random_deal(2, i)[0] for i in range(4)]
+    with pytest.raises(StrategyError, match="no clubs today") as err:
+        evaluate_hands(hands, [(0, 0, 0)], ["random", spec, "random", "random"], n_samples=6)
+    assert "seat E" in str(err.value) and "hand evaluation" in str(err.value)
+    assert importlib.util.find_spec("barbu_sim")  # the package is still importable: nothing was left half-done

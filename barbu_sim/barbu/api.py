@@ -13,18 +13,19 @@ from numba import get_num_threads, set_num_threads
 
 from ..core.cards import HAND_SIZE, format_card, verify_deal
 from ..core.interrupt import call_interruptibly
+from ..core.rng import STREAM_EVAL, stream_key
 from ..core.seats import N_SEATS, SEAT_LETTERS
 from ..core.stats import mean_and_se
+from ..core.strategies import Strategy
 from .choices import Choice, check_param
-from .deals import random_deal
+from .deals import deal_around_into, random_deal
 from .kernels import (
     MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED, play_batch_kernel,
     play_one_kernel, resolve_param,
 )
 from .rules import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
 from .state import STATE_SIZE
-from ..core.strategies import Strategy
-from .strategies import seat_strategies
+from .strategies import USER, seat_strategies
 
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1
@@ -66,32 +67,66 @@ class HandEstimates:
     se: np.ndarray  # (n_hands, n_configs, 4) standard error of each mean
 
 
-def _raise_failed_play(code: int, resolved: list[Strategy], where: str, snap: np.ndarray):
-    """Turn a kernel's error code (and the play's details in ``snap``) into a precise exception."""
+def _raise_failed_play(code: int, resolved: list[Strategy], where: str, snap: np.ndarray | None = None):
+    """Turn a kernel's error code (and, from a recorded deal, the play's details in ``snap``) into an exception."""
     code = -code - 1
     seat, card = code % 4, code // 4
     strategy = resolved[seat]
     who = f"strategy {strategy.name!r} at seat {SEAT_LETTERS[seat]}"
     if card == STRATEGY_RAISED:
-        # numba could not carry the exception out of the kernel: call the strategy again on the
-        # same state, here in Python, to show what it raised.
-        try:
-            strategy.func(np.uint64(snap[SNAP_LEGAL]), np.uint64(snap[SNAP_HAND]), snap[:STATE_SIZE].copy(),
-                          np.array([snap[SNAP_RNG]], np.uint64))
-        except Exception as e:
-            raise StrategyError(f"{who} raised {type(e).__name__}: {e} ({where})") from None
+        if snap is not None:
+            # numba could not carry the exception out of the kernel: call the strategy again on the
+            # same state, here in Python, to show what it raised.
+            try:
+                strategy.func(np.uint64(snap[SNAP_LEGAL]), np.uint64(snap[SNAP_HAND]), snap[:STATE_SIZE].copy(),
+                              np.array([snap[SNAP_RNG]], np.uint64))
+            except Exception as e:
+                raise StrategyError(f"{who} raised {type(e).__name__}: {e} ({where})") from None
         raise StrategyError(f"{who} raised an exception, which it did not raise again when called with "
                             f"the same state ({where})")
     shown = format_card(card) if card < NOT_A_CARD else "a value that is not a card"
     raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
 
 
-def _run_kernel(kernel, *args):
-    """``kernel(*args)`` in a worker thread (Ctrl-C stays responsive), with the caller's numba thread count.
+def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, where: str):
+    """Replay the deals of a batch item that failed, one by one with their record, to explain the failure.
 
-    numba's thread count is per thread: without passing it on, the worker would start
-    every core's thread whatever the caller set.
+    ``deals``: ``(hands, seed, index)`` in the order the batch played them; every
+    configuration is played on each, as the batch did, until one fails again.
     """
+    for hands, key, index in deals:
+        for contract, param, declarer in cfg:
+            named = int(resolve_param(int(contract), int(param), hands[declarer]))
+            snap = np.zeros(SNAP_SIZE, np.uint64)
+            code = _run_kernel(play_one_kernel, ids, hands, int(contract), named, int(declarer), rules_array,
+                               ids, fns, key, np.uint64(index), np.zeros(4, np.int64), np.zeros(4, np.int64),
+                               np.zeros(MAX_ACTIONS, np.int8), np.zeros(MAX_ACTIONS, np.int8),
+                               np.full(13, -1, np.int8), snap)
+            if code < 0:
+                _raise_failed_play(code, resolved, where, snap)
+    raise StrategyError(f"a strategy failed in {where}, but not when its deals were played again one by one")
+
+
+def _deals_around(key: np.uint64, hand: np.uint64, seat: int, n_samples: int):
+    """The sample deals :func:`evaluate_hands` plays around ``hand`` at ``seat``: ``(hands, seed, index)``."""
+    hand_key = stream_key(key, (hand << np.uint64(2)) | np.uint64(seat), STREAM_EVAL)
+    deck = np.empty(52, np.int64)
+    for k in range(n_samples):
+        hands = np.empty(4, np.uint64)
+        deal_around_into(hand_key, np.uint64(k), hand, seat, deck, hands)
+        yield hands, hand_key, k
+
+
+def _run_kernel(kernel, ids: np.ndarray, *args):
+    """``kernel(*args)``; with a user strategy at any seat (``ids``), in a worker thread.
+
+    A user strategy may never return: in a worker thread (the kernels release the
+    GIL) Ctrl-C still reaches Python.  Built-in strategies always return, so their
+    kernels run in the calling thread, where Ctrl-C takes effect when the call ends.
+    The worker gets the caller's numba thread count, which numba keeps per thread.
+    """
+    if not (ids == USER).any():
+        return kernel(*args)
     threads = get_num_threads()
 
     def call():
@@ -154,7 +189,7 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     snap = np.zeros(SNAP_SIZE, np.uint64)
     if not 0 <= index <= MAX_INDEX:
         raise ValueError(f"the deal index must be 0..2^63-1, not {index}")
-    n = _run_kernel(play_one_kernel, hands, contract, param, declarer, rules.to_array(), ids, fns,
+    n = _run_kernel(play_one_kernel, ids, hands, contract, param, declarer, rules.to_array(), ids, fns,
                     _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap)
     if n < 0:
         _raise_failed_play(n, resolved, f"contract {CONTRACTS[contract]}", snap)
@@ -211,14 +246,15 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     tricks = np.zeros((n, len(cfg), 4), np.int8)
     params = np.zeros((n, len(cfg)), np.int8)
     errors = np.zeros(n, np.int64)
-    snaps = np.zeros((-(-n // chunk), SNAP_SIZE), np.uint64)
     no_sums = np.zeros((0, 0, 0), np.int64)
-    _run_kernel(play_batch_kernel, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules.to_array(),
-                ids, fns, scores, tricks, params, no_sums, no_sums, errors, snaps, get_num_threads())
+    rules_array = rules.to_array()
+    _run_kernel(play_batch_kernel, ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
+                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads())
     bad = np.flatnonzero(errors)
     if bad.size:
-        i = int(bad[0])
-        _raise_failed_play(int(errors[i]), resolved, f"deal {start + i} of seed {seed}", snaps[i // chunk])
+        index = start + int(bad[0])
+        _replay_failure([(random_deal(seed, index), key, index)], cfg, rules_array, ids, fns, resolved,
+                        f"deal {index} of seed {seed}")
     return (scores, tricks, params) if with_params else (scores, tricks)
 
 
@@ -248,13 +284,15 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
     sums = np.zeros((len(fixed), len(cfg), 4), np.int64)
     squares = np.zeros_like(sums)
     errors = np.zeros(len(fixed), np.int64)
-    snaps = np.zeros((len(fixed), SNAP_SIZE), np.uint64)
+    rules_array = rules.to_array()
     # One hand per chunk: a hand is many deals, and threads claim hands as they free up.
-    _run_kernel(play_batch_kernel, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules.to_array(),
+    _run_kernel(play_batch_kernel, ids, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules_array,
                 ids, fns, np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8),
-                np.zeros((0, 0), np.int8), sums, squares, errors, snaps, get_num_threads())
+                np.zeros((0, 0), np.int8), sums, squares, errors, get_num_threads())
     bad = np.flatnonzero(errors)
     if bad.size:
-        _raise_failed_play(int(errors[bad[0]]), resolved, "hand evaluation", snaps[int(bad[0])])
+        hand = fixed[int(bad[0])]
+        _replay_failure(_deals_around(key, hand, seat, n_samples), cfg, rules_array, ids, fns, resolved,
+                        "hand evaluation")
     mean, se = mean_and_se(sums, squares, n_samples)
     return HandEstimates(mean, se)

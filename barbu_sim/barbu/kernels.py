@@ -100,19 +100,22 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino):
     return user_fns[seat](legal, hand, state, rng)
 
 
-@njit(cache=True, _nrt=False)  # not inlined: it is the cold path of the play loops
-def _failed_play(seat, card, legal, hand, rng_before, state, snap):
-    """Keep what the error message needs in ``snap``; return the error code ``-(1 + seat + 4 * c)``.
+@njit(inline="always", cache=True)
+def _error_code(seat, card):
+    """The error code of a failed play: ``-(1 + seat + 4 * c)``, ``c`` the card, :data:`NOT_A_CARD`
+    or :data:`STRATEGY_RAISED`."""
+    c = card if 0 <= card < 52 else (STRATEGY_RAISED if card == RAISED else NOT_A_CARD)
+    return -(1 + seat + 4 * c)
 
-    ``c`` is the card, :data:`NOT_A_CARD` or :data:`STRATEGY_RAISED`.
-    """
+
+@njit(cache=True, _nrt=False)  # not inlined: the cold path of the play loops
+def _keep_failed_play(legal, hand, rng_before, state, snap):
+    """Copy what an error message needs into ``snap``: the state array, legal, hand, the rng state."""
     for i in range(STATE_SIZE):
         snap[i] = state[i]
     snap[SNAP_LEGAL] = legal
     snap[SNAP_HAND] = hand
     snap[SNAP_RNG] = rng_before
-    c = card if 0 <= card < 52 else (STRATEGY_RAISED if card == RAISED else NOT_A_CARD)
-    return -(1 + seat + 4 * c)
 
 
 @njit(cache=True)
@@ -153,6 +156,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
     n_act = 0
     restricted_lead = lead_restriction(contract, rules)
     forced = forced_discard(contract, rules)
+    rng_before = U0
     for t in range(13):
         state[S_TRICK] = t
         state[S_LEADER] = leader
@@ -170,10 +174,13 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
             legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
             state[S_N_IN_TRICK] = k
             state[S_SEAT] = seat
-            rng_before = rng[0]
+            if record:  # only a recorded deal keeps what an error message needs: batches replay it
+                rng_before = rng[0]
             card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False)
             if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
-                return _failed_play(seat, card, legal, hand, rng_before, state, snap)
+                if record:
+                    _keep_failed_play(legal, hand, rng_before, state, snap)
+                return _error_code(seat, card)
             b = U1 << np.uint64(card)
             hands[seat] = hand ^ b
             trick |= b
@@ -215,6 +222,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                  scores, record, rec_seat, rec_card, snap):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
     playable, grows_down, grows_up = domino_openers(start)
+    rng_before = U0
     played = U0
     place = 0
     seat = declarer & 3  # known non-negative: no wraparound on array accesses
@@ -230,10 +238,13 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 n_act += 1
             else:
                 state[S_SEAT] = seat
-                rng_before = rng[0]
+                if record:
+                    rng_before = rng[0]
                 card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True)
                 if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
-                    return _failed_play(seat, card, legal, hand, rng_before, state, snap)
+                    if record:
+                        _keep_failed_play(legal, hand, rng_before, state, snap)
+                    return _error_code(seat, card)
                 b = U1 << np.uint64(card)
                 hands[seat] = hand ^ b
                 played |= b
@@ -303,7 +314,7 @@ def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_
 
 @njit(cache=True, _nrt=False)
 def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors, snap, deck, dealt, hands, state, rng, sc, tr, dummy):
+                scores, tricks, params, sums, squares, errors, deck, dealt, hands, state, rng, sc, tr, dummy, no_snap):
     """Play work items ``lo..hi`` under every configuration, serially.
 
     Without fixed hands, item ``i`` is deal ``start + i`` of run ``seed``, and its
@@ -311,8 +322,8 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
     ``n_samples`` deals of the unseen cards around ``fixed_hands[j]`` at
     ``fixed_seat``, keyed by the hand and seat themselves (so a hand's estimate does
     not depend on the batch it is in); the sums and sums of squares of its scores
-    are stored.  A failed play stores its error code for the item, its details in
-    ``snap``, and stops.
+    are stored.  A failed play stores its error code for the item and stops (the
+    caller replays that item with :func:`play_one_kernel` for the details).
 
     Compiled without reference counting (``_nrt=False``): it only touches the
     scratch arrays it is given, and the per-call reference-count traffic of
@@ -337,7 +348,7 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                 contract, declarer = configs[c, 0], configs[c, 2]
                 param = resolve_param(contract, configs[c, 1], dealt[declarer])
                 code = _play_into(dealt, contract, param, declarer, rules, strat_ids,
-                                  user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy, snap)
+                                  user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy, no_snap)
                 if code < 0:
                     errors[i] = code
                     return
@@ -354,13 +365,13 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
 
 @njit(cache=True)
 def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors, snap):
+                scores, tricks, params, sums, squares, errors):
     """Allocate one chunk's scratch arrays, then play its items."""
     _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors, snap,
+                scores, tricks, params, sums, squares, errors,
                 np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
                 _new_state(rules), np.empty(1, np.uint64), np.empty(4, np.int64),
-                np.empty(4, np.int64), np.empty(1, np.int8))
+                np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64))
 
 
 @njit(
@@ -368,14 +379,14 @@ def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
         types.uint64, types.int64, types.int64, types.int64, types.uint64[::1], types.int64, types.int64,
         types.int64[:, ::1], types.int64[::1], types.int64[::1], USER_FNS,
         types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
-        types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.uint64[:, ::1], types.int64,
+        types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64,
     ),
     cache=True,
     parallel=True,
     nogil=True,
 )
 def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                      user_fns, scores, tricks, params, sums, squares, errors, snaps, workers):
+                      user_fns, scores, tricks, params, sums, squares, errors, workers):
     """Play ``n`` work items (see :func:`_play_range`) in chunks of ``chunk``, on ``workers`` threads.
 
     Parameters
@@ -388,7 +399,6 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
     scores, tricks : (n, k, 4) int16 / int8, params : (n, k) int8 (deal batches; else (0, 0, 0) / (0, 0)).
     sums, squares : (n, k, 4) int64, zeroed (hand evaluation; else (0, 0, 0)).
     errors : (n,) int64, zeroed: a negative error code for an item that stopped on a failed play.
-    snaps : (n_chunks, SNAP_SIZE) uint64: row ``k`` receives the details of chunk ``k``'s failed play.
 
     Releases the GIL, so that a caller can run it in a thread and stay responsive to Ctrl-C.
     """
@@ -403,4 +413,4 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
             lo = k * chunk
             hi = min(n, lo + chunk)
             _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                        user_fns, scores, tricks, params, sums, squares, errors, snaps[k])
+                        user_fns, scores, tricks, params, sums, squares, errors)
