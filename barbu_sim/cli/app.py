@@ -9,7 +9,7 @@ import typer
 from .. import __version__
 
 app = typer.Typer(
-    help="barbu-sim: simulate the card game Barbu and measure what its contracts are worth.",
+    help="barbu-sim: simulate the card game Barbu (and Clabber) and measure what its contracts are worth.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -33,7 +33,7 @@ def main(
     version: Annotated[bool, typer.Option("--version", callback=version_callback, is_eager=True,
                                                     help="Print the version and exit.")] = False,
 ):
-    """Simulate Barbu deals under pluggable strategies and analyse the scores."""
+    """Simulate Barbu deals (and Clabber rounds) under pluggable strategies and analyse the scores."""
 
 
 RulesOpt = Annotated[Optional[str], typer.Option(
