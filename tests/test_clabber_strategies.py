@@ -6,7 +6,7 @@ import pytest
 from numba import njit
 
 import clabber_reference as ref
-from barbu_sim.clabber.api import IllegalPlayError, play_round, play_rounds
+from barbu_sim.clabber.api import IllegalPlayError, StrategyError, play_round, play_rounds
 from barbu_sim.clabber.bidding import parse_bidding
 from barbu_sim.clabber.rules import ROUND_COLUMNS, Rules
 from barbu_sim.core.bits import highest_bit, lowest_bit
@@ -30,6 +30,13 @@ def renege(legal, hand, state, rng):
     other = hand & ~legal
     if other:
         return lowest_bit(other)
+    return lowest_bit(legal)
+
+
+@njit
+def grumpy(legal, hand, state, rng):
+    if hand & np.uint64(1 << 12):  # holds the ace of clubs
+        raise ValueError("no aces")
     return lowest_bit(legal)
 
 
@@ -68,6 +75,14 @@ def test_misplay_penalty_ends_the_round():
     bad = rows[rows[:, COL["misplay"]] >= 0]
     assert len(bad) > 0 and (bad[:, COL["misplay"]] == 1).all()
     assert (bad[:, COL["score_ew"]] == 0).all() and (bad[:, COL["score_ns"]] >= 162).all()
+
+
+@pytest.mark.parametrize("misplay", ["error", "penalty"])
+def test_a_raising_strategy_is_an_error_under_either_misplay_rule(misplay):
+    strategies = ["random", grumpy, "random", "random"]
+    with pytest.raises(StrategyError, match="'grumpy' at seat E raised an exception") as err:
+        play_rounds(0, 0, 300, strategies=strategies, rules=Rules(misplay=misplay))
+    assert not isinstance(err.value, IllegalPlayError)
 
 
 def test_wrong_signature_is_a_clear_error():

@@ -16,11 +16,16 @@ from ..core.seats import SEAT_LETTERS
 from ..core.strategies import Strategy
 from .bidding import parse_bidding
 from .kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
+from .play import NOT_A_CARD, STRATEGY_RAISED
 from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
 from .strategies import seat_strategies
 
 
-class IllegalPlayError(ValueError):
+class StrategyError(ValueError):
+    """A strategy failed during play: it raised an exception, or returned a card it may not play."""
+
+
+class IllegalPlayError(StrategyError):
     """A strategy returned a card it may not play."""
 
 
@@ -74,9 +79,11 @@ def raise_illegal(code: int, resolved: list[Strategy], where: str):
     """Turn a kernel's illegal-card code into an :class:`IllegalPlayError` naming strategy, seat and card."""
     code = -int(code) - 1
     seat, card = code % 4, code // 4
-    shown = format_card(card) if card < 52 else "a value that is not a card"
-    raise IllegalPlayError(f"strategy {resolved[seat].name!r} at seat {SEAT_LETTERS[seat]} played {shown}, "
-                           f"which is not a legal card there ({where})")
+    who = f"strategy {resolved[seat].name!r} at seat {SEAT_LETTERS[seat]}"
+    if card == STRATEGY_RAISED:
+        raise StrategyError(f"{who} raised an exception ({where}); call it on that round's state to see it")
+    shown = format_card(card) if card < NOT_A_CARD else "a value that is not a card"
+    raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
 
 
 def deal_round(seed: int = 0, index: int = 0, dealer: int = 0) -> tuple[np.ndarray, int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.strategies import random_strategy
+from ..core.strategies import RAISED, random_strategy
 from .heuristic import heuristic_strategy
 from .melds import team_meld_points
 from .play_rules import card_points, legal_mask, power
@@ -16,6 +16,9 @@ from .state import (
     S_TRICK_POINTS, S_TRUMP, S_WIN_CARD, S_WIN_SEAT,
 )
 from .strategies import HEURISTIC, RANDOM
+
+NOT_A_CARD = 52  # in an error code: the strategy returned a value that is not a card
+STRATEGY_RAISED = 53  # in an error code: the strategy raised an exception
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -35,8 +38,8 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
               record, rec_plays, rec_winners):
     """Play the six tricks and score the round into ``out`` (a ``ROUND_COLUMNS`` row).
 
-    Returns 0, or the negative code ``-(1 + seat + 4 * card)`` of an illegal card (card 52: not a
-    card) when the rules say ``misplay=error``.  The caller clears the state's per-round fields
+    Returns 0, or the negative code ``-(1 + seat + 4 * card)`` of an illegal card (card
+    ``NOT_A_CARD``: not a card; ``STRATEGY_RAISED``: the strategy raised an exception) when the rules say ``misplay=error``.  The caller clears the state's per-round fields
     (those before ``S_RULES``) and sets the turned card and bidding round first.
     """
     for s in range(4):
@@ -78,8 +81,10 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
             state[S_N_IN_TRICK] = k
             card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns)
             if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
+                if card == RAISED:  # the strategy raised: an error under any misplay rule
+                    return -(1 + seat + 4 * STRATEGY_RAISED)
                 if rules[R_MISPLAY] == 0:
-                    return -(1 + seat + 4 * (card if 0 <= card < 52 else 52))
+                    return -(1 + seat + 4 * (card if 0 <= card < 52 else NOT_A_CARD))
                 _misplay(dealt, trump, seat, out)
                 return 0
             b = U1 << np.uint64(card)
