@@ -115,6 +115,12 @@ def test_run_resume_report_plot(tmp_path):
         assert (out / "report" / f"{name}.json").exists()
     result = runner.invoke(app, ["clabber", "plot", str(out)])
     assert result.exit_code == 0 and (out / "plots" / "by_maker_trumps.png").exists()
+    # --resume with the run's own flags is fine; with others it is refused, naming them
+    assert runner.invoke(app, base[:-1] + ["--resume", "--no-progress"]).exit_code == 0
+    result = runner.invoke(app, ["clabber", "run", "--resume", "--out", str(out), "--seed", "2", "--strategy",
+                                 "heuristic", "-n", "5000", "--no-progress"])
+    assert result.exit_code == 2 and "--seed 2" in result.output and "--strategy" in result.output, result.output
+    assert "--rounds" not in result.output
 
 
 def test_resume_finishes_an_interrupted_run_identically(tmp_path):

@@ -14,7 +14,9 @@ import numba
 import numpy as np
 import polars as pl
 
-from ..core.runs import RunError, RunSummary, fill_chunks, load_run, lock_run, read_manifest, start_run
+from ..core.runs import (
+    RunError, RunSummary, check_resume_flags, fill_chunks, load_run, lock_run, read_manifest, start_run,
+)
 from ..core.seats import N_SEATS
 from .api import play_batch
 from .choices import CHOICE_LABELS, NO_CHOICE, Choice, parse_domino_choice, parse_trump_choice
@@ -192,8 +194,4 @@ def check_resume_settings(run_dir, given: dict) -> None:
     RunConfig normalises them; fields left out were not given.
     """
     stored = asdict(config_of(read_manifest(run_dir, "deals"), run_dir))
-    differ = [f"{RESUME_FLAGS[k]} {given[k]!r} (the run has {stored[k]!r})"
-              for k in RESUME_FLAGS if k in given and given[k] != stored[k]]
-    if differ:
-        raise RunError("--resume finishes the run with its own settings; these differ from it: " + "; ".join(differ)
-                       + ". Leave them out, or start a new run (another --out, or --force)")
+    check_resume_flags(run_dir, stored, given, RESUME_FLAGS)

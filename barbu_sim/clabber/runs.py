@@ -14,7 +14,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from ..core.runs import RunError, RunSummary, fill_chunks, load_run, lock_run, start_run
+from ..core.runs import RunError, RunSummary, check_resume_flags, fill_chunks, load_run, lock_run, start_run
 from .analysis import check_clabber_run
 from .api import play_rounds, seat_bidding
 from .rules import N_ROUND_COLUMNS, ROUND_COLUMNS, rules_from_dict
@@ -86,6 +86,17 @@ def chunk_frame(lo: int, rows: np.ndarray) -> pl.DataFrame:
         *[(pl.col(f"flags_{s}") % 8).cast(pl.Int8).alias(f"run_{s}") for s in SEAT_SUFFIXES],
         *[(pl.col(f"flags_{s}") >= 8).alias(f"four_{s}") for s in SEAT_SUFFIXES],
     )
+
+
+# What ``--resume`` compares: RunConfig field -> the flag that sets it.
+RESUME_FLAGS = {"rounds": "--rounds", "seed": "--seed", "dealer": "--dealer", "bidding": "--bidding",
+                "strategies": "--strategy", "rules": "--option"}
+
+
+def check_resume_settings(run_dir, given: dict) -> None:
+    """Refuse to resume ``run_dir`` with settings (RunConfig fields the user gave) that differ from the run's."""
+    _, config = _resumed_config(Path(run_dir))
+    check_resume_flags(run_dir, asdict(config), given, RESUME_FLAGS)
 
 
 def _resumed_config(run_dir: Path) -> tuple[dict, RunConfig]:

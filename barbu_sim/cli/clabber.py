@@ -103,17 +103,17 @@ def play(
 
 @clabber_app.command()
 def run(
-    rounds: Annotated[int, typer.Option("--rounds", "-n", help="Rounds to simulate.")] = 1_000_000,
-    bidding: BiddingOpt = "accept-first",
+    rounds: Annotated[Optional[int], typer.Option("--rounds", "-n", help="Rounds to simulate (default 1,000,000).")] = None,
+    bidding: Annotated[Optional[str], typer.Option(help="Bidding policy for every seat: accept-first (default), random, threshold[:X], mc[:samples].")] = None,
     seat_bidding: SeatBiddingOpt = None,
-    strategy: StrategyOpt = "heuristic",
+    strategy: Annotated[Optional[str], typer.Option(help="Play strategy for every seat: random, heuristic (default), file.py:func or module:func.")] = None,
     seat_strategy: SeatStrategyOpt = None,
-    dealer: Annotated[str, typer.Option(help="Dealer seat of every round: N, E, S or W.")] = "N",
-    seed: SeedOpt = 0,
+    dealer: Annotated[Optional[str], typer.Option(help="Dealer seat of every round: N (default), E, S or W.")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Seed (default 0): round i is a pure function of (seed, i).")] = None,
     option: OptionOpt = None,
     threads: ThreadsOpt = None,
     out: Annotated[str, typer.Option("--out", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/clabber",
-    resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out (its own settings are used).")] = False,
+    resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")] = False,
     force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ):
@@ -128,15 +128,22 @@ def run(
 
       barbu-sim clabber run --resume --out runs/c1
     """
-    from ..clabber.runs import RunConfig, run as run_rounds
+    from ..clabber.runs import RunConfig, check_resume_settings, run as run_rounds
     from ..core.seats import parse_seat
     try:
+        strategies, policies, rules = _setup(strategy or "heuristic", seat_strategy, bidding or "accept-first",
+                                             seat_bidding, option)
+        given = {"rounds": rounds, "seed": seed, "dealer": parse_seat(dealer) if dealer is not None else None,
+                 "bidding": policies if bidding is not None or seat_bidding else None,
+                 "strategies": strategies if strategy is not None or seat_strategy else None,
+                 "rules": rules.to_dict() if option else None}
+        given = {k: v for k, v in given.items() if v is not None}
         if resume:
+            check_resume_settings(out, given)
             summary = run_rounds(out, resume=True, threads=threads, progress=progress)
         else:
-            strategies, policies, rules = _setup(strategy, seat_strategy, bidding, seat_bidding, option)
-            config = RunConfig(rounds=rounds, seed=seed, dealer=parse_seat(dealer), bidding=policies,
-                               strategies=strategies, rules=rules.to_dict())
+            config = RunConfig(**{"rounds": 1_000_000, "bidding": policies, "strategies": strategies,
+                                  "rules": rules.to_dict(), **given})
             summary = run_rounds(out, config, force=force, threads=threads, progress=progress)
     except KeyboardInterrupt:
         typer.echo(f"\nInterrupted: the completed chunks are saved; finish with: "

@@ -192,6 +192,20 @@ def load_run(run_dir, schema_version: int, unit: str) -> dict:
     return manifest
 
 
+def check_resume_flags(run_dir, stored: dict, given: dict, flags: dict[str, str]) -> None:
+    """Refuse to resume a run with settings that differ from its own.
+
+    ``stored``: the run's config (as in its manifest); ``given``: the config fields the
+    user set on the command line, normalised as the config normalises them (fields left
+    out were not given); ``flags``: config field -> the flag that sets it.
+    """
+    differ = [f"{flags[k]} {given[k]!r} (the run has {stored[k]!r})"
+              for k in flags if k in given and given[k] != stored.get(k)]
+    if differ:
+        raise RunError(f"--resume finishes the run in {run_dir} with its own settings; these differ from it: "
+                       + "; ".join(differ) + ". Leave them out, or start a new run (another --out, or --force)")
+
+
 def _clear_outputs(run_dir: Path) -> None:
     """Remove everything a run wrote into ``run_dir`` (its manifest, records, report and charts)."""
     (run_dir / "manifest.json").unlink(missing_ok=True)
