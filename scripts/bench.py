@@ -97,9 +97,18 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=5,
                     help="timed calls per cell and thread count, alternating; medians are kept (default 5)")
     ap.add_argument("--reference-deals", type=int, default=200, help="deals per contract for the Python reference")
-    ap.add_argument("--out", default=str(ROOT / "results" / "bench.json"))
+    ap.add_argument("--out", default=None,
+                    help="where the figures go (default results/bench.json; results/clabber/bench.json for Clabber)")
+    ap.add_argument("--game", choices=("barbu", "clabber"), default="barbu",
+                    help="the game to time: barbu (deals/s per contract) or clabber (rounds/s, scripts/clabber_bench.py)")
     ap.add_argument("--skip-compile", action="store_true", help="do not time compilation in fresh processes")
     args = ap.parse_args(argv)
+    if args.game == "clabber":  # one benchmark command for both games; Clabber's lives in its own script
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import clabber_bench
+        return clabber_bench.main(["--rounds", str(args.deals), "--repeats", str(args.repeats)]
+                                  + (["--out", args.out] if args.out else []))
+    args.out = args.out or str(ROOT / "results" / "bench.json")
 
     all_threads = numba.config.NUMBA_NUM_THREADS
     compile_s = cached_s = None

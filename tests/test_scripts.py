@@ -21,6 +21,13 @@ def test_bench_runs_tiny(tmp_path):
     assert len(data["rows"]) == 14 and all(r["one_thread"] > 0 for r in data["rows"])
 
 
+def test_bench_times_clabber_too(tmp_path):
+    out = tmp_path / "clabber.json"
+    run_script("bench.py", "--game", "clabber", "--deals", "3000", "--repeats", "1", "--out", str(out))
+    rows = json.loads(out.read_text())["rows"]
+    assert {r["strategy"] for r in rows} == {"random", "heuristic"} and all(r["one_thread"] > 0 for r in rows)
+
+
 def test_make_results_runs_tiny(tmp_path):
     run_script("make_results.py", "--deals", "300", "--out", str(tmp_path / "run"),
                "--results", str(tmp_path / "results"), "--no-progress")
