@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import polars as pl
 
+from ..core.runs import read_manifest
+from ..core.seats import SEAT_LETTERS
+from ..core.tables import plain, to_markdown, write_table
 from .analysis import (
     by_domino_rank, by_trump, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
     policy_scores, scan_run, score_distribution,
 )
-from ..core.runs import read_manifest
-from ..core.seats import SEAT_LETTERS
 
 # The expected-scores JSON: a list of records with exactly these fields.
 EXPECTED_FIELDS = ["contract", "trump", "domino_rank", "rel_seat", "n", "mean", "std", "se", "ci_low", "ci_high"]
@@ -35,19 +35,6 @@ def build_tables(run_dir) -> dict[str, pl.DataFrame]:
         "distribution": score_distribution(lf),
     }
     return {name: t for name, t in tables.items() if not t.is_empty()}
-
-
-def _plain(df: pl.DataFrame) -> pl.DataFrame:
-    """Enums as strings (for CSV, JSON and printing); numbers are left as they are."""
-    return df.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String))
-
-
-def to_markdown(df: pl.DataFrame, decimals: int = 3) -> str:
-    """A frame as a Markdown table."""
-    shown = _plain(df).with_columns(pl.col(pl.Float64).round(decimals))
-    with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
-                   tbl_rows=-1, tbl_cols=-1, tbl_width_chars=400, fmt_str_lengths=40):
-        return str(shown)
 
 
 TITLES = {
@@ -78,11 +65,7 @@ def write_report(run_dir, tables: dict[str, pl.DataFrame] | None = None) -> list
           f"barbu-sim {manifest['package_version']}." + ("" if manifest.get("complete") else " **Run incomplete.**"),
           "", "Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
     for name, table in tables.items():
-        csv = out / f"{name}.csv"
-        _plain(table).write_csv(csv)
-        js = out / f"{name}.json"
-        js.write_text(json.dumps(_plain(table).to_dicts(), indent=1) + "\n")
-        paths += [csv, js]
+        paths += write_table(table, out, name)
         if name != "distribution":
             md += [f"## {TITLES[name]}", "", to_markdown(table), ""]
     (out / "report.md").write_text("\n".join(md))
@@ -105,7 +88,7 @@ def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
     for name in ("contract_scores", "declarer_edge", "domino_ranks", "trumps", "policies"):
         if name not in tables:
             continue
-        t = _plain(tables[name]).drop("std", "se", strict=False).with_columns(pl.col(pl.Float64).round(2))
+        t = plain(tables[name]).drop("std", "se", strict=False).with_columns(pl.col(pl.Float64).round(2))
         if name == "domino_ranks":
             t = t.filter(pl.col("rel_seat") == "declarer")
         with pl.Config(tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True, tbl_rows=-1,

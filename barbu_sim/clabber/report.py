@@ -8,12 +8,13 @@ by bidding round, maker's seat relative to the dealer, maker's trump count and t
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import polars as pl
 
 from ..core.runs import read_manifest
+from ..core.seats import SEAT_LETTERS
+from ..core.tables import to_markdown, write_table
 from .analysis import GROUPINGS, by_group, clabber_scores, meld_frequencies, scan_run
 
 SCORE_FIELDS = ["team", "metric", "n", "mean", "std", "se", "ci_low", "ci_high"]
@@ -30,13 +31,6 @@ def build_tables(run_dir) -> dict[str, pl.DataFrame]:
     thrown = lf.select((pl.col("bid_round") == 0).mean().alias("thrown_in"), pl.len().alias("rounds")).collect()
     tables["thrown_in"] = thrown
     return tables
-
-
-def to_markdown(df: pl.DataFrame, decimals: int = 3) -> str:
-    shown = df.with_columns(pl.col(pl.Float64).round(decimals))
-    with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
-                   tbl_rows=-1, tbl_cols=-1, tbl_width_chars=400, fmt_str_lengths=40):
-        return str(shown)
 
 
 TITLES = {
@@ -57,17 +51,13 @@ def write_report(run_dir, tables: dict[str, pl.DataFrame] | None = None) -> list
     out.mkdir(exist_ok=True)
     paths = []
     md = [f"# barbu-sim Clabber report: {run_dir.name}", "",
-          f"{manifest['rounds_done']:,} rounds, seed {cfg['seed']}, dealer seat {'NESW'[cfg['dealer']]}, "
+          f"{manifest['rounds_done']:,} rounds, seed {cfg['seed']}, dealer seat {SEAT_LETTERS[cfg['dealer']]}, "
           f"bidding {', '.join(cfg['bidding'])}, strategies {', '.join(cfg['strategies'])}, "
           f"rules {cfg['rules']}, barbu-sim {manifest['package_version']}."
           + ("" if manifest.get("complete") else " **Run incomplete.**"),
           "", "CIs are 95% normal intervals (mean ± 1.96 se).", ""]
     for name, table in tables.items():
-        csv = out / f"{name}.csv"
-        table.write_csv(csv)
-        js = out / f"{name}.json"
-        js.write_text(json.dumps(table.to_dicts(), indent=1) + "\n")
-        paths += [csv, js]
+        paths += write_table(table, out, name)
         md += [f"## {TITLES[name]}", "", to_markdown(table), ""]
     (out / "report.md").write_text("\n".join(md))
     paths.append(out / "report.md")

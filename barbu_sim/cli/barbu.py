@@ -311,7 +311,7 @@ def advise(
     Example: barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu
     """
     from ..barbu.game.advice import advise as advise_hand
-    from ..barbu.report import to_markdown
+    from ..core.tables import to_markdown
     from ..barbu.rules import parse_contract
     from ..core.cards import parse_hand
     try:

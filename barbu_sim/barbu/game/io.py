@@ -11,7 +11,7 @@ import polars as pl
 
 from ...core.seats import N_SEATS, SEAT_LETTERS
 from ..choices import param_name
-from ..report import to_markdown
+from ...core.tables import to_markdown
 from ..rules import CONTRACTS, DOMINO, TRUMPS, Rules
 from ..schema import CONTRACT_ENUM, RANK_ENUM, SCORE_COLUMNS, SETTLED_COLUMNS, SUIT_ENUM
 from .game import play_game, score_sheet
