@@ -22,6 +22,7 @@ from ..core.rng import STREAM_EVAL, STREAM_PLAY, stream_key
 from ..core.strategies import RAISED, USER_FNS, lowest_strategy, random_strategy
 from .choices import DEFAULT_DOMINO_RANK, TRUMP_STRONGEST
 from .deals import deal_around_into, deal_into
+from .basic import basic_domino, basic_tricks
 from .heuristic import heuristic_domino, heuristic_tricks
 from .play_rules import (
     beats, domino_openers, domino_playable, forced_discard, hand_over, lane, lead_restriction, legal_mask,
@@ -33,7 +34,7 @@ from .state import (
     S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
     STATE_SIZE,
 )
-from .strategies import HEURISTIC, LOWEST, RANDOM
+from .strategies import BASIC, HEURISTIC, LOWEST, RANDOM
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -88,11 +89,13 @@ def resolve_param(contract, param, hand):
 
 @njit(inline="always", cache=True)
 def _choose(sid, seat, legal, hand, state, rng, user_fns, domino):
-    # Each loop inlines only its own half of the heuristic: smaller loops run faster.
+    # Each loop inlines only its own half of the rule-based players: smaller loops run faster.
     if sid == HEURISTIC:
         if domino:
             return heuristic_domino(legal, hand, state, rng)
         return heuristic_tricks(legal, hand, state, rng)
+    if sid == BASIC:
+        return basic_domino(legal, hand, state, rng) if domino else basic_tricks(legal, hand, state, rng)
     if sid == RANDOM:
         return random_strategy(legal, hand, state, rng)
     if sid == LOWEST:

@@ -1,4 +1,4 @@
-"""Barbu's play strategies: the built-in ``random``, ``heuristic`` and ``lowest``, and user plugins.
+"""Barbu's play strategies: the built-in ``random``, ``basic``, ``heuristic`` and ``lowest``, and user plugins.
 
 A strategy is an ``@njit`` function ``(legal, hand, state, rng) -> card``; see
 :mod:`barbu_sim.barbu.state` for what ``state`` holds and
@@ -18,12 +18,14 @@ A strategy is an ``@njit`` function ``(legal, hand, state, rng) -> card``; see
 from __future__ import annotations
 
 from ..core.strategies import Strategy, StrategyRegistry, lowest_strategy, random_strategy
+from .basic import basic_strategy
 from .heuristic import heuristic_strategy
 
-RANDOM, HEURISTIC, LOWEST, USER = 0, 1, 2, 3  # the kernels' strategy ids
+RANDOM, HEURISTIC, LOWEST, USER, BASIC = 0, 1, 2, 3, 4  # the kernels' strategy ids
 
 BUILTINS: dict[str, Strategy] = {
     "random": Strategy("random", RANDOM, random_strategy),
+    "basic": Strategy("basic", BASIC, basic_strategy),
     "heuristic": Strategy("heuristic", HEURISTIC, heuristic_strategy),
     "lowest": Strategy("lowest", LOWEST, lowest_strategy),
 }
