@@ -26,7 +26,7 @@ from ..deals import random_deal
 from ..rules import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
 
 N_SUBSETS = 1 << N_CONTRACTS
-VALUE_TABLE_VERSION = 2  # 2: Monte Carlo deals keyed by (seed, hand, seat), not by position in a batch
+VALUE_TABLE_VERSION = 3  # 2: Monte Carlo deals keyed by (seed, hand, seat); 3: every seat's estimates kept
 
 
 class EvalGrid:
@@ -70,6 +70,16 @@ class EvalGrid:
             values[c], params[c], se[c] = block[best], best, se_row[lo + best, seat]
         return values, params, se
 
+    @classmethod
+    def seat_values(cls, mean_row: np.ndarray, params: np.ndarray, seat: int) -> np.ndarray:
+        """(7, 4) expected raw score of each seat relative to ``seat`` (0 = ``seat``, 1 = its left, ...)
+        in each contract, with the trump suit / domino rank ``params`` names."""
+        out = np.zeros((N_CONTRACTS, 4))
+        rel = [(seat + r) % 4 for r in range(4)]
+        for c in range(N_CONTRACTS):
+            out[c] = mean_row[cls.column(c, int(params[c])), rel]
+        return out
+
 
 @dataclass
 class Evaluator:
@@ -83,18 +93,27 @@ class Evaluator:
     def __post_init__(self):
         self._cache: dict = {}
 
-    def preload(self, hand, seat: int, values) -> None:
-        """Give the estimates of a hand computed elsewhere (a batch evaluation) so they are reused."""
-        self._cache[(int(hand), seat)] = values
+    def preload(self, hand, seat: int, mean_row: np.ndarray, se_row: np.ndarray) -> None:
+        """Give the (SIZE, 4) estimates of a hand computed elsewhere (a batch evaluation) so they are reused."""
+        values, params, se = EvalGrid.contract_values(mean_row, se_row, seat)
+        self._cache[(int(hand), seat)] = (values, params, se, EvalGrid.seat_values(mean_row, params, seat))
 
-    def values(self, hand, seat: int):
-        """(values (7,), best params (7,), se (7,)) of ``hand`` declared from ``seat``."""
+    def _estimates(self, hand, seat: int):
         key = (int(hand), seat)
         if key not in self._cache:
             est = evaluate_hands([hand], EvalGrid.configs(seat), self.strategies, seat=seat,
                                  n_samples=self.n_samples, seed=self.seed, rules=self.rules)
-            self._cache[key] = EvalGrid.contract_values(est.mean[0], est.se[0], seat)
+            self.preload(hand, seat, est.mean[0], est.se[0])
         return self._cache[key]
+
+    def values(self, hand, seat: int):
+        """(values (7,), best params (7,), se (7,)) of ``hand`` declared from ``seat``."""
+        return self._estimates(hand, seat)[:3]
+
+    def seat_values(self, hand, seat: int) -> np.ndarray:
+        """(7, 4) expected raw score of each seat, relative to ``seat``, when ``seat`` declares ``hand``
+        (with the best trump suit / domino rank for the declarer)."""
+        return self._estimates(hand, seat)[3]
 
     def seat_means(self, hand, seat: int, contract: int, param: int, declarer: int) -> np.ndarray:
         """Expected raw score of every seat for ``seat`` holding ``hand`` in one contract."""
@@ -112,10 +131,23 @@ class ValueTable:
     subset_value: np.ndarray  # (128,) expected best total from the contracts in the subset
     n_hands: int
     n_samples: int
+    hands: np.ndarray | None = None  # (n_hands,) uint64 the sample hands (declared from seat 0)
+    grid_mean: np.ndarray | None = None  # (n_hands, EvalGrid.SIZE, 4) every seat's estimate per configuration
 
     def to_json(self) -> dict:
         return {"average": self.average.tolist(), "subset_value": self.subset_value.tolist(),
-                "n_hands": self.n_hands, "n_samples": self.n_samples}
+                "n_hands": self.n_hands, "n_samples": self.n_samples,
+                "hands": [int(h) for h in self.hands], "grid_mean": np.round(self.grid_mean, 4).tolist()}
+
+    @property
+    def seat_values(self) -> np.ndarray:
+        """(n_hands, 7, 4): each seat's expected raw score, relative to the declarer, per contract
+        (trump suit / domino rank the best for the declarer)."""
+        out = np.zeros((self.n_hands, N_CONTRACTS, 4))
+        for j in range(self.n_hands):
+            _, params, _ = EvalGrid.contract_values(self.grid_mean[j], self.grid_mean[j], 0)
+            out[j] = EvalGrid.seat_values(self.grid_mean[j], params, 0)
+        return out
 
 
 def subset_of(contracts) -> int:
@@ -140,6 +172,7 @@ def block_values(values: np.ndarray) -> np.ndarray:
 
 
 def default_cache_dir() -> Path:
+    """Where value tables and block values are cached: ``$BARBU_SIM_CACHE`` or ``~/.cache/barbu-sim``."""
     return Path(os.environ.get("BARBU_SIM_CACHE", Path.home() / ".cache" / "barbu-sim"))
 
 
@@ -180,8 +213,10 @@ def _read_cached(path: Path) -> ValueTable | None:
     try:
         data = json.loads(path.read_text())
         table = ValueTable(np.array(data["average"], float), np.array(data["subset_value"], float),
-                           int(data["n_hands"]), int(data["n_samples"]))
-        if table.average.shape != (N_CONTRACTS,) or table.subset_value.shape != (N_SUBSETS,):
+                           int(data["n_hands"]), int(data["n_samples"]), np.array(data["hands"], np.uint64),
+                           np.array(data["grid_mean"], float))
+        if (table.average.shape != (N_CONTRACTS,) or table.subset_value.shape != (N_SUBSETS,)
+                or table.grid_mean.shape != (table.n_hands, EvalGrid.SIZE, 4)):
             raise ValueError("wrong shapes")
         return table
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
@@ -207,7 +242,7 @@ def value_table(strategies="heuristic", rules: Rules | None = None, *, n_hands: 
     hands = np.array([random_deal(seed, i)[0] for i in range(n_hands)], np.uint64)
     est = evaluate_hands(hands, EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed, rules=rules)
     values = np.array([EvalGrid.contract_values(est.mean[j], est.se[j], 0)[0] for j in range(n_hands)])
-    table = ValueTable(values.mean(axis=0), block_values(values), n_hands, n_samples)
+    table = ValueTable(values.mean(axis=0), block_values(values), n_hands, n_samples, hands, est.mean.copy())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")

@@ -20,6 +20,7 @@ from ..api import play_deal
 from ..choices import param_name
 from ..deals import random_deal
 from ..rules import CONTRACTS, Rules
+from .doubling import Situation
 from .rules import (
     BLOCK, HANDS_PER_GAME, GameReferee, allowed_targets, cutter_of, dealer_of, doubling_order, no_doubles, settle,
 )
@@ -94,13 +95,17 @@ def play_game(seed: int, game: int, players, *, rules: Rules | None = None, firs
         index = HANDS_PER_GAME * game + h
         deal = random_deal(seed, index) if hands_given is None else hands_given[h]
         chooser = players[d].contract_policy
-        contract, param = chooser.choose(deal[d], referee.remaining(d), d, rules)
+        remaining = referee.remaining(d)
+        owed = referee.owed(d)
+        contract, param = chooser.choose(deal[d], remaining, d, rules, owed)
         referee.declare(d, contract, param, who=chooser.name)
+        situation = Situation(index, tuple(remaining), owed, chooser)
         doubles = no_doubles()
         for p in doubling_order(d):
             forced = referee.must_double(p, d, h)
             allowed = allowed_targets(p, d, contract, doubles)
-            targets = players[p].doubling_policy.choose(p, d, contract, param, deal[p], allowed, forced, rules)
+            targets = players[p].doubling_policy.choose(p, d, contract, param, deal[p], allowed, forced, rules,
+                                                        situation)
             referee.double(h, p, targets, d, contract, doubles)
         result = play_deal(deal, contract, strategies, param=param, declarer=d, rules=rules,
                            seed=seed, index=index)

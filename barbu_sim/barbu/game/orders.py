@@ -76,7 +76,7 @@ def compare_orders(policies: list[str], *, blocks: int = 300, games: int = 40, s
     hands = np.array([random_deal(seed, i)[0] for i in range(n)], np.uint64)
     est = evaluate_hands(hands, EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed, rules=rules)
     for j in range(n):  # every policy decides from the same estimates
-        evaluator.preload(hands[j], 0, EvalGrid.contract_values(est.mean[j], est.se[j], 0))
+        evaluator.preload(hands[j], 0, est.mean[j], est.se[j])
     actual, _ = play_batch(seed, 0, n, EvalGrid.configs(0), strategies, rules=rules)
     totals = {}
     for name, pol in zip(policies, built):

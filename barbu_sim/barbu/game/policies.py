@@ -1,17 +1,20 @@
 """Contract-choice and doubling policies: how a player declares and doubles.
 
-Contract-choice policies (``choose(hand, remaining, seat, rules) -> (contract, param)``):
-``fixed:ORDER``, ``myopic``, ``relative``, ``optimal``, or a user function given as
+Contract-choice policies (``choose(hand, remaining, seat, rules, owed) -> (contract, param)``):
+``fixed:ORDER``, ``myopic``, ``relative``, ``raw-optimal`` (the raw-score block DP),
+``optimal`` (the settled-score block DP, :mod:`settled`), or a user function given as
 ``path/to/file.py:func`` / ``module:func`` with the signature
 ``func(values, remaining) -> contract`` (``values``: (7,) expected declarer scores
 of this hand; ``remaining``: contract ids still to declare).  They decide by the
 estimates of :mod:`evaluation`.
-Doubling policies: ``compulsory-only``, ``always``, ``threshold[:MARGIN]``.
+The doubling policies are in :mod:`doubling`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
 
 from ...core.plugins import is_plugin_spec, load_plugin
 from ...core.seats import N_SEATS
@@ -19,26 +22,57 @@ from ..api import resolve_choice
 from ..choices import DOMINO_MOST_HELD, TRUMP_LONGEST, Choice
 from ..rules import CONTRACTS, DOMINO, N_CONTRACTS, TRUMPS, Rules, parse_contract
 from ..strategies import resolve_strategy
+from .doubling import (  # noqa: F401  (the doubling policies are also reached from here)
+    Always, Bayes, CompulsoryOnly, DoublingPolicy, Situation, Threshold, make_doubling_policy,
+)
 from .evaluation import Evaluator, ValueTable, subset_of, value_table
+from .settled import cached_block_values, hand_outcome
 
 
 # ---------------------------------------------------------------- contract-choice policies
 class ContractPolicy:
-    """Base: ``choose(hand, remaining, seat, rules) -> (contract, param)``."""
+    """Base: ``choose(hand, remaining, seat, rules, owed) -> (contract, param)``.
+
+    A policy that ranks the contracts implements :meth:`score_matrix`, which scores
+    many hands at once (the doubling policy ``bayes`` asks what the declarer would
+    choose with thousands of possible hands).
+    """
 
     name = "policy"
 
     def __init__(self, evaluator: Evaluator):
         self.evaluator = evaluator
 
-    def scores(self, values, remaining) -> dict[int, float]:
+    def score_matrix(self, values, seat_values, remaining, owed) -> np.ndarray:
+        """(n, 7) scores of each contract for n hands (``-inf`` for contracts not left).
+
+        ``values``: (n, 7) declarer values; ``seat_values``: (n, 7, 4) every seat's,
+        relative to the declarer; ``owed``: doubles each opponent still owes (left, across, right).
+        """
         raise NotImplementedError
 
-    def choose(self, hand, remaining, seat, rules):
+    def scores(self, values, remaining, owed=(0, 0, 0), seat_values=None) -> dict[int, float]:
+        """The score of each remaining contract for one hand."""
+        sv = np.zeros((1, N_CONTRACTS, 4)) if seat_values is None else np.asarray(seat_values)[None]
+        row = self.score_matrix(np.asarray(values)[None], sv, list(remaining), tuple(owed))[0]
+        return {c: float(row[c]) for c in remaining}
+
+    def choose(self, hand, remaining, seat, rules, owed=(0, 0, 0)):
         values, params, _ = self.evaluator.values(hand, seat)
-        scores = self.scores(values, remaining)
+        scores = self.scores(values, remaining, owed, self.evaluator.seat_values(hand, seat))
         best = max(remaining, key=lambda c: (scores[c], -c))
         return best, int(params[best]) if best in (TRUMPS, DOMINO) else 0
+
+    def choose_many(self, hands, values, params, seat_values, remaining, owed):
+        """``(contract (n,), param (n,))`` chosen for n hands from their estimates (ties: the lowest id)."""
+        best = np.argmax(self.score_matrix(values, seat_values, list(remaining), tuple(owed)), axis=1)
+        return best, params[np.arange(len(best)), best]
+
+
+def _masked(scores: np.ndarray, remaining) -> np.ndarray:
+    out = np.full(scores.shape, -np.inf)
+    out[:, list(remaining)] = scores[:, list(remaining)]
+    return out
 
 
 class FixedOrder(ContractPolicy):
@@ -54,13 +88,27 @@ class FixedOrder(ContractPolicy):
         self.order = order
         self.name = "fixed:" + ",".join(CONTRACTS[c] for c in order)
 
-    def choose(self, hand, remaining, seat, rules):
+    def score_matrix(self, values, seat_values, remaining, owed):
+        rank = np.zeros((1, N_CONTRACTS))
+        rank[0, self.order] = -np.arange(N_CONTRACTS)
+        return _masked(np.repeat(rank, len(values), axis=0), remaining)
+
+    @staticmethod
+    def param_for(contract: int, hand) -> int:
+        if contract == TRUMPS:
+            return resolve_choice(Choice(TRUMPS, TRUMP_LONGEST), hand)
+        if contract == DOMINO:
+            return resolve_choice(Choice(DOMINO, DOMINO_MOST_HELD), hand)
+        return 0
+
+    def choose(self, hand, remaining, seat, rules, owed=(0, 0, 0)):
         c = next(c for c in self.order if c in remaining)
-        if c == TRUMPS:
-            return c, resolve_choice(Choice(TRUMPS, TRUMP_LONGEST), hand)
-        if c == DOMINO:
-            return c, resolve_choice(Choice(DOMINO, DOMINO_MOST_HELD), hand)
-        return c, 0
+        return c, self.param_for(c, hand)
+
+    def choose_many(self, hands, values, params, seat_values, remaining, owed):
+        c = next(c for c in self.order if c in remaining)
+        return (np.full(len(hands), c, np.int64),
+                np.array([self.param_for(c, h) for h in hands], np.int64))
 
 
 class Myopic(ContractPolicy):
@@ -68,8 +116,8 @@ class Myopic(ContractPolicy):
 
     name = "myopic"
 
-    def scores(self, values, remaining):
-        return {c: values[c] for c in remaining}
+    def score_matrix(self, values, seat_values, remaining, owed):
+        return _masked(np.asarray(values, float), remaining)
 
 
 class TablePolicy(ContractPolicy):
@@ -85,18 +133,43 @@ class Relative(TablePolicy):
 
     name = "relative"
 
-    def scores(self, values, remaining):
-        return {c: values[c] - self.table.average[c] for c in remaining}
+    def score_matrix(self, values, seat_values, remaining, owed):
+        return _masked(np.asarray(values, float) - self.table.average[None, :], remaining)
+
+
+class RawOptimal(TablePolicy):
+    """Maximises the expected block total of raw scores: this hand's value plus the DP value of what is left."""
+
+    name = "raw-optimal"
+
+    def score_matrix(self, values, seat_values, remaining, owed):
+        S = subset_of(remaining)
+        rest = np.array([self.table.subset_value[S & ~(1 << c)] for c in range(N_CONTRACTS)])
+        return _masked(np.asarray(values, float) + rest[None, :], remaining)
 
 
 class Optimal(TablePolicy):
-    """Maximises the expected block total: this hand's value plus the DP value of what is left."""
+    """Maximises the expected settled total of the block (raw scores plus settlements).
+
+    This hand's settled value in contract ``c`` under the doubles the opponents'
+    policies would make (and the declarer's redoubles), plus ``V[S - c, owed']``
+    of :func:`settled.settled_block_values` for the opponents' and own doubling policies.
+    """
 
     name = "optimal"
 
-    def scores(self, values, remaining):
+    def __init__(self, evaluator: Evaluator, table: ValueTable, opponents, own):
+        super().__init__(evaluator, table)
+        self.opponents, self.own = list(opponents), own
+        self.V = cached_block_values(table, self.opponents, own)
+
+    def score_matrix(self, values, seat_values, remaining, owed):
         S = subset_of(remaining)
-        return {c: values[c] + self.table.subset_value[S & ~(1 << c)] for c in remaining}
+        out = np.full(np.shape(values), -np.inf)
+        for c in remaining:
+            value, nxt = hand_outcome(np.asarray(seat_values)[:, c, :], c, S, owed, self.opponents, self.own)
+            out[:, c] = value + self.V[S & ~(1 << c), nxt]
+        return out
 
 
 class UserContractPolicy(ContractPolicy):
@@ -106,7 +179,7 @@ class UserContractPolicy(ContractPolicy):
         super().__init__(evaluator)
         self.func, self.name = func, name
 
-    def choose(self, hand, remaining, seat, rules):
+    def choose(self, hand, remaining, seat, rules, owed=(0, 0, 0)):
         values, params, _ = self.evaluator.values(hand, seat)
         try:
             c = self.func(values.copy(), list(remaining))
@@ -121,8 +194,13 @@ class UserContractPolicy(ContractPolicy):
         return c, int(params[c]) if c in (TRUMPS, DOMINO) else 0
 
 
-def make_contract_policy(spec: str, evaluator: Evaluator, table_factory) -> ContractPolicy:
-    """A contract policy from its name (``table_factory()`` builds the value table when needed)."""
+def make_contract_policy(spec: str, evaluator: Evaluator, table_factory, doubling=None) -> ContractPolicy:
+    """A contract policy from its name (``table_factory()`` builds the value table when needed).
+
+    ``doubling``: ``(opponents, own)``, the doubling policies of the declarer's left,
+    across and right and the declarer's own, that ``optimal`` plans with (default:
+    everyone ``compulsory-only``).
+    """
     spec = spec.strip()
     if spec == "fixed":
         return FixedOrder(evaluator)
@@ -132,75 +210,18 @@ def make_contract_policy(spec: str, evaluator: Evaluator, table_factory) -> Cont
         return Myopic(evaluator)
     if spec == "relative":
         return Relative(evaluator, table_factory())
+    if spec == "raw-optimal":
+        return RawOptimal(evaluator, table_factory())
     if spec == "optimal":
-        return Optimal(evaluator, table_factory())
+        opponents, own = doubling or ([CompulsoryOnly()] * 3, CompulsoryOnly())
+        return Optimal(evaluator, table_factory(), opponents, own)
     if is_plugin_spec(spec):
         func = load_plugin(spec, "contract policy")
         if not callable(func):
             raise ValueError(f"contract policy {spec!r} is not a function")
         return UserContractPolicy(evaluator, func, spec)
-    raise ValueError(f"unknown contract policy {spec!r}: use fixed, fixed:ORDER, myopic, relative, optimal "
-                     "or path/to/file.py:func")
-
-
-# ---------------------------------------------------------------- doubling policies
-class DoublingPolicy:
-    """Base: ``choose(player, declarer, contract, param, hand, allowed, forced, rules) -> set of seats``."""
-
-    name = "doubling"
-
-    def choose(self, player, declarer, contract, param, hand, allowed, forced, rules):
-        raise NotImplementedError
-
-
-class CompulsoryOnly(DoublingPolicy):
-    """Only the two required doubles of each declarer, as late in the block as allowed."""
-
-    name = "compulsory-only"
-
-    def choose(self, player, declarer, contract, param, hand, allowed, forced, rules):
-        return {declarer} if forced else set()
-
-
-class Always(DoublingPolicy):
-    """Every allowed double; the declarer redoubles whoever doubled them."""
-
-    name = "always"
-
-    def choose(self, player, declarer, contract, param, hand, allowed, forced, rules):
-        return set(allowed)
-
-
-class Threshold(DoublingPolicy):
-    """Double a seat when this hand's expected score beats that seat's by ``margin`` points."""
-
-    def __init__(self, evaluator: Evaluator, margin: float = 5.0):
-        self.evaluator, self.margin = evaluator, margin
-        self.name = f"threshold:{margin:g}"
-
-    def choose(self, player, declarer, contract, param, hand, allowed, forced, rules):
-        chosen = {declarer} if forced else set()
-        if allowed:
-            means = self.evaluator.seat_means(hand, player, contract, param, declarer)
-            chosen |= {t for t in allowed if means[player] - means[t] > self.margin}
-        return chosen
-
-
-def make_doubling_policy(spec: str, evaluator: Evaluator) -> DoublingPolicy:
-    spec = spec.strip()
-    if spec == "compulsory-only":
-        return CompulsoryOnly()
-    if spec == "always":
-        return Always()
-    if spec == "threshold" or spec.startswith("threshold:"):
-        margin = 5.0
-        if ":" in spec:
-            try:
-                margin = float(spec.split(":", 1)[1])
-            except ValueError:
-                raise ValueError(f"threshold margin must be a number: {spec!r}") from None
-        return Threshold(evaluator, margin)
-    raise ValueError(f"unknown doubling policy {spec!r}: use compulsory-only, always or threshold[:MARGIN]")
+    raise ValueError(f"unknown contract policy {spec!r}: use fixed, fixed:ORDER, myopic, relative, optimal, "
+                     "raw-optimal or path/to/file.py:func")
 
 
 @dataclass
@@ -226,5 +247,8 @@ def make_players(strategies, contract_policies, doubling_policies, *, rules: Rul
             tables["t"] = value_table(list(strategies), rules, **(table_kwargs or {}))
         return tables["t"]
 
-    return [Player(strategies[s], make_contract_policy(contract_policies[s], evaluator, table_factory),
-                   make_doubling_policy(doubling_policies[s], evaluator)) for s in range(N_SEATS)]
+    doubling = [make_doubling_policy(doubling_policies[s], evaluator, table_factory) for s in range(N_SEATS)]
+    return [Player(strategies[s],
+                   make_contract_policy(contract_policies[s], evaluator, table_factory,
+                                        ([doubling[(s + r) % N_SEATS] for r in (1, 2, 3)], doubling[s])),
+                   doubling[s]) for s in range(N_SEATS)]

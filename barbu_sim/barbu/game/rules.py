@@ -115,6 +115,11 @@ class GameReferee:
         """Hands of ``declarer``'s block still to play, this one included."""
         return sum(1 for h in range(hand_no, HANDS_PER_GAME) if self.declarer(h) == declarer)
 
+    def owed(self, declarer: int) -> tuple[int, int, int]:
+        """The doubles ``declarer``'s left, across and right still owe them this block."""
+        return tuple(max(COMPULSORY_DOUBLES - int(self.doubles_on[left_of(declarer, r), declarer]), 0)
+                     for r in (1, 2, 3))
+
     def must_double(self, player: int, declarer: int, hand_no: int) -> bool:
         """True when ``player`` must double ``declarer`` now to make the compulsory doubles."""
         k = int(self.doubles_on[player, declarer])

@@ -1,0 +1,230 @@
+"""Doubling policies: who a player doubles on their turn of the doubling round.
+
+``choose(player, declarer, contract, param, hand, allowed, forced, rules, situation=None) -> set of seats``;
+``situation`` (:class:`Situation`) tells what the table knows of the block.
+
+- ``compulsory-only``: the two required doubles of each declarer, as late as allowed;
+- ``always``: every allowed double and redouble;
+- ``threshold[:MARGIN]``: double a seat when this hand's expected score (over random
+  deals of the unseen cards) beats theirs by MARGIN points; the declarer redoubles likewise;
+- ``bayes[:MARGIN]``: estimates the scores *given that the declarer chose this
+  contract*: it deals the unseen cards many times, keeps the deals in which the
+  declarer's hand would have made this very choice (trump suit or domino rank
+  included) under the declarer's contract policy, and plays those out.  It doubles
+  a seat when its expected gain beats MARGIN; it spends the compulsory doubles it
+  still owes where they gain most (:func:`settled.spend_threshold`, an optimal
+  stopping rule over the declarer's contracts left) rather than as late as allowed.
+  The declarer redoubles when its own expected gain beats MARGIN.
+
+Every policy also says what it *would* do from a declarer's estimate
+(:meth:`DoublingPolicy.predict`, :meth:`DoublingPolicy.predict_redouble`): the
+settled DP of ``optimal`` plans with that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core.seats import N_SEATS
+from ..api import play_deal
+from ..rules import DOMINO, N_CONTRACTS, TRUMPS
+from .evaluation import Evaluator, subset_of
+from .proxy import HandProxy, grid_to_contracts
+from .settled import spend_threshold, spending_values
+
+
+@dataclass
+class Situation:
+    """What every player knows of the block when a contract has been named."""
+
+    index: int = 0  # the deal's index in its seed's sequence (keys the sampler's random stream)
+    remaining: tuple = tuple(range(N_CONTRACTS))  # the declarer's contracts left, the named one included
+    owed: tuple = (0, 0, 0)  # doubles each opponent still owes the declarer (left, across, right)
+    declarer_policy: object = None  # the declarer's contract policy, if known
+    notes: dict = field(default_factory=dict)  # filled by a policy: why it doubled (for studies)
+
+
+class DoublingPolicy:
+    """Base class of the doubling policies."""
+
+    name = "doubling"
+    margin = 0.0
+
+    def choose(self, player, declarer, contract, param, hand, allowed, forced, rules, situation=None):
+        raise NotImplementedError
+
+    def predict(self, edge, contract, subset, owed):
+        """Would an opponent owing ``owed`` doubles double the declarer, voluntarily, with expected gain
+        ``edge`` (n,) in ``contract`` (``subset``: the declarer's contracts left)?  (n,) bools."""
+        return np.zeros(len(edge), bool)
+
+    def predict_redouble(self, gain):
+        """Would the declarer redouble a doubler with expected gain ``gain`` (n,)?  (n,) bools."""
+        return np.zeros(len(gain), bool)
+
+
+class CompulsoryOnly(DoublingPolicy):
+    """Only the two required doubles of each declarer, as late in the block as allowed."""
+
+    name = "compulsory-only"
+
+    def choose(self, player, declarer, contract, param, hand, allowed, forced, rules, situation=None):
+        return {declarer} if forced else set()
+
+
+class Always(DoublingPolicy):
+    """Every allowed double; the declarer redoubles whoever doubled them."""
+
+    name = "always"
+
+    def choose(self, player, declarer, contract, param, hand, allowed, forced, rules, situation=None):
+        return set(allowed)
+
+    def predict(self, edge, contract, subset, owed):
+        return np.ones(len(edge), bool)
+
+    def predict_redouble(self, gain):
+        return np.ones(len(gain), bool)
+
+
+class Threshold(DoublingPolicy):
+    """Double a seat when this hand's expected score beats that seat's by ``margin`` points."""
+
+    def __init__(self, evaluator: Evaluator, margin: float = 5.0):
+        self.evaluator, self.margin = evaluator, margin
+        self.name = f"threshold:{margin:g}"
+
+    def choose(self, player, declarer, contract, param, hand, allowed, forced, rules, situation=None):
+        chosen = {declarer} if forced else set()
+        if allowed:
+            means = self.evaluator.seat_means(hand, player, contract, param, declarer)
+            chosen |= {t for t in allowed if means[player] - means[t] > self.margin}
+        return chosen
+
+    def predict(self, edge, contract, subset, owed):
+        return np.asarray(edge) > self.margin
+
+    def predict_redouble(self, gain):
+        return np.asarray(gain) > self.margin
+
+
+def _masks(cards: np.ndarray) -> np.ndarray:
+    """(n,) uint64 masks of (n, 13) card arrays."""
+    return np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards.astype(np.uint64)), axis=1)
+
+
+class Bayes(DoublingPolicy):
+    """Doubles on the scores expected given the declarer's choice; spends owed doubles where they gain most."""
+
+    MIN_KEPT = 8
+
+    def __init__(self, evaluator: Evaluator, table, margin: float = 5.0, *, n_candidates: int = 1500,
+                 max_kept: int = 24):
+        self.evaluator, self.table, self.margin = evaluator, table, margin
+        self.n_candidates, self.max_kept = n_candidates, max_kept
+        self.name = f"bayes:{margin:g}"
+        self.proxy = HandProxy.from_table(table)
+        sv = table.seat_values
+        gains = np.vstack([sv[:, :, r] - sv[:, :, 0] for r in (1, 2, 3)])  # (3n, 7) a defender's gain
+        self.spending = spending_values(gains)
+
+    # -- what the declarer would have done
+    def assumed_choices(self, declarer_hands, situation: Situation):
+        """``(contract (n,), param (n,))`` the declarer's policy names with each of ``declarer_hands``,
+        judged on the proxy's estimates."""
+        values, params, seat_values = grid_to_contracts(self.proxy.predict(declarer_hands))
+        policy = situation.declarer_policy
+        remaining = list(situation.remaining)
+        if policy is not None and hasattr(policy, "choose_many"):
+            return policy.choose_many(declarer_hands, values, params, seat_values, remaining, situation.owed)
+        scores = np.full(values.shape, -np.inf)  # unknown policy: assume the raw-score block DP
+        S = subset_of(remaining)
+        for c in remaining:
+            scores[:, c] = values[:, c] + self.table.subset_value[S & ~(1 << c)]
+        best = np.argmax(scores, axis=1)
+        return best, params[np.arange(len(best)), best]
+
+    def consistent_deals(self, hand, player: int, declarer: int, contract: int, param: int,
+                         situation: Situation, seed: int = 0):
+        """Deals of the cards ``player`` cannot see in which the declarer would have named
+        ``contract`` (and ``param`` for Trumps / Domino).
+
+        Returns ``(deals (m, 4) uint64, level)``: level 0 when at least MIN_KEPT deals
+        match the choice exactly, 1 when only the contract is matched, 2 when no
+        conditioning was possible (random deals).  At most ``max_kept`` deals.
+        """
+        rng = np.random.default_rng([seed % 2**63, situation.index % 2**63, player, 0xBA4E5])
+        unseen = np.array([c for c in range(52) if not int(hand) >> c & 1], np.int64)
+        perm = rng.permuted(np.tile(unseen, (self.n_candidates, 1)), axis=1)
+        deals = np.zeros((self.n_candidates, N_SEATS), np.uint64)
+        deals[:, player] = np.uint64(int(hand))
+        for k in range(3):
+            deals[:, (player + 1 + k) % N_SEATS] = _masks(perm[:, 13 * k:13 * (k + 1)])
+        chosen_c, chosen_p = self.assumed_choices(deals[:, declarer], situation)
+        same_contract = chosen_c == contract
+        exact = same_contract & ((chosen_p == param) if contract in (TRUMPS, DOMINO) else True)
+        for level, keep in enumerate((exact, same_contract)):
+            if keep.sum() >= self.MIN_KEPT:
+                return deals[keep][:self.max_kept], level
+        return deals[:self.max_kept], 2
+
+    # -- the decision
+    def choose(self, player, declarer, contract, param, hand, allowed, forced, rules, situation=None):
+        situation = situation or Situation()
+        if player == declarer:  # redouble on the declarer's own estimate
+            if not allowed:
+                return set()
+            means = self.evaluator.seat_means(hand, player, contract, param, declarer)
+            return {t for t in allowed if means[player] - means[t] > self.margin}
+        deals, level = self.consistent_deals(hand, player, declarer, contract, param, situation, self.evaluator.seed)
+        raw = np.array([play_deal(d, contract, self.evaluator.strategies, param=param, declarer=declarer,
+                                  rules=rules, seed=self.evaluator.seed, index=situation.index).scores
+                        for d in deals], float)
+        gain = {t: float((raw[:, player] - raw[:, t]).mean()) for t in allowed}
+        reasons = {t: "margin" for t in allowed if gain[t] > self.margin}
+        if declarer in allowed and declarer not in reasons:
+            owed = int(situation.owed[(player - declarer) % N_SEATS - 1])
+            if forced:
+                reasons[declarer] = "forced"
+            elif gain[declarer] >= spend_threshold(self.spending, subset_of(situation.remaining), contract, owed):
+                reasons[declarer] = "planned"
+        situation.notes[player] = {"gain": gain, "level": level, "kept": len(deals), "reasons": reasons}
+        return set(reasons)
+
+    def predict(self, edge, contract, subset, owed):
+        edge = np.asarray(edge)
+        planned = edge >= spend_threshold(self.spending, subset, contract, owed) if owed > 0 else False
+        return (edge > self.margin) | planned
+
+    def predict_redouble(self, gain):
+        return np.asarray(gain) > self.margin
+
+
+DOUBLING_NAMES = "compulsory-only, always, threshold[:MARGIN] or bayes[:MARGIN]"
+
+
+def _margin(spec: str) -> float:
+    if ":" not in spec:
+        return 5.0
+    try:
+        return float(spec.split(":", 1)[1])
+    except ValueError:
+        raise ValueError(f"{spec.split(':')[0]} margin must be a number: {spec!r}") from None
+
+
+def make_doubling_policy(spec: str, evaluator: Evaluator, table_factory=None) -> DoublingPolicy:
+    """A doubling policy from its name (``table_factory()`` gives the value table ``bayes`` needs)."""
+    spec = spec.strip()
+    if spec == "compulsory-only":
+        return CompulsoryOnly()
+    if spec == "always":
+        return Always()
+    if spec == "threshold" or spec.startswith("threshold:"):
+        return Threshold(evaluator, _margin(spec))
+    if spec == "bayes" or spec.startswith("bayes:"):
+        if table_factory is None:
+            raise ValueError("bayes doubling needs the value table")
+        return Bayes(evaluator, table_factory(), _margin(spec))
+    raise ValueError(f"unknown doubling policy {spec!r}: use {DOUBLING_NAMES}")

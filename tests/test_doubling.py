@@ -1,0 +1,153 @@
+"""Decisions that know about doubling: the settled block DP, the spending rule, the bayes sampler."""
+
+import numpy as np
+import pytest
+
+from barbu_sim.barbu.game.doubling import Always, Bayes, CompulsoryOnly, Situation, Threshold
+from barbu_sim.barbu.game.evaluation import Evaluator, value_table
+from barbu_sim.barbu.game.game import play_game
+from barbu_sim.barbu.game.policies import Optimal, RawOptimal, make_contract_policy, make_players
+from barbu_sim.barbu.game.proxy import grid_to_contracts
+from barbu_sim.barbu.game.settled import (
+    OWED_STATES, best_order_total, brute_force_block, owed_index, settled_block_values, spend_threshold,
+    spending_values,
+)
+from barbu_sim.barbu.rules import DOMINO, N_CONTRACTS, TRUMPS, Rules
+
+SMALL = dict(n_hands=120, n_samples=40)
+ALL = (1 << N_CONTRACTS) - 1
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("BARBU_SIM_CACHE", str(tmp_path / "cache"))
+
+
+def hand_made(n_hands: int, seed: int) -> np.ndarray:
+    """(n, 7, 4) seat values: small integers, the declarer's spread wide."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(-12, 13, size=(n_hands, N_CONTRACTS, 4)).astype(float)
+
+
+POLICY_MIXES = [
+    ([CompulsoryOnly()] * 3, CompulsoryOnly()),
+    ([Threshold(None, 3.0), Always(), CompulsoryOnly()], Threshold(None, 2.0)),
+]
+
+
+@pytest.mark.parametrize("opponents,own", POLICY_MIXES)
+def test_settled_dp_equals_the_best_order_for_one_known_hand(opponents, own):
+    # With a single sample hand the future is known: the DP must find the best of all 5040 orders.
+    values = hand_made(1, 3)
+    V = settled_block_values(values, opponents, own)
+    for owed in [(2, 2, 2), (1, 2, 0)]:
+        assert V[ALL, owed_index(owed)] == pytest.approx(best_order_total(values[0], owed, opponents, own))
+
+
+@pytest.mark.parametrize("opponents,own", POLICY_MIXES)
+def test_settled_dp_equals_brute_force_over_every_hand_sequence(opponents, own):
+    values = hand_made(2, 8)
+    V = settled_block_values(values, opponents, own)
+    subset = 0b1100101  # four contracts left (Trumps and Domino among them)
+    for owed in [(2, 2, 2), (2, 1, 0), (0, 0, 0)]:
+        assert V[subset, owed_index(owed)] == pytest.approx(brute_force_block(values, subset, owed, opponents, own))
+
+
+def test_compulsory_doubles_make_the_last_two_hands_count_more():
+    # Only Trumps is good for the declarer (+20, each defender -5): a raw planner is indifferent to
+    # when it comes, the settled one keeps it for the last two hands, when all three must double.
+    values = np.zeros((1, N_CONTRACTS, 4))
+    values[0, TRUMPS] = [20, -5, -5, -5]
+    opponents, own = [CompulsoryOnly()] * 3, CompulsoryOnly()
+    V = settled_block_values(values, opponents, own)
+    assert V[ALL, owed_index((2, 2, 2))] == pytest.approx(20 + 3 * 25)
+    assert V[1 << TRUMPS, owed_index((1, 1, 1))] == pytest.approx(20 + 3 * 25)
+    assert V[(1 << TRUMPS) | 1, owed_index((0, 0, 0))] == pytest.approx(20)
+
+
+def test_spending_rule_waits_for_the_best_contract():
+    # Gains of doubling: Trumps +10 always, everything else -10.  With one double owed, a defender
+    # spends it on Trumps whenever Trumps is still ahead, and is forced on the last hand.
+    gains = np.full((4, N_CONTRACTS), -10.0)
+    gains[:, TRUMPS] = 10.0
+    W = spending_values(gains)
+    S = (1 << TRUMPS) | 0b11
+    assert W[S, 1] == pytest.approx(10.0)
+    assert spend_threshold(W, S, 0, 1) == pytest.approx(10.0)  # No Tricks now (gain -10): wait for Trumps
+    assert spend_threshold(W, S, TRUMPS, 1) == pytest.approx(-10.0)  # Trumps now: spend
+    assert spend_threshold(W, 1 << TRUMPS, TRUMPS, 1) == -np.inf  # forced
+    assert spend_threshold(W, S, 0, 0) == np.inf  # nothing owed
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    import os
+    old = os.environ.get("BARBU_SIM_CACHE")
+    os.environ["BARBU_SIM_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    try:
+        yield value_table(["heuristic"] * 4, Rules(), **SMALL)
+    finally:
+        if old is None:
+            os.environ.pop("BARBU_SIM_CACHE")
+        else:
+            os.environ["BARBU_SIM_CACHE"] = old
+
+
+@pytest.mark.parametrize("declarer_policy", ["optimal", "relative", "fixed"])
+def test_bayes_sampler_keeps_only_deals_consistent_with_the_choice(table, declarer_policy):
+    evaluator = Evaluator(["heuristic"] * 4, Rules(), 20, 0)
+    bayes = Bayes(evaluator, table, 5.0, n_candidates=600, max_kept=1000)
+    policy = make_contract_policy(declarer_policy, evaluator, lambda: table)
+    declarer, player = 0, 2
+    remaining = [1, 3, TRUMPS, DOMINO]
+    situation = Situation(index=17, remaining=tuple(remaining), owed=(1, 2, 0), declarer_policy=policy)
+    hand = table.hands[5]
+    # Announce the choice the policy makes most often with the hands the player cannot rule out.
+    rng = np.random.default_rng(1)
+    unseen = np.array([c for c in range(52) if not int(hand) >> c & 1])
+    others = np.array([sum(1 << int(c) for c in rng.permutation(unseen)[:13]) for _ in range(300)], np.uint64)
+    cs, ps = bayes.assumed_choices(others, situation)
+    pairs, counts = np.unique(np.stack([cs, ps]), axis=1, return_counts=True)
+    contract, param = (int(x) for x in pairs[:, np.argmax(counts)])
+    deals, level = bayes.consistent_deals(hand, player, declarer, contract, param, situation, seed=3)
+    assert level == 0 and len(deals) >= Bayes.MIN_KEPT
+    for d in deals:
+        assert d[player] == hand
+        assert np.bitwise_or.reduce(d) == (1 << 52) - 1
+        assert sum(bin(int(h)).count("1") for h in d) == 52
+        # Checked one hand at a time through the policy's own scalar ranking of the proxy's estimates.
+        values, params, seat_values = grid_to_contracts(bayes.proxy.predict(d[declarer:declarer + 1]))
+        if declarer_policy == "fixed":
+            c = next(c for c in policy.order if c in remaining)
+            p = policy.param_for(c, d[declarer])
+        else:
+            scores = policy.scores(values[0], remaining, situation.owed, seat_values[0])
+            c = max(remaining, key=lambda k: (scores[k], -k))
+            p = int(params[0, c])
+        assert c == contract
+        if contract in (TRUMPS, DOMINO):
+            assert p == param
+
+
+def test_optimal_is_settled_and_raw_optimal_is_not(table):
+    evaluator = Evaluator(["heuristic"] * 4, Rules(), 20, 0)
+    opt = make_contract_policy("optimal", evaluator, lambda: table)
+    raw = make_contract_policy("raw-optimal", evaluator, lambda: table)
+    assert isinstance(opt, Optimal) and isinstance(raw, RawOptimal)
+    # The settled DP of the whole block exceeds the raw one: the forced doubles pay the declarer.
+    assert opt.V[ALL, owed_index((2, 2, 2))] > table.subset_value[ALL]
+    assert np.isnan(opt.V[1, owed_index((2, 0, 0))])  # one hand left, two doubles owed: impossible
+    assert all(not np.isnan(opt.V[ALL, owed_index(o)]) for o in OWED_STATES)
+
+
+def test_games_with_bayes_doubling_are_legal_and_zero_sum(table, monkeypatch):
+    from test_game import check_game
+    rules = Rules()
+    monkeypatch.setattr("barbu_sim.barbu.game.policies.value_table", lambda *a, **k: table)
+    players = make_players(["heuristic"] * 4, ["optimal", "raw-optimal", "fixed", "optimal"],
+                           ["bayes", "bayes:0", "compulsory-only", "threshold"], rules=rules, n_samples=20)
+    for p in players:
+        if isinstance(p.doubling_policy, Bayes):
+            p.doubling_policy.n_candidates = 300
+    result = play_game(4, 0, players, rules=rules)
+    check_game(result, rules)  # every double allowed, every compulsory one made, zero-sum
