@@ -29,13 +29,16 @@ def hand_made(n_hands: int, seed: int) -> np.ndarray:
     return rng.integers(-12, 13, size=(n_hands, N_CONTRACTS, 4)).astype(float)
 
 
-POLICY_MIXES = [
+DETERMINISTIC = [
     ([CompulsoryOnly()] * 3, CompulsoryOnly()),
-    ([Threshold(None, 3.0), Always(), CompulsoryOnly()], Threshold(None, 2.0)),
+    ([Always(), CompulsoryOnly(), Always()], Threshold(None, 2.0)),
 ]
+# A threshold defender doubles No Tricks 1 time in 4, Trumps 3 times in 4, nothing else.
+RATES = [np.array([0, 0, 0, 10.0])] + [np.zeros(4)] * 4 + [np.array([0, 10.0, 10, 10])] + [np.zeros(4)]
+POLICY_MIXES = DETERMINISTIC + [([Threshold(None, 3.0, RATES), Always(), CompulsoryOnly()], Threshold(None, 2.0))]
 
 
-@pytest.mark.parametrize("opponents,own", POLICY_MIXES)
+@pytest.mark.parametrize("opponents,own", DETERMINISTIC)
 def test_settled_dp_equals_the_best_order_for_one_known_hand(opponents, own):
     # With a single sample hand the future is known: the DP must find the best of all 5040 orders.
     values = hand_made(1, 3)
@@ -48,6 +51,7 @@ def test_settled_dp_equals_the_best_order_for_one_known_hand(opponents, own):
 def test_settled_dp_equals_brute_force_over_every_hand_sequence(opponents, own):
     values = hand_made(2, 8)
     V = settled_block_values(values, opponents, own)
+    assert opponents[0].double_rate(TRUMPS, ALL, 1) in (0.0, 0.75, 1.0)
     subset = 0b1100101  # four contracts left (Trumps and Domino among them)
     for owed in [(2, 2, 2), (2, 1, 0), (0, 0, 0)]:
         assert V[subset, owed_index(owed)] == pytest.approx(brute_force_block(values, subset, owed, opponents, own))

@@ -167,12 +167,13 @@ def test_block_values_dp_by_hand():
     assert V[0b11] == pytest.approx(15.0)  # choose the better now (10), then the other's mean (5)
 
 
-def test_optimal_beats_fixed_and_matches_relative_within_noise():
-    cmp = compare_orders(["fixed", "relative", "optimal"], blocks=300, games=0, seed=11, n_samples=40,
+def test_raw_optimal_beats_fixed_and_matches_relative_within_noise():
+    cmp = compare_orders(["fixed", "relative", "raw-optimal"], blocks=300, games=0, seed=11, n_samples=40,
                          table_kwargs=SMALL)
-    diffs = {r["policy"]: r for r in cmp.differences.to_dicts()}
-    assert diffs["optimal"]["ci_low"] > 0  # clearly better than the fixed order
-    opt_vs_rel = cmp.totals["optimal"] - cmp.totals["relative"]
+    diffs = {r["policy"]: r for r in cmp.differences.to_dicts() if r["score"] == "raw"}
+    assert diffs["raw-optimal"]["ci_low"] > 0  # clearly better than the fixed order
+    raw = {p: cmp.totals[("compulsory-only", p, "raw")] for p in ("relative", "raw-optimal")}
+    opt_vs_rel = raw["raw-optimal"] - raw["relative"]
     se = opt_vs_rel.std(ddof=1) / np.sqrt(len(opt_vs_rel))
     # Tolerance: optimal may not trail relative by more than 2 standard errors.
     assert opt_vs_rel.mean() > -2 * se

@@ -16,9 +16,10 @@
   stopping rule over the declarer's contracts left) rather than as late as allowed.
   The declarer redoubles when its own expected gain beats MARGIN.
 
-Every policy also says what it *would* do from a declarer's estimate
-(:meth:`DoublingPolicy.predict`, :meth:`DoublingPolicy.predict_redouble`): the
-settled DP of ``optimal`` plans with that.
+Every policy also says how often it doubles a declarer in each contract
+(:meth:`DoublingPolicy.double_rate`, calibrated on what defenders expect from their
+own hands, :meth:`evaluation.ValueTable.defender_gains`) and when it redoubles
+(:meth:`DoublingPolicy.predict_redouble`): the settled DP of ``optimal`` plans with that.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import numpy as np
 from ...core.seats import N_SEATS
 from ..api import play_deal
 from ..rules import DOMINO, N_CONTRACTS, TRUMPS
-from .evaluation import Evaluator, subset_of
+from .evaluation import Evaluator, grid_columns, subset_of
 from .proxy import HandProxy, grid_to_contracts
 from .settled import spend_threshold, spending_values
 
@@ -55,10 +56,10 @@ class DoublingPolicy:
     def choose(self, player, declarer, contract, param, hand, allowed, forced, rules, situation=None):
         raise NotImplementedError
 
-    def predict(self, edge, contract, subset, owed):
-        """Would an opponent owing ``owed`` doubles double the declarer, voluntarily, with expected gain
-        ``edge`` (n,) in ``contract`` (``subset``: the declarer's contracts left)?  (n,) bools."""
-        return np.zeros(len(edge), bool)
+    def double_rate(self, contract, subset, owed) -> float:
+        """How often a defender owing ``owed`` doubles, not forced, doubles the declarer in ``contract``
+        (``subset``: the declarer's contracts left)."""
+        return 0.0
 
     def predict_redouble(self, gain):
         """Would the declarer redouble a doubler with expected gain ``gain`` (n,)?  (n,) bools."""
@@ -82,8 +83,8 @@ class Always(DoublingPolicy):
     def choose(self, player, declarer, contract, param, hand, allowed, forced, rules, situation=None):
         return set(allowed)
 
-    def predict(self, edge, contract, subset, owed):
-        return np.ones(len(edge), bool)
+    def double_rate(self, contract, subset, owed) -> float:
+        return 1.0
 
     def predict_redouble(self, gain):
         return np.ones(len(gain), bool)
@@ -92,9 +93,15 @@ class Always(DoublingPolicy):
 class Threshold(DoublingPolicy):
     """Double a seat when this hand's expected score beats that seat's by ``margin`` points."""
 
-    def __init__(self, evaluator: Evaluator, margin: float = 5.0):
+    def __init__(self, evaluator: Evaluator, margin: float = 5.0, gains=None):
         self.evaluator, self.margin = evaluator, margin
         self.name = f"threshold:{margin:g}"
+        self._gains = gains  # per contract, samples of a defender's expected gain (or a function giving them)
+
+    def gain_samples(self, contract: int) -> np.ndarray:
+        if callable(self._gains):
+            self._gains = self._gains()
+        return np.asarray(self._gains[contract] if self._gains is not None else [0.0])
 
     def choose(self, player, declarer, contract, param, hand, allowed, forced, rules, situation=None):
         chosen = {declarer} if forced else set()
@@ -103,8 +110,8 @@ class Threshold(DoublingPolicy):
             chosen |= {t for t in allowed if means[player] - means[t] > self.margin}
         return chosen
 
-    def predict(self, edge, contract, subset, owed):
-        return np.asarray(edge) > self.margin
+    def double_rate(self, contract, subset, owed) -> float:
+        return float((self.gain_samples(contract) > self.margin).mean())
 
     def predict_redouble(self, gain):
         return np.asarray(gain) > self.margin
@@ -120,15 +127,21 @@ class Bayes(DoublingPolicy):
 
     MIN_KEPT = 8
 
-    def __init__(self, evaluator: Evaluator, table, margin: float = 5.0, *, n_candidates: int = 1500,
-                 max_kept: int = 24):
+    def __init__(self, evaluator: Evaluator, table, margin: float = 5.0, *, n_candidates: int = 1000,
+                 max_kept: int = 16):
         self.evaluator, self.table, self.margin = evaluator, table, margin
         self.n_candidates, self.max_kept = n_candidates, max_kept
         self.name = f"bayes:{margin:g}"
+        self._memo: dict = {}
         self.proxy = HandProxy.from_table(table)
-        sv = table.seat_values
-        gains = np.vstack([sv[:, :, r] - sv[:, :, 0] for r in (1, 2, 3)])  # (3n, 7) a defender's gain
-        self.spending = spending_values(gains)
+        self.gains = table.defender_gains()
+        g = table.defender_grid[:, :, 1] - table.defender_grid[:, :, 0]
+        rows = np.arange(len(g))
+        by_contract = np.zeros((len(g), N_CONTRACTS))  # one trump suit / domino rank per sample hand
+        for c in range(N_CONTRACTS):
+            cols = np.array(grid_columns(c))
+            by_contract[:, c] = g[rows, cols[rows % len(cols)]]
+        self.spending = spending_values(by_contract)
 
     # -- what the declarer would have done
     def assumed_choices(self, declarer_hands, situation: Situation):
@@ -178,6 +191,11 @@ class Bayes(DoublingPolicy):
                 return set()
             means = self.evaluator.seat_means(hand, player, contract, param, declarer)
             return {t for t in allowed if means[player] - means[t] > self.margin}
+        key = (situation.index, player, declarer, contract, param, situation.remaining, situation.owed,
+               frozenset(allowed), forced, int(hand), getattr(situation.declarer_policy, "name", None))
+        if key in self._memo:  # the same decision again (another contract policy made the same call)
+            situation.notes[player] = self._memo[key]
+            return set(self._memo[key]["reasons"])
         deals, level = self.consistent_deals(hand, player, declarer, contract, param, situation, self.evaluator.seed)
         raw = np.array([play_deal(d, contract, self.evaluator.strategies, param=param, declarer=declarer,
                                   rules=rules, seed=self.evaluator.seed, index=situation.index).scores
@@ -190,13 +208,13 @@ class Bayes(DoublingPolicy):
                 reasons[declarer] = "forced"
             elif gain[declarer] >= spend_threshold(self.spending, subset_of(situation.remaining), contract, owed):
                 reasons[declarer] = "planned"
-        situation.notes[player] = {"gain": gain, "level": level, "kept": len(deals), "reasons": reasons}
+        situation.notes[player] = self._memo[key] = {"gain": gain, "level": level, "kept": len(deals),
+                                                     "reasons": reasons}
         return set(reasons)
 
-    def predict(self, edge, contract, subset, owed):
-        edge = np.asarray(edge)
-        planned = edge >= spend_threshold(self.spending, subset, contract, owed) if owed > 0 else False
-        return (edge > self.margin) | planned
+    def double_rate(self, contract, subset, owed) -> float:
+        s = self.gains[contract]
+        return float(((s > self.margin) | (s >= spend_threshold(self.spending, subset, contract, owed))).mean())
 
     def predict_redouble(self, gain):
         return np.asarray(gain) > self.margin
@@ -222,7 +240,8 @@ def make_doubling_policy(spec: str, evaluator: Evaluator, table_factory=None) ->
     if spec == "always":
         return Always()
     if spec == "threshold" or spec.startswith("threshold:"):
-        return Threshold(evaluator, _margin(spec))
+        gains = (lambda: table_factory().defender_gains()) if table_factory is not None else None
+        return Threshold(evaluator, _margin(spec), gains)
     if spec == "bayes" or spec.startswith("bayes:"):
         if table_factory is None:
             raise ValueError("bayes doubling needs the value table")

@@ -26,7 +26,7 @@ from ..deals import random_deal
 from ..rules import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
 
 N_SUBSETS = 1 << N_CONTRACTS
-VALUE_TABLE_VERSION = 3  # 2: Monte Carlo deals keyed by (seed, hand, seat); 3: every seat's estimates kept
+VALUE_TABLE_VERSION = 4  # 2: Monte Carlo deals keyed by (seed, hand, seat); 4: every seat's estimates, both views
 
 
 class EvalGrid:
@@ -116,10 +116,13 @@ class Evaluator:
         return self._estimates(hand, seat)[3]
 
     def seat_means(self, hand, seat: int, contract: int, param: int, declarer: int) -> np.ndarray:
-        """Expected raw score of every seat for ``seat`` holding ``hand`` in one contract."""
-        est = evaluate_hands([hand], [(contract, param, declarer)], self.strategies, seat=seat,
-                             n_samples=self.n_samples, seed=self.seed, rules=self.rules)
-        return est.mean[0, 0]
+        """Expected raw score of every seat for ``seat`` holding ``hand`` in one contract (memoised)."""
+        key = ("seat-means", int(hand), seat, contract, param, declarer)
+        if key not in self._cache:
+            est = evaluate_hands([hand], [(contract, param, declarer)], self.strategies, seat=seat,
+                                 n_samples=self.n_samples, seed=self.seed, rules=self.rules)
+            self._cache[key] = est.mean[0, 0]
+        return self._cache[key]
 
 
 # ---------------------------------------------------------------- value table for optimal / relative
@@ -133,11 +136,29 @@ class ValueTable:
     n_samples: int
     hands: np.ndarray | None = None  # (n_hands,) uint64 the sample hands (declared from seat 0)
     grid_mean: np.ndarray | None = None  # (n_hands, EvalGrid.SIZE, 4) every seat's estimate per configuration
+    # (n_hands, EvalGrid.SIZE, 4): the same hands held by the declarer's left (seat 1), declarer 0: what a
+    # defender expects from its own hand, before it knows the declarer's
+    defender_grid: np.ndarray | None = None
 
     def to_json(self) -> dict:
         return {"average": self.average.tolist(), "subset_value": self.subset_value.tolist(),
                 "n_hands": self.n_hands, "n_samples": self.n_samples,
-                "hands": [int(h) for h in self.hands], "grid_mean": np.round(self.grid_mean, 4).tolist()}
+                "hands": [int(h) for h in self.hands], "grid_mean": np.round(self.grid_mean, 4).tolist(),
+                "defender_grid": np.round(self.defender_grid, 4).tolist()}
+
+    def defender_gains(self) -> list[np.ndarray]:
+        """Per contract, samples of what a defender expects to gain by doubling the declarer (``e_p - e_d``),
+        judged from its own hand: every trump suit and domino rank counts as a sample."""
+        g = self.defender_grid[:, :, 1] - self.defender_grid[:, :, 0]
+        out = [None] * N_CONTRACTS
+        for c in range(N_CONTRACTS):
+            if c == TRUMPS:
+                out[c] = g[:, grid_columns(TRUMPS)].ravel()
+            elif c == DOMINO:
+                out[c] = g[:, grid_columns(DOMINO)].ravel()
+            else:
+                out[c] = g[:, EvalGrid.column(c, 0)]
+        return out
 
     @property
     def seat_values(self) -> np.ndarray:
@@ -148,6 +169,15 @@ class ValueTable:
             _, params, _ = EvalGrid.contract_values(self.grid_mean[j], self.grid_mean[j], 0)
             out[j] = EvalGrid.seat_values(self.grid_mean[j], params, 0)
         return out
+
+
+def grid_columns(contract: int) -> list[int]:
+    """The grid columns of one contract (four for Trumps, thirteen for Domino)."""
+    if contract == TRUMPS:
+        return list(range(EvalGrid.TRUMPS_FROM, EvalGrid.DOMINO_FROM))
+    if contract == DOMINO:
+        return list(range(EvalGrid.DOMINO_FROM, EvalGrid.SIZE))
+    return [EvalGrid.column(contract, 0)]
 
 
 def subset_of(contracts) -> int:
@@ -214,9 +244,10 @@ def _read_cached(path: Path) -> ValueTable | None:
         data = json.loads(path.read_text())
         table = ValueTable(np.array(data["average"], float), np.array(data["subset_value"], float),
                            int(data["n_hands"]), int(data["n_samples"]), np.array(data["hands"], np.uint64),
-                           np.array(data["grid_mean"], float))
+                           np.array(data["grid_mean"], float), np.array(data["defender_grid"], float))
         if (table.average.shape != (N_CONTRACTS,) or table.subset_value.shape != (N_SUBSETS,)
-                or table.grid_mean.shape != (table.n_hands, EvalGrid.SIZE, 4)):
+                or table.grid_mean.shape != (table.n_hands, EvalGrid.SIZE, 4)
+                or table.defender_grid.shape != table.grid_mean.shape):
             raise ValueError("wrong shapes")
         return table
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
@@ -242,7 +273,10 @@ def value_table(strategies="heuristic", rules: Rules | None = None, *, n_hands: 
     hands = np.array([random_deal(seed, i)[0] for i in range(n_hands)], np.uint64)
     est = evaluate_hands(hands, EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed, rules=rules)
     values = np.array([EvalGrid.contract_values(est.mean[j], est.se[j], 0)[0] for j in range(n_hands)])
-    table = ValueTable(values.mean(axis=0), block_values(values), n_hands, n_samples, hands, est.mean.copy())
+    defender = evaluate_hands(hands, EvalGrid.configs(0), strategies, seat=1, n_samples=n_samples, seed=seed,
+                              rules=rules)
+    table = ValueTable(values.mean(axis=0), block_values(values), n_hands, n_samples, hands, est.mean.copy(),
+                       defender.mean.copy())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")

@@ -78,8 +78,10 @@ def run_games(*, games: int, seed: int, strategies, contract_policies, doubling_
 
 def write_comparison(result, out) -> str:
     """The comparison as Markdown text; with ``out``, also CSV / JSON tables and a chart there."""
-    parts = ["Declarer's total per 7-hand block (same deals for every policy)", to_markdown(result.blocks, 2), "",
-             f"Paired difference from {result.differences['baseline'][0]}", to_markdown(result.differences, 2)]
+    base = result.differences["baseline"][0]
+    parts = ["Declarer's total per 7-hand block (same deals for every policy; raw: contract scores, "
+             "settled: with the settlements of the doubles)", to_markdown(result.blocks, 2), "",
+             f"Paired difference from {base}", to_markdown(result.differences, 2)]
     if not result.win_rates.is_empty():
         parts += ["", "Share of games won (seats using different policies; ties shared)",
                   to_markdown(result.win_rates, 3)]
@@ -95,5 +97,8 @@ def write_comparison(result, out) -> str:
                 table.write_csv(out / f"orders_{name}.csv")
                 (out / f"orders_{name}.json").write_text(json.dumps(table.to_dicts(), indent=1) + "\n")
         (out / "orders.md").write_text(text + "\n")
-        save_figure(plot_comparison(result.blocks), out / "orders")
+        settled = result.blocks.filter(pl.col("score") == "settled")
+        if settled["doubling"].n_unique() > 1:
+            settled = settled.with_columns((pl.col("policy") + " / " + pl.col("doubling")).alias("policy"))
+        save_figure(plot_comparison(settled), out / "orders")
     return text

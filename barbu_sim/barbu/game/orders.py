@@ -1,4 +1,4 @@
-"""Comparing contract-order policies on the same deal sequences (paired), and in full games."""
+"""Comparing contract-order policies on the same deal sequences (paired), raw and settled, and in full games."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from ...core.stats import summarize
 from ..api import evaluate_hands, play_batch
 from ..deals import random_deal
 from ..rules import CONTRACTS, N_CONTRACTS, Rules
+from .doubling import Situation, make_doubling_policy
 from .evaluation import EvalGrid, Evaluator, value_table
 from .game import play_game
 from .policies import make_contract_policy, make_players
+from .rules import GameReferee, allowed_targets, doubling_order, no_doubles, settle
 
 
 def split_policies(text: str) -> list[str]:
@@ -37,29 +39,69 @@ def split_policies(text: str) -> list[str]:
 
 @dataclass
 class OrderComparison:
-    """What :func:`compare_orders` measured: three tables and the raw block totals."""
+    """What :func:`compare_orders` measured: three tables and the block totals.
 
-    blocks: pl.DataFrame  # per policy: the declarer's total per 7-hand block
-    differences: pl.DataFrame  # per policy: paired difference from the baseline
-    win_rates: pl.DataFrame  # per policy: share of games won when the seats use different policies
-    totals: dict  # policy -> (n_blocks,) block totals, for charts
+    Every table has a ``doubling`` column (the doubling policy every seat used);
+    ``blocks`` and ``differences`` also ``score``: ``raw`` (contract scores only) or
+    ``settled`` (with the settlements of the doubles).
+    """
+
+    blocks: pl.DataFrame  # per doubling policy, policy and score: the declarer's total per 7-hand block
+    differences: pl.DataFrame  # the same, as a paired difference from the baseline (the first policy)
+    win_rates: pl.DataFrame  # per doubling policy and policy: share of games won when the seats use different policies
+    totals: dict  # (doubling, policy, score) -> (n_blocks,) block totals, for charts
 
 
-def compare_orders(policies: list[str], *, blocks: int = 300, games: int = 40, seed: int = 0,
-                   strategy: str = "heuristic", rules: Rules | None = None, n_samples: int = 100,
+def block_hands(policy, doubling, deals, actual, block: int, rules: Rules) -> list[dict]:
+    """Play block ``block``: North declares its 7 deals with ``policy``; every seat doubles with ``doubling``.
+
+    ``deals``: (n, 4) the deals; ``actual``: (n, EvalGrid.SIZE, 4) their scores in every
+    configuration.  Returns one dict per hand: ``hand`` (0..6), ``index``, ``contract``,
+    ``param``, ``doubles`` (4x4), ``forced`` (seats forced to double), ``raw``,
+    ``settled`` (four scores each) and ``notes`` (what the doubling policy said).
+    """
+    referee = GameReferee(Rules(), 0)  # the bookkeeping of one declarer-block: contracts, owed doubles
+    rows = []
+    for k in range(N_CONTRACTS):
+        j = N_CONTRACTS * block + k
+        remaining, owed = referee.remaining(0), referee.owed(0)
+        c, p = policy.choose(deals[j][0], remaining, 0, rules, owed)
+        referee.declare(0, c, p, who=policy.name)
+        situation = Situation(j, tuple(remaining), owed, policy)
+        doubles, forced = no_doubles(), []
+        for s in doubling_order(0):
+            must = referee.must_double(s, 0, k)
+            if must:
+                forced.append(s)
+            targets = doubling.choose(s, 0, c, p, deals[j][s], allowed_targets(s, 0, c, doubles), must, rules,
+                                      situation)
+            referee.double(k, s, targets, 0, c, doubles)
+        raw = actual[j, EvalGrid.column(c, p), :].astype(np.int64)
+        rows.append({"hand": k, "index": j, "contract": c, "param": p, "doubles": doubles, "forced": forced,
+                     "raw": raw, "settled": raw + settle(raw, doubles), "notes": situation.notes})
+    return rows
+
+
+def compare_orders(policies: list[str], *, doublings=("compulsory-only",), blocks: int = 300, games: int = 40,
+                   seed: int = 0, strategy: str = "heuristic", rules: Rules | None = None, n_samples: int = 100,
                    table_kwargs: dict | None = None, progress=None) -> OrderComparison:
-    """Pit contract-order policies against each other.
+    """Pit contract-order policies against each other, under each doubling policy.
 
     Blocks: ``blocks`` sequences of 7 deals, North declaring all 7; every policy
     sees the same hands in the same order, and the score of each choice is the
-    one played on that very deal (paired).  Games: ``games`` full games in which
-    the seats use different policies (rotated so each policy sits at each seat),
-    with compulsory doubles only; a tie for first counts as a shared win.
+    one played on that very deal (paired).  The other seats double with the
+    doubling policy (the compulsory doubles included), North redoubles with it, and
+    the block is scored raw and settled.  Games: ``games`` full games per doubling
+    policy in which the seats use different contract policies (rotated so each
+    policy sits at each seat), every seat doubling with it; a tie for first counts
+    as a shared win.
     """
     if len(policies) < 2:
         raise ValueError("compare at least two policies")
     if blocks < 2 or games < 0:
         raise ValueError("--blocks must be at least 2 and --games non-negative")
+    if not doublings:
+        raise ValueError("give at least one doubling policy")
     rules = rules or Rules()
     strategies = [strategy] * N_SEATS
     evaluator = Evaluator(strategies, rules, n_samples, seed)
@@ -71,39 +113,44 @@ def compare_orders(policies: list[str], *, blocks: int = 300, games: int = 40, s
             table = value_table(strategies, rules, **(table_kwargs or {}))
         return table
 
-    built = [make_contract_policy(p, evaluator, table_factory) for p in policies]
     n = N_CONTRACTS * blocks
-    hands = np.array([random_deal(seed, i)[0] for i in range(n)], np.uint64)
-    est = evaluate_hands(hands, EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed, rules=rules)
+    deals = np.array([random_deal(seed, i) for i in range(n)], np.uint64)
+    est = evaluate_hands(deals[:, 0], EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed,
+                         rules=rules)
     for j in range(n):  # every policy decides from the same estimates
-        evaluator.preload(hands[j], 0, est.mean[j], est.se[j])
+        evaluator.preload(deals[j, 0], 0, est.mean[j], est.se[j])
     actual, _ = play_batch(seed, 0, n, EvalGrid.configs(0), strategies, rules=rules)
-    totals = {}
-    for name, pol in zip(policies, built):
-        t = np.zeros(blocks)
-        for b in range(blocks):
-            remaining = list(range(N_CONTRACTS))
-            for k in range(N_CONTRACTS):
-                j = N_CONTRACTS * b + k
-                c, p = pol.choose(hands[j], remaining, 0, rules)
-                remaining.remove(c)
-                t[b] += actual[j, EvalGrid.column(c, p), 0]
-        totals[name] = t
-        if progress:
-            progress(name)
+    totals, block_rows, diff_rows, win_rows = {}, [], [], []
     base = policies[0]
-    block_rows = [{"policy": p, **summarize(totals[p])} for p in policies]
-    diff_rows = [{"policy": p, "baseline": base, **summarize(totals[p] - totals[base])} for p in policies[1:]]
-    wins = {p: [] for p in policies}
-    for g in range(games):
-        seats = [policies[(s + g) % len(policies)] for s in range(N_SEATS)]
-        players = make_players(strategies, seats, ["compulsory-only"] * 4, rules=rules, n_samples=n_samples,
-                               seed=seed, table_kwargs=table_kwargs)
-        result = play_game(seed + 1, g, players, rules=rules)
-        share = 1.0 / len(result.winners)
-        for s in range(N_SEATS):
-            wins[seats[s]].append(share if s in result.winners else 0.0)
-    win_rows = [{"policy": p, "seat_games": len(w), **{k: v for k, v in summarize(np.array(w)).items() if k != "n"}}
-                for p, w in wins.items() if len(w) > 1]
+    for dspec in doublings:
+        dbl = make_doubling_policy(dspec, evaluator, table_factory)
+        for name in policies:
+            pol = make_contract_policy(name, evaluator, table_factory, ([dbl] * 3, dbl))
+            raw, settled = np.zeros(blocks), np.zeros(blocks)
+            for b in range(blocks):
+                for row in block_hands(pol, dbl, deals, actual, b, rules):
+                    raw[b] += row["raw"][0]
+                    settled[b] += row["settled"][0]
+            totals[(dbl.name, name, "raw")], totals[(dbl.name, name, "settled")] = raw, settled
+            if progress:
+                progress(f"{dbl.name} {name}")
+        for score in ("raw", "settled"):
+            block_rows += [{"doubling": dbl.name, "policy": p, "score": score, **summarize(totals[(dbl.name, p, score)])}
+                           for p in policies]
+            diff_rows += [{"doubling": dbl.name, "policy": p, "baseline": base, "score": score,
+                           **summarize(totals[(dbl.name, p, score)] - totals[(dbl.name, base, score)])}
+                          for p in policies[1:]]
+        wins = {p: [] for p in policies}
+        for g in range(games):
+            seats = [policies[(s + g) % len(policies)] for s in range(N_SEATS)]
+            players = make_players(strategies, seats, [dspec] * 4, rules=rules, n_samples=n_samples,
+                                   seed=seed, table_kwargs=table_kwargs)
+            result = play_game(seed + 1, g, players, rules=rules)
+            share = 1.0 / len(result.winners)
+            for s in range(N_SEATS):
+                wins[seats[s]].append(share if s in result.winners else 0.0)
+        win_rows += [{"doubling": dbl.name, "policy": p, "seat_games": len(w),
+                      **{k: v for k, v in summarize(np.array(w)).items() if k != "n"}}
+                     for p, w in wins.items() if len(w) > 1]
     return OrderComparison(pl.DataFrame(block_rows), pl.DataFrame(diff_rows),
                            pl.DataFrame(win_rows) if win_rows else pl.DataFrame(), totals)

@@ -167,8 +167,8 @@ class Optimal(TablePolicy):
         S = subset_of(remaining)
         out = np.full(np.shape(values), -np.inf)
         for c in remaining:
-            value, nxt = hand_outcome(np.asarray(seat_values)[:, c, :], c, S, owed, self.opponents, self.own)
-            out[:, c] = value + self.V[S & ~(1 << c), nxt]
+            value, nexts = hand_outcome(np.asarray(seat_values)[:, c, :], c, S, owed, self.opponents, self.own)
+            out[:, c] = value + sum(w * self.V[S & ~(1 << c), i] for w, i in nexts)
         return out
 
 

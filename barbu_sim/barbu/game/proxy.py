@@ -83,15 +83,27 @@ class HandProxy:
         return cls(table.hands, table.grid_mean)
 
     def predict(self, hands) -> np.ndarray:
-        """(n, EvalGrid.SIZE, 4) predicted estimates for (n,) declarer hands (seats relative to the declarer)."""
+        """(n, EvalGrid.SIZE, 4) predicted estimates for (n,) declarer hands (seats relative to the declarer).
+
+        The same features as the fit, computed for all suits / ranks at once.
+        """
         bits = card_bits(hands)
         n = len(bits)
-        out = np.zeros((n, EvalGrid.SIZE, 4))
-        out[:, :EvalGrid.TRUMPS_FROM, :] = (negative_features(bits) @ self.negative).reshape(n, -1, 4)
+        out = np.empty((n, EvalGrid.SIZE, 4))
+        out[:, :EvalGrid.TRUMPS_FROM, :] = (bits @ self.negative[1:] + self.negative[0]).reshape(n, -1, 4)
+        lanes = bits.reshape(n, 4, 13)
+        lengths = lanes.sum(axis=2)
+        pooled = lanes.sum(axis=1)
+        w = self.trumps
         for s in range(4):
-            out[:, EvalGrid.TRUMPS_FROM + s, :] = trump_features(bits, s) @ self.trumps
-        for r in range(13):
-            out[:, EvalGrid.DOMINO_FROM + r, :] = domino_features(bits, r) @ self.domino
+            side = np.sort(np.delete(lengths, s, axis=1), axis=1)
+            out[:, EvalGrid.TRUMPS_FROM + s, :] = (w[0] + lanes[:, s, :] @ w[1:14] + (pooled - lanes[:, s, :]) @ w[14:27]
+                                                   + side @ w[27:30])
+        padded = np.zeros((n, 37))
+        padded[:, 12:25] = pooled
+        # Starting rank r sees the ranks r-12 .. r+12: columns r .. r+24 of the padded counts.
+        windows = np.lib.stride_tricks.sliding_window_view(padded, 25, axis=1)[:, :13, :]  # (n, 13, 25)
+        out[:, EvalGrid.DOMINO_FROM:, :] = windows @ self.domino[1:] + self.domino[0]
         return out
 
 

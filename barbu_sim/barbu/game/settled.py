@@ -9,10 +9,12 @@ score of a hand follows from the expected raw score of every seat
 Who doubles depends on the state of the block: the contracts the declarer has
 left (their number is the hands left) and the doubles each opponent still owes
 (0..2 each, ``owed``, by relative seat left, across, right).  An opponent who owes
-as many doubles as hands are left must double; otherwise the opponent's doubling
-policy is asked what it would do (:meth:`doubling.DoublingPolicy.predict`), from
-the declarer's estimate of the opponent's expected gain ``e_p - e_d``; the
-declarer's own policy says when it redoubles.
+as many doubles as hands are left must double; otherwise it doubles at the rate
+its policy doubles that contract in that state
+(:meth:`doubling.DoublingPolicy.double_rate`): a defender decides on its own
+hand, which the declarer does not see, so the declarer cannot tell which of its
+hands will be doubled, only how often.  The declarer's own policy says when it
+redoubles (:meth:`doubling.DoublingPolicy.predict_redouble`, on its estimate).
 
 :func:`settled_block_values` is the DP ``V[S, owed]``: the expected settled total
 of the rest of the block, the mean over sample hands of the best
@@ -32,7 +34,7 @@ import numpy as np
 from ..rules import N_CONTRACTS
 from .evaluation import N_SUBSETS, default_cache_dir
 
-SETTLED_VERSION = 1
+SETTLED_VERSION = 2
 N_OWED = 27  # owed doubles of the three opponents, 0..2 each
 OWED_STATES = list(product(range(3), repeat=3))  # index = 9 * left + 3 * across + right
 
@@ -48,34 +50,46 @@ def popcount(m: int) -> int:
 
 
 def hand_outcome(e: np.ndarray, contract: int, subset: int, owed, opponents, own):
-    """Settled value for the declarer and the owed doubles after the hand, for sample hands ``e``.
+    """Expected settled value for the declarer, and where the owed doubles go, for sample hands ``e``.
 
     ``e``: (n, 4) expected raw scores by relative seat in ``contract``; ``subset``:
     the contracts left (``contract`` included); ``opponents``: the three opponents'
-    doubling policies (left, across, right); ``own``: the declarer's.  Returns
-    ``(value (n,), next owed index (n,) int)``.
+    doubling policies (left, across, right); ``own``: the declarer's.  An opponent
+    owing as many doubles as hands are left doubles; otherwise it doubles at its
+    policy's rate (:meth:`doubling.DoublingPolicy.double_rate`), on what it sees of
+    its own hand, which the declarer cannot tell.  The declarer redoubles on its
+    own estimate.  Returns ``(value (n,), [(probability, next owed index), ...])``.
     """
     k = popcount(subset)
     value = e[:, 0].astype(float).copy()
-    nxt = np.zeros(len(e), np.int64)
-    for r, weight in zip((1, 2, 3), (9, 3, 1)):
+    rates = []
+    for r in (1, 2, 3):
         o = int(owed[r - 1])
+        q = 1.0 if o >= k else float(opponents[r - 1].double_rate(contract, subset, o))
         edge = e[:, r] - e[:, 0]  # the opponent's expected gain from doubling the declarer
-        if o >= k:
-            doubled = np.ones(len(e), bool)
-        else:
-            doubled = np.asarray(opponents[r - 1].predict(edge, contract, subset, o), bool)
-        redoubled = np.asarray(own.predict_redouble(-edge), bool) & doubled
-        value -= doubled * (1 + redoubled) * edge
-        nxt += weight * np.where(doubled, max(o - 1, 0), o)
-    return value, nxt
+        redoubled = np.asarray(own.predict_redouble(-edge), bool)
+        value -= q * (1 + redoubled) * edge
+        rates.append(q)
+    nexts = []
+    for doubled in product((False, True), repeat=3):
+        w = 1.0
+        for q, d in zip(rates, doubled):
+            w *= q if d else 1.0 - q
+        if w > 0:
+            o = [max(int(owed[i]) - 1, 0) if doubled[i] else int(owed[i]) for i in range(3)]
+            nexts.append((w, owed_index(o)))
+    return value, nexts
+
+
+def _continuation(V: np.ndarray, rest: int, nexts) -> float:
+    return sum(w * V[rest, i] for w, i in nexts)
 
 
 def settled_block_values(seat_values: np.ndarray, opponents, own) -> np.ndarray:
     """DP over (contracts left, owed doubles): ``V[S, owed]``, the declarer's expected settled total.
 
     ``seat_values``: (n_hands, 7, 4) expected raw scores of sample hands by relative
-    seat.  ``V[S, o] = mean over hands of max_{c in S} (settled value of c + V[S - c, o'])``;
+    seat.  ``V[S, o] = mean over hands of max_{c in S} (settled value of c + E V[S - c, o'])``;
     states where an opponent owes more doubles than hands are left are ``nan``.
     """
     V = np.full((N_SUBSETS, N_OWED), np.nan)
@@ -89,19 +103,17 @@ def settled_block_values(seat_values: np.ndarray, opponents, own) -> np.ndarray:
             for c in range(N_CONTRACTS):
                 if not S >> c & 1:
                     continue
-                value, nxt = hand_outcome(seat_values[:, c, :], c, S, owed, opponents, own)
-                total = value + V[S & ~(1 << c), nxt]
+                value, nexts = hand_outcome(seat_values[:, c, :], c, S, owed, opponents, own)
+                total = value + _continuation(V, S & ~(1 << c), nexts)
                 best = total if best is None else np.maximum(best, total)
             V[S, oi] = best.mean()
     return V
 
 
 def brute_force_block(seat_values: np.ndarray, subset: int, owed, opponents, own) -> float:
-    """The expected settled total by plain recursion over every hand sequence (for tests: tiny inputs only).
-
-    At each hand every sample hand is equally likely; the declarer, seeing it,
-    tries every contract left and keeps the best continuation.
-    """
+    """The expected settled total by plain recursion over every hand sequence and every way the doubles
+    fall (for tests: tiny inputs only).  At each hand every sample hand is equally likely; the declarer,
+    seeing it, tries every contract left and keeps the best continuation."""
     if subset == 0:
         return 0.0
     total = 0.0
@@ -110,25 +122,27 @@ def brute_force_block(seat_values: np.ndarray, subset: int, owed, opponents, own
         best = -np.inf
         for c in range(N_CONTRACTS):
             if subset >> c & 1:
-                value, nxt = hand_outcome(seat_values[h:h + 1, c, :], c, subset, owed, opponents, own)
-                o = OWED_STATES[int(nxt[0])]
-                best = max(best, float(value[0]) + brute_force_block(seat_values, subset & ~(1 << c), o,
-                                                                      opponents, own))
+                value, nexts = hand_outcome(seat_values[h:h + 1, c, :], c, subset, owed, opponents, own)
+                future = sum(w * brute_force_block(seat_values, subset & ~(1 << c), OWED_STATES[i], opponents, own)
+                             for w, i in nexts)
+                best = max(best, float(value[0]) + future)
         total += best
     return total / n
 
 
 def best_order_total(values: np.ndarray, owed, opponents, own) -> float:
-    """For one hand-made (7, 4) value table: the best settled total over every order of the seven contracts."""
+    """For one hand-made (7, 4) value table and policies that double with rate 0 or 1: the best settled
+    total over every order of the seven contracts."""
     from itertools import permutations
     best = -np.inf
     for order in permutations(range(N_CONTRACTS)):
         S, o, total = (1 << N_CONTRACTS) - 1, tuple(owed), 0.0
         for c in order:
-            value, nxt = hand_outcome(values[None, c, :], c, S, o, opponents, own)
+            value, nexts = hand_outcome(values[None, c, :], c, S, o, opponents, own)
+            (w, i), = nexts  # deterministic doubles: one way only
             total += float(value[0])
             S &= ~(1 << c)
-            o = OWED_STATES[int(nxt[0])]
+            o = OWED_STATES[i]
         best = max(best, total)
     return best
 
