@@ -155,3 +155,20 @@ def test_games_with_bayes_doubling_are_legal_and_zero_sum(table, monkeypatch):
             p.doubling_policy.n_candidates = 300
     result = play_game(4, 0, players, rules=rules)
     check_game(result, rules)  # every double allowed, every compulsory one made, zero-sum
+
+
+def test_doubling_study_runs_tiny(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).resolve().parent.parent / "scripts" / "doubling_study.py"
+    subprocess.run([sys.executable, str(script), "--blocks", "3", "--samples", "10", "--table-hands", "60",
+                    "--policies", "compulsory-only,bayes", "--out", str(tmp_path / "d")], check=True,
+                   capture_output=True, text=True, env={**__import__("os").environ,
+                                                        "BARBU_SIM_CACHE": str(tmp_path / "cache")})
+    policies = json.loads((tmp_path / "d" / "policies.json").read_text())
+    assert [r["policy"] for r in policies] == ["compulsory-only", "bayes:5"]
+    assert policies[0]["doubles_per_block"] == 2.0  # East makes exactly the compulsory doubles
+    gains = json.loads((tmp_path / "d" / "gain_by_contract_hand.json").read_text())
+    assert sum(r["n"] for r in gains) <= 3 * 7 * 3 and {r["hand"] for r in gains} <= set(range(1, 8))

@@ -53,7 +53,8 @@ class OrderComparison:
 
 
 def block_hands(policy, doubling, deals, actual, block: int, rules: Rules) -> list[dict]:
-    """Play block ``block``: North declares its 7 deals with ``policy``; every seat doubles with ``doubling``.
+    """Play block ``block``: North declares its 7 deals with ``policy``; the seats double with ``doubling``
+    (one policy for every seat, or a list of four by seat).
 
     ``deals``: (n, 4) the deals; ``actual``: (n, EvalGrid.SIZE, 4) their scores in every
     configuration.  Returns one dict per hand: ``hand`` (0..6), ``index``, ``contract``,
@@ -61,6 +62,7 @@ def block_hands(policy, doubling, deals, actual, block: int, rules: Rules) -> li
     ``settled`` (four scores each) and ``notes`` (what the doubling policy said).
     """
     referee = GameReferee(Rules(), 0)  # the bookkeeping of one declarer-block: contracts, owed doubles
+    by_seat = list(doubling) if isinstance(doubling, (list, tuple)) else [doubling] * N_SEATS
     rows = []
     for k in range(N_CONTRACTS):
         j = N_CONTRACTS * block + k
@@ -73,13 +75,27 @@ def block_hands(policy, doubling, deals, actual, block: int, rules: Rules) -> li
             must = referee.must_double(s, 0, k)
             if must:
                 forced.append(s)
-            targets = doubling.choose(s, 0, c, p, deals[j][s], allowed_targets(s, 0, c, doubles), must, rules,
-                                      situation)
+            targets = by_seat[s].choose(s, 0, c, p, deals[j][s], allowed_targets(s, 0, c, doubles), must, rules,
+                                        situation)
             referee.double(k, s, targets, 0, c, doubles)
         raw = actual[j, EvalGrid.column(c, p), :].astype(np.int64)
         rows.append({"hand": k, "index": j, "contract": c, "param": p, "doubles": doubles, "forced": forced,
                      "raw": raw, "settled": raw + settle(raw, doubles), "notes": situation.notes})
     return rows
+
+
+def block_deals(blocks: int, seed: int, evaluator: Evaluator):
+    """The deals of ``blocks`` blocks (North declaring) and their scores in every configuration:
+    ``(deals (n, 4) uint64, actual (n, EvalGrid.SIZE, 4))``; North's hands are evaluated into ``evaluator``
+    (every policy decides from the same estimates)."""
+    n = N_CONTRACTS * blocks
+    deals = np.array([random_deal(seed, i) for i in range(n)], np.uint64)
+    est = evaluate_hands(deals[:, 0], EvalGrid.configs(0), evaluator.strategies, seat=0,
+                         n_samples=evaluator.n_samples, seed=seed, rules=evaluator.rules)
+    for j in range(n):
+        evaluator.preload(deals[j, 0], 0, est.mean[j], est.se[j])
+    actual, _ = play_batch(seed, 0, n, EvalGrid.configs(0), evaluator.strategies, rules=evaluator.rules)
+    return deals, actual
 
 
 def compare_orders(policies: list[str], *, doublings=("compulsory-only",), blocks: int = 300, games: int = 40,
@@ -113,13 +129,7 @@ def compare_orders(policies: list[str], *, doublings=("compulsory-only",), block
             table = value_table(strategies, rules, **(table_kwargs or {}))
         return table
 
-    n = N_CONTRACTS * blocks
-    deals = np.array([random_deal(seed, i) for i in range(n)], np.uint64)
-    est = evaluate_hands(deals[:, 0], EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed,
-                         rules=rules)
-    for j in range(n):  # every policy decides from the same estimates
-        evaluator.preload(deals[j, 0], 0, est.mean[j], est.se[j])
-    actual, _ = play_batch(seed, 0, n, EvalGrid.configs(0), strategies, rules=rules)
+    deals, actual = block_deals(blocks, seed, evaluator)
     totals, block_rows, diff_rows, win_rows = {}, [], [], []
     base = policies[0]
     for dspec in doublings:
