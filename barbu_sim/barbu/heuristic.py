@@ -1,4 +1,4 @@
-"""The built-in ``heuristic`` player: one rule set per contract (see :func:`heuristic_strategy`).
+"""The built-in ``heuristic`` player: ``basic`` with its measured blunders fixed (see :func:`heuristic_strategy`).
 
 The engine's trick loop inlines only :func:`heuristic_tricks` and its Domino loop
 only :func:`heuristic_domino`: smaller loops run faster.
@@ -8,84 +8,37 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
-from ..core.cards import QUEEN_RANK
+from .basic import _domino, _is_master, _negative_discard, _penalty_cards, highest_rank_card, lowest_rank_card
 from .play_rules import above, below, lane, suit_bits
-from .rules import ACE_OF_HEARTS, BARBU, DOMINO, HEARTS_MASK, KING_OF_HEARTS, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, \
-    QUEENS, TRUMPS
-from .state import S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, S_WIN_CARD
+from .rules import BARBU, DOMINO, HEARTS_MASK, KING_OF_HEARTS, NO_LAST_TWO, NO_QUEENS, TRUMPS
+from .state import (
+    S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, S_WIN_CARD,
+)
 
 U1 = np.uint64(1)
+KH = U1 << np.uint64(KING_OF_HEARTS)
+LAST_FREE_TRICK = 9  # No Last Two: tricks 0..8 (1-9) are spent shedding high cards
 
 
-# ---------------------------------------------------------------- helpers
 @njit(inline="always", cache=True)
-def highest_rank_card(mask, hand):
-    """The card of highest rank in ``mask``; ties go to the suit shortest in ``hand``."""
-    best, best_rank, best_len = -1, -1, 99
+def _lead_low(legal, hand):
+    """Lead low, from a short suit when it has a low card."""
+    best, best_len = -1, 99
     for s in range(4):
-        ln = lane(mask, s)
-        if ln:
-            r = highest_bit(ln)
+        ln = lane(legal, s)
+        if ln and lowest_bit(ln) <= 6:
             n = popcount(lane(hand, s))
-            if r > best_rank or (r == best_rank and n < best_len):
-                best, best_rank, best_len = 13 * s + r, r, n
-    return best
+            if n < best_len:
+                best, best_len = 13 * s + lowest_bit(ln), n
+    return best if best >= 0 else lowest_rank_card(legal, hand)
 
 
 @njit(inline="always", cache=True)
-def lowest_rank_card(mask, hand):
-    """The card of lowest rank in ``mask``; ties go to the suit shortest in ``hand``."""
-    best, best_rank, best_len = -1, 99, 99
-    for s in range(4):
-        ln = lane(mask, s)
-        if ln:
-            r = lowest_bit(ln)
-            n = popcount(lane(hand, s))
-            if r < best_rank or (r == best_rank and n < best_len):
-                best, best_rank, best_len = 13 * s + r, r, n
-    return best
-
-
-@njit(inline="always", cache=True)
-def _penalty_cards(contract):
-    """Cards it costs to win in a negative contract (the ones to avoid winning)."""
-    if contract == NO_QUEENS:
-        return QUEENS
-    if contract == NO_HEARTS:
-        return HEARTS_MASK
-    if contract == BARBU:
-        return U1 << np.uint64(KING_OF_HEARTS)
-    return np.uint64(0)
-
-
-@njit(inline="always", cache=True)
-def _negative_discard(legal, hand, contract, played):
-    """Void in the led suit: shed the most dangerous card."""
-    if contract == BARBU:
-        if legal & (U1 << np.uint64(KING_OF_HEARTS)):
-            return KING_OF_HEARTS
-        hearts_high = legal & HEARTS_MASK & above(KING_OF_HEARTS - 1)  # A♥ can be forced to take K♥
-        if hearts_high:
-            return highest_bit(hearts_high)
-    elif contract == NO_HEARTS:
-        if legal & (U1 << np.uint64(ACE_OF_HEARTS)):
-            return ACE_OF_HEARTS
-        h = legal & HEARTS_MASK
-        if h:
-            return highest_bit(h)
-    elif contract == NO_QUEENS:
-        q = legal & QUEENS
-        if q:
-            return lowest_bit(q)
-        # A or K of a suit whose queen is still out can be forced to take it.
-        danger = np.uint64(0)
-        for s in range(4):
-            queen = 13 * s + QUEEN_RANK
-            if not ((played | hand) >> np.uint64(queen)) & U1:
-                danger |= legal & above(queen)
-        if danger:
-            return highest_rank_card(danger, hand)
-    return highest_rank_card(legal, hand)
+def _trick_mask(state, n_in):
+    t = np.uint64(0)
+    for k in range(n_in):
+        t |= U1 << state[S_TRICK_CARDS + k]
+    return t
 
 
 @njit(inline="always", cache=True)
@@ -93,36 +46,44 @@ def _negative(legal, hand, state):
     contract = np.int64(state[S_CONTRACT])
     n_in = np.int64(state[S_N_IN_TRICK])
     played = state[S_PLAYED]
-    if contract == NO_LAST_TWO and np.int64(state[S_TRICK]) < 11:
-        # Tricks 1-11 cost nothing: spend the high cards now, keep the low ones for the end.
+    if contract == NO_LAST_TWO and np.int64(state[S_TRICK]) < LAST_FREE_TRICK:
+        # The early tricks cost nothing: spend the high cards now ...
         return highest_rank_card(legal, hand)
+    # ... then duck from trick 10 on as in No Tricks, so as not to hold the lead and the top cards
+    # into tricks 12 and 13.
     if n_in == 0:
-        # Lead low, from a short suit when it has a low card.
-        best, best_len = -1, 99
-        for s in range(4):
-            ln = lane(legal, s)
-            if ln and lowest_bit(ln) <= 6:
-                n = popcount(lane(hand, s))
-                if n < best_len:
-                    best, best_len = 13 * s + lowest_bit(ln), n
-        return best if best >= 0 else lowest_rank_card(legal, hand)
+        if contract == BARBU and not (played & KH):
+            if hand & KH:
+                others = legal & ~HEARTS_MASK
+                if others:  # never lead a heart into one's own K♥
+                    return _lead_low(others, hand)
+            else:
+                low_hearts = legal & HEARTS_MASK & ~above(KING_OF_HEARTS - 1)
+                if low_hearts:  # flush the K♥ out
+                    return lowest_bit(low_hearts)
+        return _lead_low(legal, hand)
     win = np.int64(state[S_WIN_CARD])
     led = win // 13  # no trumps: the winning card is of the led suit
     if lane(legal, led) == np.uint64(0) or (legal & ~suit_bits(led)):
         return _negative_discard(legal, hand, contract, played)
+    penalty = _penalty_cards(contract)
+    if penalty and (n_in == 3 or (n_in == 2 and contract != NO_QUEENS)) \
+            and not (_trick_mask(state, n_in) & penalty):
+        # Last (No Queens) or one of the last two (No Hearts, Barbu) to a trick with no penalty card in it:
+        # winning it costs nothing (or little), so unload the top card rather than keep it for a worse trick.
+        dump = legal & penalty & below(win)
+        if dump:
+            return highest_bit(dump)
+        free = legal & ~penalty
+        if free:
+            return highest_bit(free)
     ducks = legal & below(win)
     if ducks:
         return highest_bit(ducks)  # the highest card that still loses
     # Every card wins for now: avoid the penalty cards; last to play, dump the highest.
-    safe = legal & ~_penalty_cards(contract)
+    safe = legal & ~penalty
     pool = safe if safe else legal
     return highest_bit(pool) if n_in == 3 else lowest_bit(pool)
-
-
-@njit(inline="always", cache=True)
-def _is_master(card, hand, played):
-    """True when no card outside ``hand`` and not yet played beats ``card`` in its suit."""
-    return (above(card) & ~hand & ~played) == np.uint64(0)
 
 
 @njit(inline="always", cache=True)
@@ -130,15 +91,16 @@ def _trumps(legal, hand, state):
     trump = np.int64(state[S_PARAM])
     tmask = suit_bits(trump)
     played = state[S_PLAYED]
-    outside = ~hand & ~played  # cards held by the other seats
     n_in = np.int64(state[S_N_IN_TRICK])
     if n_in == 0:
         my_trumps = legal & tmask
-        if my_trumps and (outside & tmask):
+        if my_trumps and (~hand & ~played & tmask):
             top = highest_bit(my_trumps)
             declarer = state[S_DECLARER] == state[S_SEAT]
-            if _is_master(top, hand, played) or (declarer and popcount(my_trumps) >= 4):
-                return top  # draw trumps
+            if _is_master(top, hand, played):
+                return top  # draw trumps with a master
+            if declarer and popcount(my_trumps) >= 4:
+                return lowest_bit(my_trumps)  # draw with a low one: the top one would fall to a higher
         for s in range(4):  # cash a side-suit winner
             ln = lane(legal, s)
             if s != trump and ln:
@@ -185,38 +147,6 @@ def _trumps(legal, hand, state):
 
 
 @njit(inline="always", cache=True)
-def _domino(legal, hand, state):
-    start = np.int64(state[S_PARAM])
-    played = state[S_PLAYED]
-    best, best_score = -1, -1000
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - U1
-        s, r = c // 13, c % 13
-        if r == start:
-            beyond = suit_bits(s) & ~(U1 << np.uint64(c))
-            nxt = np.uint64(0)
-            if r > 0:
-                nxt |= U1 << np.uint64(c - 1)
-            if r < 12:
-                nxt |= U1 << np.uint64(c + 1)
-        elif r > start:
-            beyond = above(c)
-            nxt = (U1 << np.uint64(c + 1)) if r < 12 else np.uint64(0)
-        else:
-            beyond = below(c)
-            nxt = (U1 << np.uint64(c - 1)) if r > 0 else np.uint64(0)
-        mine = popcount(beyond & hand)
-        theirs = popcount(beyond & ~hand & ~played)
-        # Release runs that help me, hold back cards that unblock the others.
-        score = 4 * (mine - theirs) + 2 * popcount(nxt & hand) - popcount(nxt & ~hand)
-        if score > best_score:
-            best, best_score = c, score
-    return best
-
-
-@njit(inline="always", cache=True)
 def heuristic_tricks(legal, hand, state, rng):
     """The heuristic's trick-contract half (the engine's trick loop inlines only this)."""
     if popcount(legal) == 1:
@@ -236,23 +166,7 @@ def heuristic_domino(legal, hand, state, rng):
 
 @njit(inline="always", cache=True)
 def heuristic_strategy(legal, hand, state, rng):
-    """A rule-based club player, one rule set per contract.
-
-    - Negative contracts: lead low from a short suit; follow with the highest
-      card that still loses (duck), and if every card wins, avoid the penalty
-      cards; void, shed the most dangerous card (K♥, A♥ and high hearts,
-      queens and the A/K guarding an unplayed queen, else the highest card).
-      No Last Two: spend high cards on tricks 1-11, then play as No Tricks.
-    - Trumps: draw trumps with a master (the declarer with 4+ trumps draws
-      anyway), cash side-suit masters, lead low from short side suits to
-      ruff later; follow with the cheapest winner when last, a master
-      otherwise, else low; void, ruff or over-ruff as cheaply as possible.
-    - Domino: play the card whose column unlocks more of my own cards than
-      of the others' (4 points per card), preferring one whose next card I
-      hold (run) and avoiding one that opens a card for someone else.
-    """
+    """A rule-based club player, one rule set per contract: ``basic`` with its measured blunders fixed."""
     if np.int64(state[S_CONTRACT]) == DOMINO:
         return heuristic_domino(legal, hand, state, rng)
     return heuristic_tricks(legal, hand, state, rng)
-
-

@@ -1,0 +1,194 @@
+"""The strength ladder: how much better each rung plays than the one below it, per contract.
+
+For a pair STRONG:WEAK and each contract, the strong player sits at one seat among
+three weak ones; its score is compared with the weak player's score in that same
+seat on the same deals (all four seats weak), with the declarer at each seat in
+turn and the strong player at each seat in turn (16 plays per deal).  A deal's 16
+differences are averaged into one number, and the table gives the mean over the
+deals with a 95% CI (deals are independent; the 16 plays of one deal are not).
+
+Trumps is played with the declarer's longest suit as trumps (the `run` default),
+Domino from 7.  Results go to results/ladder.json (rows of pairs not run this
+time are kept, so a slow rung can be added later) and a Markdown table is printed.
+
+    python scripts/ladder.py                                      # basic:random and heuristic:basic, 200,000 deals
+    python scripts/ladder.py --pairs heuristic:basic --deals 500000
+    python scripts/ladder.py --pairs basic:random,mc:samples=64:heuristic --deals 200000,2000
+    python scripts/ladder.py --pairs heuristic:basic -c barbu -c trumps --deals 2000 --out /tmp/l.json
+
+A pair is STRONG:WEAK; each side is a strategy name, with parameters if it takes
+them (`mc:samples=64,rollout=basic`), or path/to/file.py:function.  `--deals`
+is one count for every pair or one per pair, in order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from barbu_sim.barbu.api import play_batch
+from barbu_sim.barbu.choices import DEFAULT_DOMINO_RANK, TRUMP_LONGEST
+from barbu_sim.barbu.rules import CONTRACTS, DOMINO, TRUMPS, parse_contract
+from barbu_sim.barbu.strategies import resolve_strategy
+from barbu_sim.core.seats import N_SEATS
+from barbu_sim.core.stats import summarize
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_PAIRS = "basic:random,heuristic:basic"
+RUNGS = ["random", "basic", "heuristic", "mc"]
+PARAMS = {TRUMPS: TRUMP_LONGEST, DOMINO: DEFAULT_DOMINO_RANK}
+
+
+def _rung(spec: str) -> int:
+    """Where a strategy stands on the ladder (unknown names last), for the order of the rows."""
+    name = spec.split(":")[0]
+    return RUNGS.index(name) if name in RUNGS else len(RUNGS)
+
+
+def _specs(text: str) -> list[str]:
+    """``a:b:k=v,k=v:c`` → strategy specs: a segment holding ``=`` is the previous name's parameters,
+    and a ``file.py`` segment takes the function name after it."""
+    out: list[str] = []
+    for seg in text.split(":"):
+        if out and ("=" in seg or out[-1].endswith(".py")):
+            out[-1] += ":" + seg
+        else:
+            out.append(seg)
+    return [s.strip() for s in out]
+
+
+def parse_pairs(text: str) -> list[tuple[str, str]]:
+    """``"heuristic:basic,mc:samples=64,rollout=basic:heuristic"`` → ``[("heuristic", "basic"), ("mc:...", "heuristic")]``.
+
+    Pairs are separated by commas; a comma followed by ``key=value`` continues the
+    parameters of the strategy before it.
+    """
+    pieces: list[str] = []
+    for tok in text.split(","):
+        if pieces and "=" in tok.split(":")[0]:
+            pieces[-1] += "," + tok
+        else:
+            pieces.append(tok)
+    pairs = []
+    for piece in pieces:
+        specs = _specs(piece)
+        if len(specs) != 2 or not all(specs):
+            raise ValueError(f"a pair is STRONG:WEAK (e.g. heuristic:basic), not {piece.strip()!r}")
+        pairs.append((specs[0], specs[1]))
+    if not pairs:
+        raise ValueError("give at least one pair")
+    return pairs
+
+
+def parse_deals(text: str, n_pairs: int) -> list[int]:
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--deals takes a count or one count per pair, not {text!r}") from None
+    if len(counts) == 1:
+        counts *= n_pairs
+    if len(counts) != n_pairs:
+        raise ValueError(f"--deals gives {len(counts)} counts for {n_pairs} pairs")
+    if min(counts) < 2:
+        raise ValueError("--deals must be at least 2")
+    return counts
+
+
+def measure(strong: str, weak: str, contracts: list[int], deals: int, seed: int, block: int = 50_000,
+            log=None) -> list[dict]:
+    """One row per contract: the strong player's mean gain over the weak one in the same seat (paired)."""
+    configs = [(c, PARAMS.get(c, 0), d) for c in contracts for d in range(N_SEATS)]
+    k = len(contracts)
+    strong_sum = np.zeros((deals, k))
+    weak_sum = np.zeros((deals, k))
+    t0 = time.perf_counter()
+    for lo in range(0, deals, block):
+        n = min(block, deals - lo)
+        base, _ = play_batch(seed, lo, n, configs, weak)
+        base = base.reshape(n, k, N_SEATS, N_SEATS).astype(np.float64)  # deal, contract, declarer, seat
+        for seat in range(N_SEATS):
+            mix = [weak] * N_SEATS
+            mix[seat] = strong
+            s, _ = play_batch(seed, lo, n, configs, mix)
+            s = s.reshape(n, k, N_SEATS, N_SEATS)
+            strong_sum[lo:lo + n] += s[:, :, :, seat].sum(axis=2)
+            weak_sum[lo:lo + n] += base[:, :, :, seat].sum(axis=2)
+        if log:
+            log(f"  {strong} vs {weak}: {lo + n:,}/{deals:,} deals, {time.perf_counter() - t0:.0f} s")
+    plays = N_SEATS * N_SEATS
+    rows = []
+    for j, c in enumerate(contracts):
+        diff = summarize((strong_sum[:, j] - weak_sum[:, j]) / plays)
+        rows.append({"strong": strong, "weak": weak, "contract": CONTRACTS[c], "deals": deals, "plays": deals * plays,
+                     "strong_mean": float(strong_sum[:, j].mean() / plays),
+                     "weak_mean": float(weak_sum[:, j].mean() / plays),
+                     "difference": diff["mean"], "se": diff["se"], "ci_low": diff["ci_low"],
+                     "ci_high": diff["ci_high"]})
+    return rows
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = ["| stronger | weaker | contract | deals | stronger seat | weaker seat | difference (95% CI) |",
+             "|---|---|---|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| `{r['strong']}` | `{r['weak']}` | {r['contract']} | {r['deals']:,} | {r['strong_mean']:+.2f} | "
+                     f"{r['weak_mean']:+.2f} | {r['difference']:+.3f} ({r['ci_low']:+.3f} .. {r['ci_high']:+.3f}) |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pairs", default=DEFAULT_PAIRS, help=f"STRONG:WEAK pairs, comma-separated (default {DEFAULT_PAIRS})")
+    ap.add_argument("--deals", default="200000", help="deals per pair: one count, or one per pair (comma-separated)")
+    ap.add_argument("-c", "--contract", action="append", help="a contract (repeatable; default all seven)")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--block", type=int, default=50_000, help="deals per batch (progress is printed per block)")
+    ap.add_argument("--out", default=str(ROOT / "results" / "ladder.json"))
+    ap.add_argument("--fresh", action="store_true", help="do not keep the rows of other pairs already in --out")
+    args = ap.parse_args(argv)
+    try:
+        pairs = parse_pairs(args.pairs)
+        counts = parse_deals(args.deals, len(pairs))
+        contracts = [int(parse_contract(c)) for c in args.contract] if args.contract else list(range(len(CONTRACTS)))
+        for pair in pairs:
+            for spec in pair:
+                resolve_strategy(spec)
+        if args.block < 1 or not 0 <= args.seed < 2**64:
+            raise ValueError("--block must be positive and --seed in 0..2^64-1")
+    except ValueError as e:
+        print(f"Error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+    out = Path(args.out)
+    kept = []
+    if out.exists() and not args.fresh:
+        old = json.loads(out.read_text())
+        if old.get("seed") == args.seed:
+            done = {(s, w) for s, w in pairs}
+            kept = [r for r in old["rows"] if (r["strong"], r["weak"]) not in done]
+    rows = []
+    for (strong, weak), n in zip(pairs, counts):
+        t0 = time.perf_counter()
+        new = measure(strong, weak, contracts, n, args.seed, args.block,
+                      log=lambda m: print(m, file=sys.stderr, flush=True))
+        for r in new:
+            r["seconds"] = round(time.perf_counter() - t0, 1)
+        rows += new
+    allrows = sorted(kept + rows, key=lambda r: (_rung(r["weak"]), _rung(r["strong"]), r["weak"], r["strong"],
+                                                 CONTRACTS.index(r["contract"])))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"seed": args.seed, "trumps": "longest", "domino_rank": "7",
+                               "method": "one seat of the stronger player among three of the weaker, against the "
+                                         "weaker player in that seat on the same deals; every seat and declarer "
+                                         "position; per-deal mean of the 16 plays; 95% normal CI over deals",
+                               "rows": allrows}, indent=2) + "\n")
+    print(markdown(rows))
+
+
+if __name__ == "__main__":
+    main()
