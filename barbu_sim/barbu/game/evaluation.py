@@ -26,7 +26,8 @@ from ..deals import random_deal
 from ..rules import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
 
 N_SUBSETS = 1 << N_CONTRACTS
-VALUE_TABLE_VERSION = 4  # 2: Monte Carlo deals keyed by (seed, hand, seat); 4: every seat's estimates, both views
+VALUE_TABLE_VERSION = 5  # 2: Monte Carlo deals keyed by (seed, hand, seat); 4: every seat's estimates, both views;
+# 5: the improved `heuristic` (tables cached under its name before it changed are stale)
 
 
 class EvalGrid:
