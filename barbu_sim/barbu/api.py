@@ -23,6 +23,7 @@ from .kernels import (
     MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED, play_batch_kernel,
     play_one_kernel, resolve_param,
 )
+from .mc import EXPLAIN_ROWS, EXPLAIN_WIDTH, MC
 from .rules import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
 from .state import STATE_SIZE
 from .strategies import USER, seat_strategies
@@ -30,6 +31,7 @@ from .strategies import USER, seat_strategies
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1
 MAX_SAMPLES = 1_000_000  # Monte Carlo deals per evaluated hand
+NO_EXPLAIN = np.zeros((0, 0), np.float64)
 
 
 class StrategyError(ValueError):
@@ -53,6 +55,8 @@ class DealResult:
     seats: np.ndarray = field(repr=False)  # (n_actions,) seat of each action in order
     cards: np.ndarray = field(repr=False)  # (n_actions,) card played, PASS (-1) for a Domino pass
     trick_winners: np.ndarray = field(repr=False)  # (n_tricks,) winner of each trick played
+    # With play_deal(explain=True): one row per decision of an mc seat (columns: see barbu.mc EX_*).
+    explain: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def contract_name(self) -> str:
@@ -101,7 +105,7 @@ def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, whe
             code = _run_kernel(play_one_kernel, ids, hands, int(contract), named, int(declarer), rules_array,
                                ids, fns, key, np.uint64(index), np.zeros(4, np.int64), np.zeros(4, np.int64),
                                np.zeros(MAX_ACTIONS, np.int8), np.zeros(MAX_ACTIONS, np.int8),
-                               np.full(13, -1, np.int8), snap)
+                               np.full(13, -1, np.int8), snap, NO_EXPLAIN)
             if code < 0:
                 _raise_failed_play(code, resolved, where, snap)
     raise StrategyError(f"a strategy failed in {where}, but not when its deals were played again one by one")
@@ -160,7 +164,7 @@ def config_array(configs) -> np.ndarray:
 
 
 def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declarer: int = 0,
-              rules: Rules | None = None, seed: int = 0, index: int = 0) -> DealResult:
+              rules: Rules | None = None, seed: int = 0, index: int = 0, explain: bool = False) -> DealResult:
     """Play one deal and return scores with the full record.
 
     Parameters
@@ -172,6 +176,8 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     declarer : seat 0..3 who declares and plays first.
     seed, index : key of the random stream used by random strategies (same as deal
         ``index`` of a batch run with ``seed``).
+    explain : keep, in ``DealResult.explain``, each decision of an ``mc`` seat: every
+        candidate card's estimated score from there and its standard error.
     """
     contract = int(parse_contract(contract)) if isinstance(contract, str) else int(contract)
     if int(param) < 0:
@@ -187,16 +193,17 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     rec_card = np.zeros(MAX_ACTIONS, np.int8)
     rec_winner = np.full(13, -1, np.int8)
     snap = np.zeros(SNAP_SIZE, np.uint64)
+    ex = np.zeros((EXPLAIN_ROWS, EXPLAIN_WIDTH), np.float64) if explain else NO_EXPLAIN
     if not 0 <= index <= MAX_INDEX:
         raise ValueError(f"the deal index must be 0..2^63-1, not {index}")
     n = _run_kernel(play_one_kernel, ids, hands, contract, param, declarer, rules.to_array(), ids, fns,
-                    _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap)
+                    _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap, ex)
     if n < 0:
         _raise_failed_play(n, resolved, f"contract {CONTRACTS[contract]}", snap)
     n_tricks = int((rec_winner >= 0).sum())
     return DealResult(contract, param, declarer, hands.copy(), scores, tricks,
                       rec_seat[:n].astype(np.int64), rec_card[:n].astype(np.int64),
-                      rec_winner[:n_tricks].astype(np.int64))
+                      rec_winner[:n_tricks].astype(np.int64), ex[1:1 + int(ex[0, 0])].copy() if explain else None)
 
 
 def play_random_deal(seed: int, index: int, contract, strategies="heuristic", **kwargs) -> DealResult:
@@ -212,7 +219,7 @@ def resolve_choice(choice: Choice, declarer_hand) -> int:
 
 
 def play_named(hands, contract: Contract, strategies, *, declarer: int, choice: Choice,
-               rules: Rules | None = None, seed: int = 0, index: int = 0) -> DealResult:
+               rules: Rules | None = None, seed: int = 0, index: int = 0, explain: bool = False) -> DealResult:
     """Play one deal with the trump suit / domino rank named by ``choice`` from the declarer's hand.
 
     ``choice``: a fixed suit / rank or a choice policy (see ``choices.contract_choices``);
@@ -220,7 +227,7 @@ def play_named(hands, contract: Contract, strategies, *, declarer: int, choice: 
     """
     param = resolve_choice(choice, hands[declarer])
     return play_deal(hands, contract, strategies, param=param, declarer=declarer, rules=rules,
-                     seed=seed, index=index)
+                     seed=seed, index=index, explain=explain)
 
 
 def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *,
@@ -242,6 +249,8 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     cfg = config_array(configs)
     rules = rules or Rules()
     ids, fns, resolved = seat_strategies(strategies)
+    if ((ids & 15) == MC).any():
+        chunk = 1  # an mc deal costs thousands of rollouts: threads claim deals one by one
     scores = np.zeros((n, len(cfg), 4), np.int16)
     tricks = np.zeros((n, len(cfg), 4), np.int8)
     params = np.zeros((n, len(cfg)), np.int8)

@@ -24,6 +24,7 @@ from .choices import DEFAULT_DOMINO_RANK, TRUMP_STRONGEST
 from .deals import deal_around_into, deal_into
 from .basic import basic_domino, basic_tricks
 from .heuristic import heuristic_domino, heuristic_tricks
+from .mc import MC, MC_WORK_SIZE, infer_not_held, mc_choose
 from .play_rules import (
     beats, domino_openers, domino_playable, forced_discard, hand_over, lane, lead_restriction, legal_mask,
     trick_points,
@@ -31,8 +32,8 @@ from .play_rules import (
 from .rules import DOMINO, R_DOMINO_PAYOUT, RULES_ARRAY_SIZE, TRUMPS
 from .state import (
     S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_PARAM,
-    S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
-    STATE_SIZE,
+    S_NOT_HELD, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT,
+    S_WON, STATE_SIZE,
 )
 from .strategies import BASIC, HEURISTIC, LOWEST, RANDOM
 
@@ -88,7 +89,7 @@ def resolve_param(contract, param, hand):
 
 
 @njit(inline="always", cache=True)
-def _choose(sid, seat, legal, hand, state, rng, user_fns, domino):
+def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, explain):
     # Each loop inlines only its own half of the rule-based players: smaller loops run faster.
     if sid == HEURISTIC:
         if domino:
@@ -100,6 +101,8 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino):
         return random_strategy(legal, hand, state, rng)
     if sid == LOWEST:
         return lowest_strategy(legal, hand, state, rng)
+    if (sid & 15) == MC:  # parameters in the higher bits (see mc.mc_id); a call, not inlined: it is big
+        return mc_choose(sid, legal, hand, state, rng, explain)
     return user_fns[seat](legal, hand, state, rng)
 
 
@@ -126,9 +129,10 @@ def _new_state(rules):
     """A zeroed strategy state array holding ``rules``.
 
     A batch has one rule set, so the rules are copied once per state array here,
-    and :func:`_reset_state` leaves them in place between deals.
+    and :func:`_reset_state` leaves them in place between deals.  The array goes on
+    past ``STATE_SIZE`` with the scratch space of the ``mc`` player (``mc.MC_WORK_SIZE``).
     """
-    state = np.zeros(STATE_SIZE, np.uint64)
+    state = np.zeros(STATE_SIZE + MC_WORK_SIZE, np.uint64)
     for i in range(RULES_ARRAY_SIZE):
         state[S_RULES + i] = np.uint64(rules[i])
     return state
@@ -150,7 +154,7 @@ def _reset_state(state, contract, param, declarer):
 
 @njit(cache=True, _nrt=False)
 def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, state, rng,
-                 scores, tricks, record, rec_seat, rec_card, rec_winner, snap):
+                 scores, tricks, record, rec_seat, rec_card, rec_winner, snap, explain, track):
     """Play the tricks of a trick contract; returns actions recorded, or a negative error code."""
     played = U0
     # Seats are masked with & 3 so that the compiler knows them non-negative and
@@ -179,11 +183,13 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
             state[S_SEAT] = seat
             if record:  # only a recorded deal keeps what an error message needs: batches replay it
                 rng_before = rng[0]
-            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False)
+            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False, explain)
             if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
                 if record:
                     _keep_failed_play(legal, hand, rng_before, state, snap)
                 return _error_code(seat, card)
+            if track:  # what this play shows about the seat's hand, for the players that read it (mc)
+                infer_not_held(state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
             b = U1 << np.uint64(card)
             hands[seat] = hand ^ b
             trick |= b
@@ -222,7 +228,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
 
 @njit(cache=True, _nrt=False)
 def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
-                 scores, record, rec_seat, rec_card, snap):
+                 scores, record, rec_seat, rec_card, snap, explain):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
     playable, grows_down, grows_up = domino_openers(start)
     rng_before = U0
@@ -235,6 +241,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
         if hand:
             legal = hand & playable
             if legal == U0:
+                state[S_NOT_HELD + seat] |= playable  # a pass shows that no playable card is held
                 if record:
                     rec_seat[n_act] = seat
                     rec_card[n_act] = PASS
@@ -243,7 +250,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 state[S_SEAT] = seat
                 if record:
                     rng_before = rng[0]
-                card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True)
+                card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True, explain)
                 if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
                     if record:
                         _keep_failed_play(legal, hand, rng_before, state, snap)
@@ -277,7 +284,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
 
 @njit(cache=True, _nrt=False)
 def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng, hands,
-               scores, tricks, record, rec_seat, rec_card, rec_winner, snap):
+               scores, tricks, record, rec_seat, rec_card, rec_winner, snap, explain):
     """Play one deal of ``contract`` from ``hands_in`` (left untouched); scores and tricks by seat."""
     for s in range(4):
         hands[s] = hands_in[s]
@@ -286,38 +293,44 @@ def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, 
     _reset_state(state, contract, param, declarer)
     if contract == DOMINO:
         return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,
-                            scores, record, rec_seat, rec_card, snap)
+                            scores, record, rec_seat, rec_card, snap, explain)
+    track = False
+    for s in range(4):
+        track |= (strat_ids[s] & 15) == MC
     return _play_tricks(hands, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
-                        scores, tricks, record, rec_seat, rec_card, rec_winner, snap)
+                        scores, tricks, record, rec_seat, rec_card, rec_winner, snap, explain, track)
 
 
 @njit(
     types.int64(
         types.uint64[::1], types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
         USER_FNS, types.uint64, types.uint64, types.int64[::1], types.int64[::1],
-        types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1],
+        types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1], types.float64[:, ::1],
     ),
     cache=True,
     nogil=True,
 )
 def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_fns, seed, index,
-                    scores, tricks, rec_seat, rec_card, rec_winner, snap):
+                    scores, tricks, rec_seat, rec_card, rec_winner, snap, explain):
     """Play one deal with its full record; returns the number of actions, or a negative error code.
 
     Releases the GIL, so that a caller can run it in a thread and stay responsive to Ctrl-C.
-    ``snap`` ((SNAP_SIZE,) uint64) receives what an error message needs when a play fails.
+    ``snap`` ((SNAP_SIZE,) uint64) receives what an error message needs when a play fails;
+    ``explain`` ((rows, EXPLAIN_WIDTH) float64, zeroed; (0, 0) for none) the estimates of the
+    decisions of ``mc`` seats (see :mod:`barbu_sim.barbu.mc`).
     """
     state = _new_state(rules)
     rng = np.empty(1, np.uint64)
     rng[0] = stream_key(seed, index, STREAM_PLAY)
     hands = np.empty(4, np.uint64)
     return _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
-                      hands, scores, tricks, True, rec_seat, rec_card, rec_winner, snap)
+                      hands, scores, tricks, True, rec_seat, rec_card, rec_winner, snap, explain)
 
 
 @njit(cache=True, _nrt=False)
 def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors, deck, dealt, hands, state, rng, sc, tr, dummy, no_snap):
+                scores, tricks, params, sums, squares, errors, deck, dealt, hands, state, rng, sc, tr, dummy, no_snap,
+                no_explain):
     """Play work items ``lo..hi`` under every configuration, serially.
 
     Without fixed hands, item ``i`` is deal ``start + i`` of run ``seed``, and its
@@ -351,7 +364,8 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                 contract, declarer = configs[c, 0], configs[c, 2]
                 param = resolve_param(contract, configs[c, 1], dealt[declarer])
                 code = _play_into(dealt, contract, param, declarer, rules, strat_ids,
-                                  user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy, no_snap)
+                                  user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy, no_snap,
+                                  no_explain)
                 if code < 0:
                     errors[i] = code
                     return
@@ -374,7 +388,7 @@ def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                 scores, tricks, params, sums, squares, errors,
                 np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
                 _new_state(rules), np.empty(1, np.uint64), np.empty(4, np.int64),
-                np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64))
+                np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64), np.empty((0, 0), np.float64))
 
 
 @njit(

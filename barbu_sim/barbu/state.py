@@ -36,7 +36,10 @@ S_CARDS_LEFT = 28  # 4 entries: cards still in each seat's hand
 S_VOIDS = 32  # 4 entries: bit s set when that seat has shown out of suit s
 S_WIN_CARD = 36  # the card winning the current trick so far
 S_WIN_SEAT = 37  # the seat that played it
-S_RULES = 38  # the rules array (barbu_sim.barbu.rules.R_* indices), RULES_ARRAY_SIZE entries; kept last:
+S_NOT_HELD = 38  # 4 entries: cards each seat is known not to hold, from the rules of play alone (a Domino
+# pass shows that no playable card was held; in trick contracts, kept only when some seat plays a strategy
+# that reads it, such as ``mc``: a card not followed, a trump not played, a trump not overtrumped...)
+S_RULES = 42  # the rules array (barbu_sim.barbu.rules.R_* indices), RULES_ARRAY_SIZE entries; kept last:
 # the engine copies it in once per state array (one per chunk of work) and clears only the fields before it
 # between deals
-STATE_SIZE = 48
+STATE_SIZE = 50

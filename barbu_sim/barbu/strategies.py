@@ -29,6 +29,16 @@ BUILTINS: dict[str, Strategy] = {
     "heuristic": Strategy("heuristic", HEURISTIC, heuristic_strategy),
     "lowest": Strategy("lowest", LOWEST, lowest_strategy),
 }
-REGISTRY = StrategyRegistry(BUILTINS, USER)
+
+
+def _mc_strategy(params: str) -> Strategy:
+    """``mc`` with the parameters after ``mc:`` (see :mod:`barbu_sim.barbu.mc`)."""
+    from .mc import ROLLOUTS, mc_id, parse_mc  # mc imports this module's ids
+
+    samples, rollout = parse_mc(params)
+    return Strategy(f"mc:samples={samples},rollout={rollout}", mc_id(samples, ROLLOUTS[rollout]), lowest_strategy)
+
+
+REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy})
 resolve_strategy = REGISTRY.resolve
 seat_strategies = REGISTRY.seat_strategies

@@ -42,11 +42,12 @@ def play(
     declarer: Annotated[str, typer.Option(help="Declarer seat: N, E, S or W.")] = "N",
     trump: Annotated[Optional[str], typer.Option(help="Trumps: suit S, H, D or C, or a policy: longest (default), strongest.")] = None,
     domino_rank: Annotated[Optional[str], typer.Option(help="Domino: starting rank 2..10, J, Q, K, A (default 7), or the policy most-held.")] = None,
-    strategy: Annotated[str, typer.Option(help="Strategy for every seat: random, heuristic, path/to/file.py:func or module:func.")] = "heuristic",
+    strategy: Annotated[str, typer.Option(help="Strategy for every seat: random, basic, heuristic, mc[:samples=N,rollout=NAME], path/to/file.py:func or module:func.")] = "heuristic",
     seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")] = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
     symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
+    explain: Annotated[bool, typer.Option(help="At each decision of a seat playing mc, print every legal card's estimated score with its standard error.")] = False,
 ):
     """Play one deal under a contract and print it trick by trick.
 
@@ -57,6 +58,8 @@ def play(
       barbu-sim play -c domino --domino-rank 8 --seat-strategy N=random
 
       barbu-sim play -c trumps --trump H --deal "N:AKQJ.AKQ.AKQ.AKQ ..."
+
+      barbu-sim play -c barbu --seed 1 --seat-strategy E=mc:samples=200 --explain
     """
     from ..barbu.api import play_named
     from ..barbu.choices import contract_choices
@@ -76,7 +79,7 @@ def play(
         specs = per_seat(strategy, seat_strategy, "--seat-strategy")
         choice = contract_choices(cid, trump, domino_rank)[0]
         result = play_named(hands, cid, specs, declarer=parse_seat(declarer), choice=choice, rules=the_rules,
-                            seed=seed, index=index)
+                            seed=seed, index=index, explain=explain)
     except KeyboardInterrupt:
         interrupted("no deal played")
     except ValueError as e:
@@ -84,6 +87,10 @@ def play(
     source = "given deal" if deal is not None else f"deal {index} of seed {seed}"
     names = ", ".join(f"{SEAT_LETTERS[s]}={n}" for s, n in enumerate(specs)) if len(set(specs)) > 1 else specs[0]
     typer.echo(format_record(result, the_rules, symbols=symbols, title=f"{source}; strategies: {names}"))
+    if explain:
+        from ..barbu.explain import format_explain
+        typer.echo("")
+        typer.echo(format_explain(result, symbols=symbols))
 
 
 @app.command()

@@ -96,11 +96,17 @@ def function_pointer(func):
 
 
 class StrategyRegistry:
-    """One game's strategies: its built-ins by name, and user plugins under the game's ``user_id``."""
+    """One game's strategies: its built-ins by name, and user plugins under the game's ``user_id``.
 
-    def __init__(self, builtins: dict[str, Strategy], user_id: int):
+    ``parametric`` maps the name of a built-in that takes parameters (``mc`` in
+    ``mc:samples=64``) to a function of the text after the colon that returns its
+    :class:`Strategy` (or raises ValueError); such names are never plugin specs.
+    """
+
+    def __init__(self, builtins: dict[str, Strategy], user_id: int, parametric: dict | None = None):
         self.builtins = builtins
         self.user_id = user_id
+        self.parametric = parametric or {}
 
     def resolve(self, spec) -> Strategy:
         """A :class:`Strategy` from a built-in name, ``path/to/file.py:func``, ``module:func`` or an njit function."""
@@ -113,9 +119,12 @@ class StrategyRegistry:
         name = spec.strip()
         if name in self.builtins:
             return self.builtins[name]
+        head, _, params = name.partition(":")
+        if head.strip() in self.parametric:
+            return self.parametric[head.strip()](params)
         if not is_plugin_spec(name):
             raise ValueError(
-                f"unknown strategy {spec!r}: use one of {', '.join(self.builtins)}, "
+                f"unknown strategy {spec!r}: use one of {', '.join([*self.builtins, *self.parametric])}, "
                 "path/to/file.py:function or module:function"
             )
         func = load_plugin(name, "strategy")
