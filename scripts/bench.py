@@ -102,7 +102,13 @@ def main(argv=None):
     ap.add_argument("--game", choices=("barbu", "clabber"), default="barbu",
                     help="the game to time: barbu (deals/s per contract) or clabber (rounds/s, scripts/clabber_bench.py)")
     ap.add_argument("--skip-compile", action="store_true", help="do not time compilation in fresh processes")
+    ap.add_argument("--mc", action="store_true",
+                    help="time the Monte-Carlo player instead (scripts/mc_bench.py, results/mc_bench.json)")
     args = ap.parse_args(argv)
+    if args.mc:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import mc_bench
+        return mc_bench.main(["--repeats", str(min(args.repeats, 3))] + (["--out", args.out] if args.out else []))
     if args.game == "clabber":  # one benchmark command for both games; Clabber's lives in its own script
         sys.path.insert(0, str(ROOT / "scripts"))
         import clabber_bench
