@@ -6,11 +6,12 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import lowest_bit, popcount
-from ..core.rng import rand_below, stream_key
+from ..core.rng import GOLDEN, mix64, rand_below, stream_key
 from .rules import DECK, DECK_CARDS, STREAM_DEAL, STREAM_EVAL
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
+U32 = np.uint64(32)
 DECK_ARRAY = np.array(DECK_CARDS, np.int64)
 
 
@@ -20,18 +21,29 @@ def deal_into(key, index, dealer, pack, hands, rng):
 
     Fills ``hands`` (4,) uint64 and returns the turned card (the last one, the dealer's).
     """
-    rng[0] = stream_key(key, index, STREAM_DEAL)
+    z = stream_key(key, index, STREAM_DEAL)  # rand_below's generator in a local: the same draws, no memory round trip
     for i in range(24):
         pack[i] = DECK_ARRAY[i]
     for i in range(23, 0, -1):
-        j = rand_below(rng, i + 1)
+        z += GOLDEN
+        j = np.int64(((mix64(z) >> U32) * np.uint64(i + 1)) >> U32)
         c = pack[i]
         pack[i] = pack[j]
         pack[j] = c
-    for s in range(4):
-        hands[s] = U0
-    for i in range(24):
-        hands[(dealer + 1 + i) & 3] |= U1 << np.uint64(pack[i])
+    rng[0] = z
+    h0 = U0
+    h1 = U0
+    h2 = U0
+    h3 = U0
+    for i in range(0, 24, 4):
+        h0 |= U1 << np.uint64(pack[i])
+        h1 |= U1 << np.uint64(pack[i + 1])
+        h2 |= U1 << np.uint64(pack[i + 2])
+        h3 |= U1 << np.uint64(pack[i + 3])
+    hands[(dealer + 1) & 3] = h0
+    hands[(dealer + 2) & 3] = h1
+    hands[(dealer + 3) & 3] = h2
+    hands[dealer & 3] = h3
     return pack[23]
 
 

@@ -52,7 +52,7 @@ def lane6(hand, suit):
     return (hand >> np.uint64(13 * suit + LOW_RANK)) & LANE6
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def hand_melds(hand, trump):
     """(meld points, rank int of the highest meld; 0 when none) of one player's dealt cards."""
     four = lane6(hand, 0) & lane6(hand, 1) & lane6(hand, 2) & lane6(hand, 3)
@@ -72,7 +72,7 @@ def hand_melds(hand, trump):
     return points, best
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def team_meld_points(hands, trump):
     """``(scored N+S, scored E+W, raw N+S, raw E+W)``: each team's melds after the comparison, and before.
 
@@ -89,7 +89,7 @@ def team_meld_points(hands, trump):
     return (p0 + p2 if top_ns > top_ew else 0), (p1 + p3 if top_ew > top_ns else 0), p0 + p2, p1 + p3
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def meld_flags(hand):
     """Longest one-suit run among the cards (0..6) plus 8 when they hold a four of a kind."""
     run = max(max(LANE_RUN[lane6(hand, 0)], LANE_RUN[lane6(hand, 1)]),

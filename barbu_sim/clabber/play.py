@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.bits import pick
 from ..core.strategies import RAISED, random_strategy
 from .heuristic import heuristic_strategy
 from .melds import team_meld_points
-from .play_rules import card_points, legal_mask, power
+from .play_rules import OVERTRUMPS, card_points, follow_mask, power_by_trump, suit_bits
 from .rules import C_BELL, C_CARD, C_MELD, C_MISPLAY, C_SCORE, KING, QUEEN, R_MISPLAY, R_PARTNER_EXCUSE
 from .state import (
     S_DEALER, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
@@ -54,20 +55,20 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
     for s in range(4):
         if dealt[s] & bell_pair == bell_pair:
             bell_seat = s
-    bell_seen = 0
-    bell0 = 0
-    bell1 = 0
     pts0 = 0
     pts1 = 0
     played = U0
     partner_excuse = rules[R_PARTNER_EXCUSE] != 0
+    trump_bits = suit_bits(trump)
     leader = (dealer + 1) & 3
     n_act = 0
     for t in range(6):
         state[S_TRICK] = t
         state[S_LEADER] = leader
         seat = leader
-        led = -1
+        led_bits = U0
+        contenders = U0  # the cards that can win the trick: the led suit's and the trumps
+        over = trump_bits  # the trumps that beat the trick's highest trump (all of them while it has none)
         win_card = -1
         win_seat = leader
         win_power = -1
@@ -75,8 +76,10 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
         tp = 0
         for k in range(4):
             hand = hands[seat]
-            excused = partner_excuse and k > 0 and win_seat == (seat ^ 2)
-            legal = legal_mask(hand, k, led, trump, top_trump, excused)
+            if k == 0:
+                legal = hand
+            else:
+                legal = follow_mask(hand, led_bits, trump_bits, over, partner_excuse & (win_seat == (seat ^ 2)))
             state[S_SEAT] = seat
             state[S_N_IN_TRICK] = k
             card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns)
@@ -91,20 +94,18 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
             hands[seat] = hand ^ b
             played |= b
             if k == 0:
-                led = card // 13
-            p = power(card, trump, led)
-            if p > win_power:
-                win_power, win_card, win_seat = p, card, seat
-                if card // 13 == trump:
-                    top_trump = card
+                led_bits = suit_bits(card // 13)
+                contenders = led_bits | trump_bits
+            # The trick so far, without branches (random cards would mispredict them).
+            p = pick((contenders & b) != U0, power_by_trump(card, trump), 0)
+            better = p > win_power
+            trumped = better & ((trump_bits & b) != U0)
+            top_trump = pick(trumped, card, top_trump)
+            over = pick(trumped, OVERTRUMPS[card], over)
+            win_card = pick(better, card, win_card)
+            win_seat = pick(better, seat, win_seat)
+            win_power = pick(better, p, win_power)
             tp += card_points(card, trump)
-            if seat == bell_seat and (card == king or card == queen):
-                bell_seen += 1
-                if bell_seen == 2:
-                    if seat & 1:
-                        bell1 = 20
-                    else:
-                        bell0 = 20
             state[S_TRICK_CARDS + k] = card
             state[S_PLAYED] = played
             state[S_WIN_CARD] = win_card
@@ -118,15 +119,17 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
             seat = (seat + 1) & 3
         if t == 5:
             tp += 10
-        if win_seat & 1:
-            pts1 += tp
-        else:
-            pts0 += tp
+        odd = win_seat & 1
+        pts1 += tp * odd
+        pts0 += tp * (1 - odd)
         state[S_TEAM_POINTS] = pts0
         state[S_TEAM_POINTS + 1] = pts1
         if record:
             rec_winners[t] = win_seat
         leader = win_seat
+    # The bell: a round that ends normally has seen every card, so its holder has played both.
+    bell0 = 20 if bell_seat >= 0 and bell_seat & 1 == 0 else 0
+    bell1 = 20 if bell_seat >= 0 and bell_seat & 1 == 1 else 0
     m0, m1, _, _ = team_meld_points(dealt, trump)
     out[C_MELD] = m0
     out[C_MELD + 1] = m1

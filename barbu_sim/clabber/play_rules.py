@@ -7,6 +7,7 @@ strategies.  Masks are ``uint64``; a suit's cards are bits 7..12 of its 13-bit l
 import numpy as np
 from numba import njit
 
+from ..core.bits import pick
 from ..core.cards import SUIT_LANE
 from .rules import PLAIN_POINTS, PLAIN_POWER, TRUMP_POINTS, TRUMP_POWER
 
@@ -26,6 +27,25 @@ TRUMP_BEATERS = _beaters(TRUMP_POWER)  # ranks above rank r among trumps
 PLAIN_BEATERS = _beaters(PLAIN_POWER)  # ranks above rank r in a plain suit
 
 
+def _card_tables():
+    """Per card, the tables that spare the play loop a division and a branch: ``[trump, card]`` its
+    power (as a card of the led suit or of trumps) and its points; ``[card]`` the cards of its suit
+    that beat it in trump order (what overtrumps it when its suit is trumps)."""
+    pw = np.zeros((4, 64), np.int64)
+    pts = np.zeros((4, 64), np.int64)
+    over = np.zeros(64, np.uint64)
+    for c in range(52):
+        s, r = divmod(c, 13)
+        over[c] = TRUMP_BEATERS[r] << np.uint64(13 * s)
+        for t in range(4):
+            pw[t, c] = 16 + TRUMP_POWER[r] if s == t else PLAIN_POWER[r]
+            pts[t, c] = TRUMP_POINTS[r] if s == t else PLAIN_POINTS[r]
+    return pw, pts, over
+
+
+POWER_BY_TRUMP, POINTS_BY_TRUMP, OVERTRUMPS = _card_tables()
+
+
 @njit(inline="always", cache=True)
 def suit_bits(suit):
     """The mask of a suit's lane."""
@@ -36,21 +56,18 @@ def suit_bits(suit):
 def power(card, trump, led):
     """How strongly a card plays in a trick led in ``led``: trumps 17..22, the led suit 1..6, others 0."""
     s = card // 13
-    r = card - 13 * s
-    if s == trump:
-        return 16 + TRUMP_POWER[r]
-    if s == led:
-        return PLAIN_POWER[r]
-    return 0
+    return pick((s == trump) | (s == led), POWER_BY_TRUMP[trump, card], 0)
+
+
+@njit(inline="always", cache=True)
+def power_by_trump(card, trump):
+    """:func:`power` of a card of the led suit or of trumps."""
+    return POWER_BY_TRUMP[trump, card]
 
 
 @njit(inline="always", cache=True)
 def card_points(card, trump):
-    s = card // 13
-    r = card - 13 * s
-    if s == trump:
-        return TRUMP_POINTS[r]
-    return PLAIN_POINTS[r]
+    return POINTS_BY_TRUMP[trump, card]
 
 
 @njit(inline="always", cache=True)
@@ -74,20 +91,22 @@ def legal_mask(hand, n_in_trick, led, trump, top_trump, excused):
     """
     if n_in_trick == 0:
         return hand
-    follow = hand & suit_bits(led)
-    if led == trump:
-        if follow == U0:
-            return hand
-        if excused:
-            return follow
-        beat = follow & beaters(top_trump, trump)
-        return beat if beat != U0 else follow
-    if follow != U0:
-        return follow
-    trumps = hand & suit_bits(trump)
-    if trumps == U0 or excused:
-        return hand
-    if top_trump < 0:
-        return trumps
-    beat = trumps & beaters(top_trump, trump)
-    return beat if beat != U0 else trumps
+    over = OVERTRUMPS[top_trump] if top_trump >= 0 else suit_bits(trump)
+    return follow_mask(hand, suit_bits(led), suit_bits(trump), over, excused)
+
+
+@njit(inline="always", cache=True)
+def follow_mask(hand, led_bits, trump_bits, over, excused):
+    """:func:`legal_mask` after the lead, from masks: the led suit's, the trump suit's, and ``over``,
+    the trumps that beat the trick's highest trump (all trumps when it has none).
+
+    Without a branch on the cards (random play would mispredict them): the suit one must play
+    (the led suit, else trumps unless excused), else the whole hand; then, unless excused, its
+    cards in ``over`` if there are any (only trumps can be).
+    """
+    follow = hand & led_bits
+    trumps = pick(excused, U0, hand & trump_bits)
+    must = pick(follow != U0, follow, trumps)
+    base = pick(must != U0, must, hand)
+    beat = pick(excused, U0, base & over)
+    return pick(beat != U0, beat, base)

@@ -108,3 +108,20 @@ else:
     nth_set_bit = _nth_set_bit_portable
 nth_set_bit.__doc__ = "Index of the ``n``-th (0-based, from the low end) set bit of ``mask``."
 
+
+
+@intrinsic
+def pick(typingctx, cond, a, b):
+    """``a if cond else b`` without a branch: an LLVM ``select`` marked unpredictable, which the
+    x86 back end keeps as a conditional move.  For conditions on random cards, where a branch
+    would be mispredicted half the time (LLVM otherwise turns such selects back into branches)."""
+    if not isinstance(cond, types.Boolean) or a != b:
+        return None
+    sig = a(cond, a, b)
+
+    def codegen(context, builder, signature, args):
+        inst = builder.select(*args)
+        inst.set_metadata("unpredictable", builder.module.add_metadata([]))
+        return inst
+
+    return sig, codegen
