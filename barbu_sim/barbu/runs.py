@@ -8,6 +8,7 @@ and resume, and :mod:`barbu_sim.barbu.schema` for the records).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numba
@@ -88,7 +89,9 @@ class RunConfig:
         derived = {"contracts": contracts, "_rules": Rules(**{k.replace("-", "_"): v for k, v in self.rules.items()}),
                    "_configs": configs}
         if self.chunk_deals <= 0:
-            derived["chunk_deals"] = max(1000, ROWS_PER_CHUNK // len(configs))
+            slow = any(resolve_strategy(s).name.startswith("mc:") for s in self.strategies)
+            # An mc deal costs thousands of rollouts: small chunks keep Ctrl-C and --resume close to the work.
+            derived["chunk_deals"] = max(1, 2000 // len(configs)) if slow else max(1000, ROWS_PER_CHUNK // len(configs))
         for name, value in derived.items():  # a frozen dataclass sets its derived fields this way
             object.__setattr__(self, name, value)
 
@@ -136,13 +139,23 @@ def chunk_frame(lo: int, configs: list[PlayConfig], scores, tricks, params) -> p
     )
 
 
+def play_chunk(config: RunConfig, lo: int, n: int) -> pl.DataFrame:
+    """The records of deals ``lo .. lo + n - 1`` of a run (a pure function: any process may play it)."""
+    configs = config.configs()
+    scores, tricks, params = play_batch(config.seed, lo, n, [c.row() for c in configs], config.strategies,
+                                        rules=config.rules_obj, with_params=True)
+    return chunk_frame(lo, configs, scores, tricks, params)
+
+
 def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force: bool = False,
-        threads: int | None = None, progress: bool = True) -> RunSummary:
+        threads: int | None = None, progress: bool = True, backend=None) -> RunSummary:
     """Simulate ``config`` into ``run_dir`` (or, with ``resume``, finish the run found there).
 
     Refuses to write into a directory holding another run unless ``force``.
-    Returns when every chunk is on disk; on ``KeyboardInterrupt`` the completed
-    chunks and the manifest stay valid and the exception propagates.
+    ``backend``: where the chunks are played (:mod:`barbu_sim.core.backends`; default
+    this process); the records are the same with any.  Returns when every chunk is on
+    disk; on ``KeyboardInterrupt`` the completed chunks and the manifest stay valid and
+    the exception propagates.
     """
     run_dir = Path(run_dir)
     if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
@@ -160,17 +173,8 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
                                  unit="deals", force=force)
         if threads is not None:
             numba.set_num_threads(threads)
-        configs = config.configs()
-        rows = [c.row() for c in configs]
-        rules = config.rules_obj
-
-        def play_chunk(lo: int, n: int) -> pl.DataFrame:
-            scores, tricks, params = play_batch(config.seed, lo, n, rows, config.strategies, rules=rules,
-                                                with_params=True)
-            return chunk_frame(lo, configs, scores, tricks, params)
-
-        return fill_chunks(run_dir, manifest, config.deals, config.chunk_deals, play_chunk, unit="deals",
-                           progress=progress)
+        return fill_chunks(run_dir, manifest, config.deals, config.chunk_deals, partial(play_chunk, config),
+                           unit="deals", progress=progress, backend=backend)
 
 
 def config_of(manifest: dict, run_dir) -> RunConfig:

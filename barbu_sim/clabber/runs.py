@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numba
@@ -108,12 +109,24 @@ def _resumed_config(run_dir: Path) -> tuple[dict, RunConfig]:
         raise RunError(f"{run_dir}/manifest.json holds no valid Clabber run configuration: {e}") from None
 
 
+def play_chunk(config: RunConfig, lo: int, n: int, buffer: np.ndarray | None = None) -> pl.DataFrame:
+    """The records of rounds ``lo .. lo + n - 1`` of a run (a pure function: any process may play it).
+
+    ``buffer``: an int16 array of at least ``n`` rows the kernel may write into (reused by a local run).
+    """
+    rows = play_rounds(config.seed, lo, n, config.dealer, config.bidding, config.strategies, config._rules,
+                       out=None if buffer is None else buffer[:n])
+    return chunk_frame(lo, rows)
+
+
 def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force: bool = False,
-        threads: int | None = None, progress: bool = True) -> RunSummary:
+        threads: int | None = None, progress: bool = True, backend=None) -> RunSummary:
     """Simulate ``config`` into ``run_dir`` (or, with ``resume``, finish the run found there).
 
-    Refuses a directory holding another run unless ``force``; on ``KeyboardInterrupt`` the
-    completed chunks and the manifest stay valid and the exception propagates.
+    Refuses a directory holding another run unless ``force``.  ``backend``: where the
+    chunks are played (:mod:`barbu_sim.core.backends`; default this process); the records
+    are the same with any.  On ``KeyboardInterrupt`` the completed chunks and the manifest
+    stay valid and the exception propagates.
     """
     run_dir = Path(run_dir)
     if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
@@ -128,13 +141,10 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
                                  unit="rounds", force=force)
         if threads is not None:
             numba.set_num_threads(threads)
-        rules = config._rules
-        buffer = np.empty((min(config.chunk_rounds, config.rounds), N_ROUND_COLUMNS), np.int16)  # reused by chunks
-
-        def play_chunk(lo: int, n: int) -> pl.DataFrame:
-            rows = play_rounds(config.seed, lo, n, config.dealer, config.bidding, config.strategies, rules,
-                               out=buffer[:n])
-            return chunk_frame(lo, rows)
-
-        return fill_chunks(run_dir, manifest, config.rounds, config.chunk_rounds, play_chunk, unit="rounds",
-                           progress=progress)
+        if backend is None or backend.name == "local":  # one output array reused by every chunk
+            buffer = np.empty((min(config.chunk_rounds, config.rounds), N_ROUND_COLUMNS), np.int16)
+            chunk_fn = partial(play_chunk, config, buffer=buffer)
+        else:
+            chunk_fn = partial(play_chunk, config)
+        return fill_chunks(run_dir, manifest, config.rounds, config.chunk_rounds, chunk_fn, unit="rounds",
+                           progress=progress, backend=backend)

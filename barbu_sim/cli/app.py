@@ -65,6 +65,20 @@ def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
     return specs
 
 
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", help="Where chunks are played: local (this process) or ray (Ray tasks; pip install -e \".[ray]\"). "
+                      "Results are identical.")]
+RayAddressOpt = Annotated[Optional[str], typer.Option(
+    "--ray-address", help="With --backend ray: auto (the cluster of `ray start` on this machine) or HOST:PORT "
+                          "(default: start a local Ray instance).")]
+
+
+def cli_backend(backend: str, ray_address: str | None, threads: int | None = None):
+    """The backend of ``--backend`` / ``--ray-address`` (``--threads``: numba threads per Ray task)."""
+    from ..core.backends import make_backend
+    return make_backend(backend, ray_address, threads=threads)
+
+
 MAX_SEED = 2**64 - 1
 MAX_SAMPLES = 1_000_000  # Monte Carlo deals per hand evaluation
 

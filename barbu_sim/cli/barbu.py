@@ -11,8 +11,8 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    MAX_SAMPLES, OptionOpt, RulesOpt, app, check_out, check_range, check_seed, fail, interrupted, load_cli_rules,
-    per_seat,
+    MAX_SAMPLES, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out, check_range, check_seed, cli_backend,
+    fail, interrupted, load_cli_rules, per_seat,
 )
 
 MAX_GAMES = 1_000_000  # games per `game` call
@@ -110,6 +110,8 @@ def run(
     resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")] = False,
     force: Annotated[bool, typer.Option(help="Replace a run already in --out (its records, report and charts are deleted).")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    backend: BackendOpt = "local",
+    ray_address: RayAddressOpt = None,
 ):
     """Simulate many deals and write per-deal records to a run directory.
 
@@ -124,6 +126,8 @@ def run(
       barbu-sim run -c trumps --trump strongest --seat-strategy N=random
 
       barbu-sim run --resume --out runs/study
+
+      barbu-sim run -n 20000000 --backend ray --ray-address auto --out runs/big
     """
     from ..barbu.rules import CONTRACTS, parse_contract
     from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
@@ -139,12 +143,13 @@ def run(
                  "declarer": parse_seat(declarer) if declarer is not None else None,
                  "rules": load_cli_rules(rules, option).to_dict() if rules is not None or option else None}
         given = {k: v for k, v in given.items() if v is not None}
+        where = cli_backend(backend, ray_address, threads)
         if resume:
             check_resume_settings(out, given)
-            summary = run_simulation(out, resume=True, threads=threads, progress=progress)
+            summary = run_simulation(out, resume=True, threads=threads, progress=progress, backend=where)
         else:
             config = RunConfig(**{"deals": 5_000_000, "contracts": list(CONTRACTS), **given})
-            summary = run_simulation(out, config, force=force, threads=threads, progress=progress)
+            summary = run_simulation(out, config, force=force, threads=threads, progress=progress, backend=where)
     except KeyboardInterrupt:
         interrupted(f"the completed chunks are saved; finish with: barbu-sim run --resume --out {out}")
     except ValueError as e:
@@ -202,9 +207,9 @@ def game(
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1: game g, hand h uses deal 28*g+h.")] = 0,
     strategy: Annotated[str, typer.Option(help="Play strategy for every seat.")] = "heuristic",
     seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Play strategy for one seat, SEAT=NAME.")] = None,
-    contract_policy: Annotated[str, typer.Option(help="Contract choice for every seat: fixed, fixed:ORDER, myopic, relative, optimal, file.py:func.")] = "optimal",
+    contract_policy: Annotated[str, typer.Option(help="Contract choice for every seat: fixed, fixed:ORDER, myopic, relative, optimal (settled score), raw-optimal, file.py:func.")] = "optimal",
     seat_contract_policy: Annotated[Optional[list[str]], typer.Option(help="Contract choice for one seat, SEAT=POLICY.")] = None,
-    doubling: Annotated[str, typer.Option(help="Doubling for every seat: compulsory-only, always, threshold[:MARGIN].")] = "compulsory-only",
+    doubling: Annotated[str, typer.Option(help="Doubling for every seat: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN].")] = "compulsory-only",
     seat_doubling: Annotated[Optional[list[str]], typer.Option(help="Doubling for one seat, SEAT=POLICY.")] = None,
     samples: SamplesOpt = 100,
     rules: RulesOpt = None,
@@ -220,6 +225,8 @@ def game(
       barbu-sim game -n 1 --show 0
 
       barbu-sim game -n 200 --seat-contract-policy N=fixed --seat-doubling E=always --out runs/games
+
+      barbu-sim game -n 20 --doubling bayes --seat-contract-policy N=raw-optimal
     """
     from ..barbu.game.io import run_games
     try:
@@ -270,6 +277,7 @@ def verify_games(
 @app.command("compare-orders")
 def compare_orders_cmd(
     policies: Annotated[str, typer.Option(help="Comma-separated contract policies; the first is the baseline. A fixed order's contracts follow it: fixed:domino,trumps,...,no-tricks.")] = "fixed,relative,optimal",
+    doubling: Annotated[str, typer.Option(help="Comma-separated doubling policies every seat uses in turn: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN].")] = "compulsory-only",
     blocks: Annotated[int, typer.Option(help=f"7-hand blocks played by every policy on the same deals (2..{MAX_BLOCKS:,}).")] = 500,
     games: Annotated[int, typer.Option(help=f"Full games with the seats using different policies, for win rates (0..{MAX_ORDER_GAMES:,}).")] = 40,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the deal sequences.")] = 0,
@@ -279,9 +287,14 @@ def compare_orders_cmd(
     option: OptionOpt = None,
     out: Annotated[Optional[str], typer.Option(help="Directory for the tables (CSV, JSON, Markdown) and the chart.")] = None,
 ):
-    """Compare contract-order policies: block totals with paired CIs against a baseline, and game win rates.
+    """Compare contract-order policies: raw and settled block totals with paired CIs against a baseline, and game
+    win rates, under each doubling policy.
 
-    Example: barbu-sim compare-orders --policies fixed,myopic,relative,optimal --blocks 2000 --out runs/orders
+    Examples:
+
+      barbu-sim compare-orders --policies fixed,myopic,relative,optimal --blocks 2000 --out runs/orders
+
+      barbu-sim compare-orders --policies raw-optimal,optimal --doubling compulsory-only,threshold,bayes --blocks 200
     """
     from ..barbu.game.io import write_comparison
     from ..barbu.game.orders import compare_orders, split_policies
@@ -291,7 +304,8 @@ def compare_orders_cmd(
         check_range(samples, "--samples", 2, MAX_SAMPLES)
         check_seed(seed)
         check_out(out)
-        result = compare_orders(split_policies(policies), blocks=blocks, games=games, seed=seed, strategy=strategy,
+        result = compare_orders(split_policies(policies), doublings=[d.strip() for d in doubling.split(",") if d.strip()],
+                                blocks=blocks, games=games, seed=seed, strategy=strategy,
                                 rules=load_cli_rules(rules, option), n_samples=samples)
         text = write_comparison(result, out)
     except KeyboardInterrupt:
@@ -306,32 +320,63 @@ def compare_orders_cmd(
 @app.command()
 def advise(
     hand: Annotated[str, typer.Argument(help="A 13-card hand: 'AS KS 10H ...' or PBN 'AKQ.JT9.876.5432'.")],
-    remaining: Annotated[Optional[str], typer.Option(help="Contracts still to declare, comma-separated (default all seven).")] = None,
+    remaining: Annotated[Optional[str], typer.Option(help="Contracts the declarer has still to declare, comma-separated (default all seven).")] = None,
+    hand_in_block: Annotated[Optional[int], typer.Option(help="Which hand of the declarer's block this is, 1..7 (8-K contracts left).")] = None,
+    doubles_owed: Annotated[Optional[str], typer.Option(help="Doubles each opponent still owes the declarer, SEAT=N,... (default 2 each, or the hands left).")] = None,
+    doubling: Annotated[str, typer.Option(help="Doubling policy assumed at every seat: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN].")] = "compulsory-only",
+    double: Annotated[Optional[str], typer.Option(help="A defender's question: the declarer named CONTRACT (trumps:H, domino:8, barbu ...); double or not?")] = None,
+    declarer: Annotated[str, typer.Option(help="The declarer's seat (N, E, S, W); with --double, HAND is --seat's.")] = "N",
+    seat: Annotated[Optional[str], typer.Option(help="With --double: your seat (default: across from the declarer).")] = None,
+    margin: Annotated[float, typer.Option(help="With --double: the expected gain a voluntary double must beat.")] = 5.0,
     strategy: Annotated[str, typer.Option(help="Play strategy assumed at every seat.")] = "heuristic",
     samples: SamplesOpt = 2000,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the Monte Carlo deals.")] = 0,
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
-    """Which contract to declare with this hand: expected score of each, and the optimal policy's call.
+    """Which contract to declare with this hand, on settled score; or, with --double, whether to double.
 
-    Example: barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu
+    Seats are relative to the declarer: --doubles-owed names the declarer's opponents.
+
+    Examples:
+
+      barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu --hand-in-block 5
+
+      barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,barbu --hand-in-block 6 --doubles-owed E=1,S=2,W=0
+
+      barbu-sim advise "T98.765.AK32.QJ2" --double trumps:S --declarer N --seat E --remaining trumps,domino,barbu
     """
-    from ..barbu.game.advice import advise as advise_hand
+    from ..barbu.game.advice import advise as advise_hand, advise_double, parse_announced, parse_owed
     from ..core.tables import to_markdown
     from ..barbu.rules import parse_contract
     from ..core.cards import parse_hand
+    from ..core.seats import SEAT_LETTERS, across_from, parse_seat
     try:
         check_range(samples, "--samples", 2, MAX_SAMPLES)
         check_seed(seed)
         mask = parse_hand(hand)
         rem = [parse_contract(c) for c in remaining.split(",") if c.strip()] if remaining is not None else None
-        result = advise_hand(mask, rem, strategy=strategy, rules=load_cli_rules(rules, option), n_samples=samples,
-                             seed=seed)
+        the_declarer = parse_seat(declarer)
+        owed = parse_owed(doubles_owed, the_declarer)
+        if double is not None:
+            contract, param = parse_announced(double)
+            me = parse_seat(seat) if seat is not None else across_from(the_declarer)
+            answer = advise_double(mask, contract, param, declarer=the_declarer, seat=me, remaining=rem,
+                                   hand_in_block=hand_in_block, doubles_owed=owed, margin=margin, strategy=strategy,
+                                   rules=load_cli_rules(rules, option), n_samples=samples, seed=seed)
+        else:
+            result = advise_hand(mask, rem, hand_in_block=hand_in_block, doubles_owed=owed, doubling=doubling,
+                                 strategy=strategy, rules=load_cli_rules(rules, option), n_samples=samples, seed=seed)
     except KeyboardInterrupt:
         interrupted("no advice")
     except ValueError as e:
         fail(str(e))
+    if double is not None:
+        typer.echo(f"Expected gain of {SEAT_LETTERS[me]}'s doubles, over {answer.conditioned}:")
+        typer.echo(to_markdown(answer.rows, 2))
+        calls = [f"{t} ({answer.reasons[t]})" for t in answer.doubles]
+        typer.echo(f"\nDouble: {', '.join(calls) if calls else 'nobody'}")
+        return
     typer.echo(to_markdown(result.rows, 2))
-    typer.echo(f"\nRecommended (optimal policy): {result.recommended}")
-
+    typer.echo(f"\nOpponents' doubles owed (left, across, right): {result.owed}")
+    typer.echo(f"Recommended (optimal policy, settled score): {result.recommended}")

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import app, fail, per_seat
+from .app import BackendOpt, RayAddressOpt, app, cli_backend, fail, per_seat
 
 clabber_app = typer.Typer(help="Clabber, the 24-card partnership game: play, simulate, report, full games.",
                           no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -116,6 +116,8 @@ def run(
     resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")] = False,
     force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    backend: BackendOpt = "local",
+    ray_address: RayAddressOpt = None,
 ):
     """Simulate many rounds and write one record per round to a run directory.
 
@@ -127,6 +129,8 @@ def run(
       barbu-sim clabber run -n 2000000 --bidding accept-first --strategy random --dealer N --seed 1 --out runs/c1
 
       barbu-sim clabber run --resume --out runs/c1
+
+      barbu-sim clabber run -n 50000000 --bidding mc --backend ray --ray-address auto --out runs/c2
     """
     from ..clabber.runs import RunConfig, check_resume_settings, run as run_rounds
     from ..core.seats import parse_seat
@@ -138,13 +142,14 @@ def run(
                  "strategies": strategies if strategy is not None or seat_strategy else None,
                  "rules": rules.to_dict() if option else None}
         given = {k: v for k, v in given.items() if v is not None}
+        where = cli_backend(backend, ray_address, threads)
         if resume:
             check_resume_settings(out, given)
-            summary = run_rounds(out, resume=True, threads=threads, progress=progress)
+            summary = run_rounds(out, resume=True, threads=threads, progress=progress, backend=where)
         else:
             config = RunConfig(**{"rounds": 1_000_000, "bidding": policies, "strategies": strategies,
                                   "rules": rules.to_dict(), **given})
-            summary = run_rounds(out, config, force=force, threads=threads, progress=progress)
+            summary = run_rounds(out, config, force=force, threads=threads, progress=progress, backend=where)
     except KeyboardInterrupt:
         typer.echo(f"\nInterrupted: the completed chunks are saved; finish with: "
                    f"barbu-sim clabber run --resume --out {out}", err=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -252,15 +253,44 @@ def start_run(run_dir, schema_version: int, fields: dict, *, unit: str, force: b
     return manifest
 
 
+def encode_frame(frame: pl.DataFrame) -> bytes:
+    """A chunk's Parquet bytes: the one encoding every backend writes, so their files are identical."""
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer, statistics=False)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class EncodedChunk:
+    """``play_chunk(lo, n)`` encoded where it is played: ``(Parquet bytes, rows)``.
+
+    A plain object, so a Ray task can carry it when ``play_chunk`` pickles (a
+    ``functools.partial`` of a module-level function over plain data does).
+    """
+
+    play_chunk: Callable[[int, int], pl.DataFrame]
+
+    def __call__(self, lo: int, n: int) -> tuple[bytes, int]:
+        frame = self.play_chunk(lo, n)
+        return encode_frame(frame), frame.height
+
+
 def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Callable[[int, int], pl.DataFrame],
-                *, unit: str, progress: bool = True) -> RunSummary:
+                *, unit: str, progress: bool = True, backend=None) -> RunSummary:
     """Play and write every chunk not yet on disk, updating the manifest after each one.
 
-    ``play_chunk(lo, n)`` returns the records of items ``lo .. lo + n - 1``.  On
-    ``KeyboardInterrupt`` the completed chunks and the manifest stay valid and the
-    exception propagates.
+    ``play_chunk(lo, n)`` returns the records of items ``lo .. lo + n - 1``.
+    ``backend`` (:mod:`barbu_sim.core.backends`; default local) says where chunks are
+    played; whichever it is, chunks are written here strictly in index order, so the
+    files and the manifest are the same.  On ``KeyboardInterrupt`` the completed
+    chunks and the manifest stay valid and the exception propagates.
     """
     from tqdm import tqdm
+
+    from .backends import LocalBackend
+
+    backend = backend or LocalBackend()
+    backend.connect()  # start or join a cluster before the clock starts
 
     run_dir = Path(run_dir)
     manifest_path = run_dir / "manifest.json"
@@ -294,14 +324,14 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
     wall0 = manifest.get("wall_seconds", 0.0)
     started = time.perf_counter()
     played = 0
+    results = backend.imap(EncodedChunk(play_chunk), [(k * chunk, chunk_size(k)) for k in todo])
     try:
-        for k in todo:
-            lo, n = k * chunk, chunk_size(k)
-            frame = play_chunk(lo, n)
+        for k, (data, rows) in zip(todo, results):
+            n = chunk_size(k)
             path = part_path(run_dir, k)
             tmp = path.with_suffix(".parquet.tmp")
-            frame.write_parquet(tmp, statistics=False)
-            entry = chunk_entry(tmp, frame.height)
+            tmp.write_bytes(data)
+            entry = {"rows": rows, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
             os.replace(tmp, path)
             ledger[f"{k:06d}"] = entry
             played += n
@@ -313,6 +343,8 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
                              f"{unit}_per_second": played / elapsed if elapsed else None})
             write_json(manifest_path, manifest)
     finally:
+        if hasattr(results, "close"):
+            results.close()  # a remote backend cancels what is still in flight
         bar.close()
     manifest["complete"] = done == total
     write_json(manifest_path, manifest)
