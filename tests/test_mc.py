@@ -220,3 +220,19 @@ def test_cli_play_explain_and_bad_mc_parameters():
     assert "mc decisions" in out.output and "South" in out.output
     bad = runner.invoke(app, ["play", "--strategy", "mc:samples=-3"])
     assert bad.exit_code == 2 and "Error" in bad.output and "samples" in bad.output
+
+
+def test_cli_run_with_an_mc_seat_uses_small_chunks(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from barbu_sim.cli import app
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["run", "--deals", "3", "-c", "no-queens", "-c", "barbu",
+                                   "--seat-strategy", "E=mc:samples=2", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["config"]["chunk_deals"] == 1000  # 2000 // 2 configurations, not 1,000,000 rows' worth
+    assert manifest["config"]["strategies"] == ["heuristic", "mc:samples=2", "heuristic", "heuristic"]
+    assert CliRunner().invoke(app, ["report", str(out)]).exit_code == 0
