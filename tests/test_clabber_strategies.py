@@ -80,9 +80,29 @@ def test_misplay_penalty_ends_the_round():
 @pytest.mark.parametrize("misplay", ["error", "penalty"])
 def test_a_raising_strategy_is_an_error_under_either_misplay_rule(misplay):
     strategies = ["random", grumpy, "random", "random"]
-    with pytest.raises(StrategyError, match="'grumpy' at seat E raised an exception") as err:
+    with pytest.raises(StrategyError, match="'grumpy' at seat E raised ValueError: no aces") as err:
         play_rounds(0, 0, 300, strategies=strategies, rules=Rules(misplay=misplay))
     assert not isinstance(err.value, IllegalPlayError)
+    assert "round" in str(err.value) and "seed 0" in str(err.value)
+
+
+@pytest.mark.parametrize("where", ["round", "games", "mc bidding", "advise"])
+def test_a_raising_strategy_is_named_with_its_message_everywhere(where):
+    from barbu_sim.clabber.advice import advise
+    from barbu_sim.clabber.api import play_games
+    strategies = ["random", grumpy, "random", "random"]
+    calls = {"round": lambda: [play_round(0, i, 0, "accept-first", strategies) for i in range(40)],
+             "games": lambda: play_games(0, 0, 8, strategies=strategies),
+             "mc bidding": lambda: play_rounds(0, 0, 20, bidding="mc:4", strategies=strategies),
+             "advise": lambda: advise("JS 9S AS KH 10D 9D", "QS", 1, 40, strategies=strategies)}
+    with pytest.raises(StrategyError, match="'grumpy' at seat E raised ValueError: no aces"):
+        calls[where]()
+
+
+def test_an_illegal_card_in_hand_evaluation_is_an_error():
+    from barbu_sim.clabber.advice import advise
+    with pytest.raises(IllegalPlayError, match="'renege' at seat E played .* \\(hand evaluation\\)"):
+        advise("JS 9S AS KH 10D 9D", "QS", 1, 40, strategies=["random", renege, "random", "random"])
 
 
 def test_wrong_signature_is_a_clear_error():

@@ -21,8 +21,9 @@ def advise(hand_text: str, turned_text: str, position: int, samples: int = 2000,
     ``round``, ``option``, ``own`` (own team's expected score), ``opponents``, ``net`` (own minus
     opponents), ``net_se``, ``net_ci_low``, ``net_ci_high``.
     """
-    from .api import _seed, seat_bidding
+    from .api import _call, _seed, raise_illegal, seat_bidding
     from .evaluation import evaluate_kernel
+    from .state import STATE_ARRAY_SIZE
     from .strategies import seat_strategies
     hand = parse_clabber_hand(hand_text)
     turned = parse_clabber_card(turned_text)
@@ -43,11 +44,14 @@ def advise(hand_text: str, turned_text: str, position: int, samples: int = 2000,
             options.append((2, f"name {SUIT_NAMES[s]}", (2, seat, s, 0)))
     rows = np.array([o[2] for o in options], np.int64)
     bid_ids, bid_params = seat_bidding(bidding)
-    ids, fns, _ = seat_strategies(strategies)
+    ids, fns, resolved = seat_strategies(strategies)
     sums = np.zeros((len(options), 3), np.int64)
     squares = np.zeros((len(options), 3), np.int64)
-    evaluate_kernel(_seed(seed), hand, seat, turned, dealer, samples, rows, (rules or Rules()).to_array(),
-                    bid_ids, bid_params, ids, fns, sums, squares)
+    state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
+    code = _call(evaluate_kernel, ids, _seed(seed), hand, seat, turned, dealer, samples, rows,
+                 (rules or Rules()).to_array(), bid_ids, bid_params, ids, fns, sums, squares, state)
+    if code < 0:
+        raise_illegal(code, resolved, "hand evaluation", state)
     if samples > 1:
         mean, se = mean_and_se(sums.astype(float), squares.astype(float), samples)
     else:

@@ -12,13 +12,15 @@ import numpy as np
 from numba import get_num_threads
 
 from ..core.cards import format_card
+from ..core.interrupt import call_kernel
 from ..core.seats import SEAT_LETTERS
 from ..core.strategies import Strategy
 from .bidding import parse_bidding
 from .kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
 from .play import NOT_A_CARD, STRATEGY_RAISED
 from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
-from .strategies import seat_strategies
+from .state import S_SNAP_HAND, S_SNAP_LEGAL, S_SNAP_RNG, STATE_ARRAY_SIZE, STATE_SIZE
+from .strategies import USER, seat_strategies
 
 
 class StrategyError(ValueError):
@@ -75,15 +77,40 @@ def _forced(forced) -> np.ndarray:
     return np.array([bid_round, maker, trump], np.int64)
 
 
-def raise_illegal(code: int, resolved: list[Strategy], where: str):
-    """Turn a kernel's illegal-card code into an :class:`IllegalPlayError` naming strategy, seat and card."""
+def raise_illegal(code: int, resolved: list[Strategy], where: str, state: np.ndarray | None = None):
+    """Turn a kernel's error code into a :class:`StrategyError` naming strategy, seat and card.
+
+    For a strategy that raised, ``state`` (the kernel's state array after the failed play, see
+    :mod:`barbu_sim.clabber.state`) lets the strategy be called again here in Python on the very
+    state it failed on, to show the exception's type and message (numba cannot carry them out).
+    """
     code = -int(code) - 1
     seat, card = code % 4, code // 4
-    who = f"strategy {resolved[seat].name!r} at seat {SEAT_LETTERS[seat]}"
+    strategy = resolved[seat]
+    who = f"strategy {strategy.name!r} at seat {SEAT_LETTERS[seat]}"
     if card == STRATEGY_RAISED:
-        raise StrategyError(f"{who} raised an exception ({where}); call it on that round's state to see it")
+        if state is not None:
+            try:
+                strategy.func(np.uint64(state[S_SNAP_LEGAL]), np.uint64(state[S_SNAP_HAND]),
+                              state[:STATE_SIZE].copy(), np.array([state[S_SNAP_RNG]], np.uint64))
+            except Exception as e:
+                raise StrategyError(f"{who} raised {type(e).__name__}: {e} ({where})") from None
+            raise StrategyError(f"{who} raised an exception, which it did not raise again when called with "
+                                f"the same state ({where})")
+        raise StrategyError(f"{who} raised an exception ({where})")
     shown = format_card(card) if card < NOT_A_CARD else "a value that is not a card"
     raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
+
+
+def _call(kernel, ids: np.ndarray, *args):
+    """``kernel(*args)``, interruptible by Ctrl-C when a user strategy sits at any seat (``ids``)."""
+    return call_kernel(kernel, bool((ids == USER).any()), *args)
+
+
+def _record_arrays():
+    """Empty record arrays of one round: bids, plays, trick winners, and the strategies' state array."""
+    return (np.full((8, 2), -9, np.int64), np.full((24, 2), -1, np.int64), np.full(6, -1, np.int64),
+            np.zeros(STATE_ARRAY_SIZE, np.uint64))
 
 
 def deal_round(seed: int = 0, index: int = 0, dealer: int = 0) -> tuple[np.ndarray, int]:
@@ -108,13 +135,11 @@ def play_round(seed: int = 0, index: int = 0, dealer: int = 0, bidding="accept-f
     rules = rules or Rules()
     dealt = np.zeros(4, np.uint64)
     out = np.zeros(N_ROUND_COLUMNS, np.int64)
-    rec_bids = np.full((8, 2), -9, np.int64)
-    rec_plays = np.full((24, 2), -1, np.int64)
-    rec_winners = np.full(6, -1, np.int64)
-    code = play_one_kernel(_seed(seed), index, dealer, rules.to_array(), bid_ids, bid_params, ids, fns,
-                           _forced(forced), dealt, out, rec_bids, rec_plays, rec_winners)
+    rec_bids, rec_plays, rec_winners, state = _record_arrays()
+    code = _call(play_one_kernel, ids, _seed(seed), index, dealer, rules.to_array(), bid_ids, bid_params, ids, fns,
+                 _forced(forced), dealt, out, rec_bids, rec_plays, rec_winners, state)
     if code < 0:
-        raise_illegal(code, resolved, f"round {index} of seed {seed}")
+        raise_illegal(code, resolved, f"round {index} of seed {seed}", state)
     row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
     return RoundResult(seed, index, dealer, dealt, row["turned"], row,
                        [(int(s), int(b)) for s, b in rec_bids if s != -9],
@@ -135,13 +160,11 @@ def play_dealt(hands, turned: int, dealer: int = 0, bidding="accept-first", stra
     ids, fns, resolved = seat_strategies(strategies)
     rules = rules or Rules()
     out = np.zeros(N_ROUND_COLUMNS, np.int64)
-    rec_bids = np.full((8, 2), -9, np.int64)
-    rec_plays = np.full((24, 2), -1, np.int64)
-    rec_winners = np.full(6, -1, np.int64)
-    code = play_dealt_kernel(hands, int(turned), _seed(seed), index, dealer, rules.to_array(), bid_ids, bid_params,
-                             ids, fns, _forced(forced), out, rec_bids, rec_plays, rec_winners)
+    rec_bids, rec_plays, rec_winners, state = _record_arrays()
+    code = _call(play_dealt_kernel, ids, hands, int(turned), _seed(seed), index, dealer, rules.to_array(), bid_ids,
+                 bid_params, ids, fns, _forced(forced), out, rec_bids, rec_plays, rec_winners, state)
     if code < 0:
-        raise_illegal(code, resolved, "the given deal")
+        raise_illegal(code, resolved, "the given deal", state)
     row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
     return RoundResult(seed, index, dealer, hands.copy(), int(turned), row,
                        [(int(s), int(b)) for s, b in rec_bids if s != -9],
@@ -175,11 +198,20 @@ def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-
     if chunk < 1:
         raise ValueError("chunk must be positive")
     errors = np.zeros((-(-n // chunk), 2), np.int64)
-    rounds_batch_kernel(_seed(seed), start, n, chunk, _seat(dealer, "the dealer"), rules.to_array(), bid_ids,
-                        bid_params, ids, fns, _forced(forced), rows, errors, _workers(threads))
+    dealer = _seat(dealer, "the dealer")
+    rules_array, forced_array = rules.to_array(), _forced(forced)
+    _call(rounds_batch_kernel, ids, _seed(seed), start, n, chunk, dealer, rules_array, bid_ids, bid_params, ids, fns,
+          forced_array, rows, errors, _workers(threads))
     bad = np.flatnonzero(errors[:, 0])
     if len(bad):
-        raise_illegal(errors[bad[0], 0], resolved, f"round {start + int(errors[bad[0], 1])} of seed {seed}")
+        # The batch keeps no per-play state: play the failed round again, alone, for the message.
+        index = start + int(errors[bad[0], 1])
+        rec_bids, rec_plays, rec_winners, state = _record_arrays()
+        code = _call(play_one_kernel, ids, _seed(seed), index, dealer, rules_array, bid_ids, bid_params, ids, fns,
+                     forced_array, np.zeros(4, np.uint64), np.zeros(N_ROUND_COLUMNS, np.int64), rec_bids, rec_plays,
+                     rec_winners, state)
+        where = f"round {index} of seed {seed}"
+        raise_illegal(code if code < 0 else errors[bad[0], 0], resolved, where, state if code < 0 else None)
     return rows
 
 
@@ -194,24 +226,33 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
     rules = rules or Rules()
     games = np.zeros((n, 6), np.int64)
     errors = np.zeros(n, np.int64)
-    games_batch_kernel(_seed(seed), start, n, chunk, rules.to_array(), bid_ids, bid_params, ids, fns,
-                       np.array([-1, 0, 0], np.int64), games, errors, _workers(threads))
+    _call(games_batch_kernel, ids, _seed(seed), start, n, chunk, rules.to_array(), bid_ids, bid_params, ids, fns,
+          np.array([-1, 0, 0], np.int64), games, errors, _workers(threads))
     bad = np.flatnonzero(errors)
     if len(bad):
-        raise_illegal(errors[bad[0]], resolved, f"game {start + int(bad[0])} of seed {seed}")
+        game = start + int(bad[0])
+        state = _game_sheet(seed, game, bid_ids, bid_params, ids, fns, rules)[2]  # played again for the message
+        raise_illegal(errors[bad[0]], resolved, f"game {game} of seed {seed}", state)
     return games
+
+
+def _game_sheet(seed, game, bid_ids, bid_params, ids, fns, rules):
+    """(sheet, result, state) of one game, and its error code: state is None unless a play failed."""
+    from .game_kernels import game_sheet_kernel
+    sheet = np.zeros((MAX_GAME_ROUNDS, N_ROUND_COLUMNS), np.int64)
+    result = np.zeros(6, np.int64)
+    state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
+    code = _call(game_sheet_kernel, ids, _seed(seed), int(game), rules.to_array(), bid_ids, bid_params, ids, fns,
+                 sheet, result, state)
+    return sheet, result, state if code < 0 else None, code
 
 
 def game_sheet(seed: int, game: int, bidding="accept-first", strategies="heuristic",
                rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Every round's row of one game (rounds, N_ROUND_COLUMNS) and the game's result (6,)."""
-    from .game_kernels import game_sheet_kernel
     bid_ids, bid_params = seat_bidding(bidding)
     ids, fns, resolved = seat_strategies(strategies)
-    rules = rules or Rules()
-    sheet = np.zeros((MAX_GAME_ROUNDS, N_ROUND_COLUMNS), np.int64)
-    result = np.zeros(6, np.int64)
-    code = game_sheet_kernel(_seed(seed), int(game), rules.to_array(), bid_ids, bid_params, ids, fns, sheet, result)
+    sheet, result, state, code = _game_sheet(seed, game, bid_ids, bid_params, ids, fns, rules or Rules())
     if code < 0:
-        raise_illegal(code, resolved, f"game {game} of seed {seed}")
+        raise_illegal(code, resolved, f"game {game} of seed {seed}", state)
     return sheet[:result[1]], result

@@ -14,7 +14,7 @@ from numba import njit, types
 from ..core.rng import stream_key
 from .bidding import THRESHOLD
 from .deals import deal_around_into
-from .kernels import new_state, round_from
+from .kernels import reset_state, round_from
 from .mc import new_workspace
 from .rules import C_SCORE, N_ROUND_COLUMNS, STREAM_EVAL
 from ..core.strategies import USER_FNS
@@ -23,13 +23,14 @@ NEVER = 1 << 30  # a threshold nobody reaches: the seat passes throughout
 
 
 @njit(
-    types.void(types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[:, ::1],
-               types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS,
-               types.int64[:, ::1], types.int64[:, ::1]),
+    types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[:, ::1],
+                types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS,
+                types.int64[:, ::1], types.int64[:, ::1], types.uint64[::1]),
     cache=True,
+    nogil=True,
 )
 def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules, bid_ids, bid_params, strat_ids,
-                    user_fns, sums, squares):
+                    user_fns, sums, squares, state):
     """Play ``n_samples`` sample deals under every option; sum the seat's team score, the opponents', the net.
 
     Parameters
@@ -37,11 +38,14 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
     options : (k, 4) int64 rows ``(bid round, maker, trump, pass)``: a bid round of -1 bids by the
         policies, with ``pass`` = 1 making ``seat`` pass throughout; else the contract is imposed.
     sums, squares : (k, 3) int64, zeroed: own team, opponents, own minus opponents.
+    state : (STATE_ARRAY_SIZE,) uint64, the strategies' state array (for the message of a failed play).
+
+    Returns 0, or the error code of the first failed play (the sums are then incomplete).
     """
     key = stream_key(seed, (hand << np.uint64(5)) | np.uint64(turned % 32), STREAM_EVAL)
     key = stream_key(key, np.uint64(4 * seat + dealer), STREAM_EVAL)
     ws = new_workspace(rules)
-    state = new_state(rules)
+    reset_state(state, rules)
     rng = np.empty(1, np.uint64)
     pack = np.empty(24, np.int64)
     dealt = np.empty(4, np.uint64)
@@ -60,10 +64,13 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
                 forced[j] = options[o, j]
             ids[seat] = THRESHOLD if options[o, 3] else bid_ids[seat]
             params[seat] = NEVER if options[o, 3] else bid_params[seat]
-            round_from(dealt, turned, key, np.uint64(k), dealer, rules, ids, params, strat_ids, user_fns, forced, ws,
-                       state, rng, hands, row, False, d2, d2, d1)
+            code = round_from(dealt, turned, key, np.uint64(k), dealer, rules, ids, params, strat_ids, user_fns,
+                              forced, ws, state, rng, hands, row, False, d2, d2, d1)
+            if code < 0:
+                return code
             own = row[C_SCORE + team]
             opp = row[C_SCORE + 1 - team]
             for j, v in enumerate((own, opp, own - opp)):
                 sums[o, j] += v
                 squares[o, j] += v * v
+    return 0

@@ -12,7 +12,7 @@ from numba import njit, prange, types
 
 from ..core.atomic import claim
 from ..core.rng import rand_below, stream_key
-from .kernels import new_state, round_into
+from .kernels import new_state, reset_state, round_into
 from .mc import new_workspace
 from .rules import (
     C_BID_ROUND, C_SCORE, G_FIRST_DEALER, G_RESULT, G_ROUNDS, G_SCORE, G_THROWN_IN, GAME_TARGET, MAX_GAME_ROUNDS,
@@ -93,6 +93,7 @@ def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, use
                types.int64[::1], types.int64),
     cache=True,
     parallel=True,
+    nogil=True,
 )
 def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games,
                        errors, workers):
@@ -111,12 +112,17 @@ def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_
 
 @njit(
     types.int64(types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
-                USER_FNS, types.int64[:, ::1], types.int64[::1]),
+                USER_FNS, types.int64[:, ::1], types.int64[::1], types.uint64[::1]),
     cache=True,
+    nogil=True,
 )
-def game_sheet_kernel(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, sheet, result):
-    """Game ``g`` with every round's row in ``sheet`` (MAX_GAME_ROUNDS, N_ROUND_COLUMNS); 0 or an error code."""
+def game_sheet_kernel(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, sheet, result, state):
+    """Game ``g`` with every round's row in ``sheet`` (MAX_GAME_ROUNDS, N_ROUND_COLUMNS); 0 or an error code.
+
+    ``state`` (``STATE_ARRAY_SIZE``): the strategies' state array, for the error message of a failed play.
+    """
     return _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, np.full(3, -1, np.int64),
-                      new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64), np.empty(4, np.uint64),
+                      new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64), np.empty(24, np.int64),
+                      np.empty(4, np.uint64),
                       np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64), sheet,
                       np.empty((1, 2), np.int64), np.empty(1, np.int64), result)

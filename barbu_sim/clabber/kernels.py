@@ -18,7 +18,7 @@ from ..core.bits import popcount
 from ..core.rng import stream_key
 from .bidding import MC, accepts, names
 from .deals import deal_into
-from .mc import mc_bid, new_workspace
+from .mc import FAILED, mc_bid, new_workspace
 from .melds import meld_flags
 from .play import play_into
 from .play_rules import suit_bits
@@ -26,7 +26,7 @@ from .rules import (
     C_BID_ROUND, C_DEALER, C_FLAGS, C_MAKER, C_MAKER_TRUMPS, C_MISPLAY, C_TRUMP, C_TURNED, N_ROUND_COLUMNS,
     RULES_ARRAY_SIZE, STREAM_BID, STREAM_PLAY,
 )
-from .state import S_BID_ROUND, S_RULES, S_TURNED, STATE_SIZE
+from .state import S_BID_ROUND, S_RULES, S_TURNED, STATE_ARRAY_SIZE
 from ..core.strategies import USER_FNS
 
 U0 = np.uint64(0)
@@ -36,7 +36,8 @@ BID_PLAY = 4  # a recorded round-one "play"; -1 is a pass, 0..3 a suit named in 
 @njit(cache=True, _nrt=False)
 def bid_into(hands, turned, dealer, bid_ids, bid_params, rng, record, rec_bids, key, index, rules, strat_ids,
              user_fns, ws, d2, d1):
-    """Both bidding rounds.  Returns ``16 * round + 4 * maker + trump``, or 0 when thrown in.
+    """Both bidding rounds.  Returns ``16 * round + 4 * maker + trump``, 0 when thrown in, or the
+    (negative) error code of a strategy that failed in an ``mc`` player's sample plays.
 
     With ``record``, ``rec_bids`` (8, 2) gets ``(seat, bid)`` rows (bid -1 pass, 4 play, 0..3 a
     suit) and unused rows stay as given.  ``mc`` players evaluate on sample deals keyed by
@@ -47,8 +48,11 @@ def bid_into(hands, turned, dealer, bid_ids, bid_params, rng, record, rec_bids, 
     for k in range(4):
         seat = (dealer + 1 + k) & 3
         if bid_ids[seat] == MC:
-            ok = mc_bid(hands[seat], seat, turned, dealer, 0, bid_params[seat], key, index, rules, bid_ids,
-                        bid_params, strat_ids, user_fns, ws, d2, d1) > 0
+            v = mc_bid(hands[seat], seat, turned, dealer, 0, bid_params[seat], key, index, rules, bid_ids,
+                       bid_params, strat_ids, user_fns, ws, d2, d1)
+            if v <= FAILED:
+                return v - FAILED
+            ok = v > 0
         else:
             ok = accepts(bid_ids[seat], bid_params[seat], hands[seat], ts, rng)
         if record:
@@ -62,6 +66,8 @@ def bid_into(hands, turned, dealer, bid_ids, bid_params, rng, record, rec_bids, 
         if bid_ids[seat] == MC:
             s = mc_bid(hands[seat], seat, turned, dealer, 1, bid_params[seat], key, index, rules, bid_ids,
                        bid_params, strat_ids, user_fns, ws, d2, d1)
+            if s <= FAILED:
+                return s - FAILED
         else:
             s = names(bid_ids[seat], bid_params[seat], hands[seat], ts, rng)
         if record:
@@ -102,6 +108,10 @@ def round_from(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, st
         rng[0] = stream_key(key, index, STREAM_BID)
         code = bid_into(dealt, turned, dealer, bid_ids, bid_params, rng, record, rec_bids, key, index, rules,
                         strat_ids, user_fns, ws, rec_plays, rec_winners)
+        if code < 0:  # failed in a sample play: what the strategy was called with goes to the caller's state
+            for i in range(STATE_ARRAY_SIZE):
+                state[i] = ws[0][i]
+            return code
     if code == 0:
         out[C_MAKER] = -1
         out[C_TRUMP] = -1
@@ -125,7 +135,14 @@ def round_from(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, st
 @njit(cache=True)
 def new_state(rules):
     """A zeroed strategy state array holding ``rules`` (kept between rounds)."""
-    state = np.zeros(STATE_SIZE, np.uint64)
+    return reset_state(np.empty(STATE_ARRAY_SIZE, np.uint64), rules)
+
+
+@njit(cache=True)
+def reset_state(state, rules):
+    """Zero ``state`` (``STATE_ARRAY_SIZE`` entries) and put ``rules`` in it; returns it."""
+    for i in range(state.shape[0]):
+        state[i] = U0
     for i in range(RULES_ARRAY_SIZE):
         state[S_RULES + i] = np.uint64(rules[i])
     return state
@@ -134,15 +151,19 @@ def new_state(rules):
 @njit(
     types.int64(types.uint64, types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1],
                 types.int64[::1], USER_FNS, types.int64[::1], types.uint64[::1], types.int64[::1],
-                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1]),
+                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1]),
     cache=True,
+    nogil=True,
 )
 def play_one_kernel(key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, dealt, out,
-                    rec_bids, rec_plays, rec_winners):
-    """One round with its full record (bids, plays, trick winners); returns 0 or an error code."""
+                    rec_bids, rec_plays, rec_winners, state):
+    """One round with its full record (bids, plays, trick winners); returns 0 or an error code.
+
+    ``state`` (``STATE_ARRAY_SIZE``): the strategies' state array, for the error message of a failed play.
+    """
     return round_into(key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
-                      new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64), dealt,
-                      np.empty(4, np.uint64), out, True, rec_bids, rec_plays, rec_winners)
+                      new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64), np.empty(24, np.int64),
+                      dealt, np.empty(4, np.uint64), out, True, rec_bids, rec_plays, rec_winners)
 
 
 @njit(cache=True, _nrt=False)
@@ -179,6 +200,7 @@ def _rounds_chunk(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat
                types.int16[:, ::1], types.int64[:, ::1], types.int64),
     cache=True,
     parallel=True,
+    nogil=True,
 )
 def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
                         rows, errors, workers):
@@ -207,12 +229,14 @@ def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_param
 @njit(
     types.int64(types.uint64[::1], types.int64, types.uint64, types.int64, types.int64, types.int64[::1],
                 types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[::1],
-                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1]),
+                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1]),
     cache=True,
+    nogil=True,
 )
 def play_dealt_kernel(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
-                      out, rec_bids, rec_plays, rec_winners):
-    """One round from given hands and turned card, with its full record; 0 or an error code."""
+                      out, rec_bids, rec_plays, rec_winners, state):
+    """One round from given hands and turned card, with its full record; 0 or an error code (``state``:
+    as for :func:`play_one_kernel`)."""
     return round_from(dealt, turned, key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns,
-                      forced, new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(4, np.uint64),
-                      out, True, rec_bids, rec_plays, rec_winners)
+                      forced, new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64),
+                      np.empty(4, np.uint64), out, True, rec_bids, rec_plays, rec_winners)

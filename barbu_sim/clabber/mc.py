@@ -21,9 +21,10 @@ from .deals import deal_around_into
 from .play import play_into
 from .play_rules import suit_bits
 from .rules import C_SCORE, N_ROUND_COLUMNS, STREAM_BID, STREAM_EVAL, STREAM_PLAY
-from .state import S_RULES, STATE_SIZE
+from .state import S_RULES, STATE_ARRAY_SIZE
 
 U0 = np.uint64(0)
+FAILED = -1000  # mc_bid returns FAILED + the error code when a strategy failed in a sample play
 
 
 @njit(cache=True, _nrt=False)
@@ -55,7 +56,7 @@ def bid_rest(hands, turned, dealer, bid_ids, bid_params, rng, first_round, first
 @njit(cache=True)
 def new_workspace(rules):
     """Scratch arrays for :func:`mc_bid` (state, rng, pack, dealt, hands, row), allocated once per chunk."""
-    state = np.zeros(STATE_SIZE, np.uint64)
+    state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
     for i in range(rules.shape[0]):
         state[S_RULES + i] = np.uint64(rules[i])
     return (state, np.empty(1, np.uint64), np.empty(24, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
@@ -72,7 +73,9 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
            user_fns, ws, d2, d1):
     """Round one: 1 to play, -1 to pass.  Round two: the suit to name, or -1 to pass.
 
-    ``ws``: a :func:`new_workspace`; ``d2``, ``d1``: unused record arrays of play_into.
+    ``ws``: a :func:`new_workspace`; ``d2``, ``d1``: unused record arrays of play_into.  When a
+    strategy fails in a sample play, returns ``FAILED`` plus the play's error code (the workspace's
+    state then holds what the strategy was called with).
     """
     state, rng, pack, dealt, hands, row = ws
     ekey = stream_key(key, np.uint64(index) * np.uint64(8) + np.uint64(seat + 4 * round_two), STREAM_EVAL)
@@ -88,7 +91,10 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
             for i in range(S_RULES):
                 state[i] = U0
             rng[0] = stream_key(ekey, np.uint64(k), STREAM_PLAY)
-            play_into(dealt, hands, s, seat, dealer, rules, strat_ids, user_fns, state, rng, row, False, d2, d1)
+            code = play_into(dealt, hands, s, seat, dealer, rules, strat_ids, user_fns, state, rng, row, False, d2,
+                             d1)
+            if code < 0:
+                return FAILED + code
             v = _net(row, team)
             if s == 0:
                 net0 += v
@@ -104,8 +110,10 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
             for i in range(S_RULES):
                 state[i] = U0
             rng[0] = stream_key(ekey, np.uint64(k), STREAM_PLAY)
-            play_into(dealt, hands, code & 3, (code >> 2) & 3, dealer, rules, strat_ids, user_fns, state, rng, row,
-                      False, d2, d1)
+            code = play_into(dealt, hands, code & 3, (code >> 2) & 3, dealer, rules, strat_ids, user_fns, state, rng,
+                             row, False, d2, d1)
+            if code < 0:
+                return FAILED + code
             net_pass += _net(row, team)
     best, best_net = -1, net_pass
     for s in range(4):

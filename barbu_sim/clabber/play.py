@@ -13,7 +13,7 @@ from .melds import team_meld_points
 from .play_rules import OVERTRUMPS, card_points, follow_mask, power_by_trump, suit_bits
 from .rules import C_BELL, C_CARD, C_MELD, C_MISPLAY, C_SCORE, KING, QUEEN, R_MISPLAY, R_PARTNER_EXCUSE
 from .state import (
-    S_DEALER, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
+    S_DEALER, S_SNAP_HAND, S_SNAP_LEGAL, S_SNAP_RNG, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
     S_TRICK_POINTS, S_TRUMP, S_WIN_CARD, S_WIN_SEAT,
 )
 from .strategies import HEURISTIC, RANDOM
@@ -40,7 +40,9 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
     """Play the six tricks and score the round into ``out`` (a ``ROUND_COLUMNS`` row).
 
     Returns 0, or the negative code ``-(1 + seat + 4 * card)`` of an illegal card (card
-    ``NOT_A_CARD``: not a card; ``STRATEGY_RAISED``: the strategy raised an exception) when the rules say ``misplay=error``.  The caller clears the state's per-round fields
+    ``NOT_A_CARD``: not a card; ``STRATEGY_RAISED``: the strategy raised an exception) when the
+    rules say ``misplay=error``; then ``state`` (``STATE_ARRAY_SIZE`` entries) holds what the
+    strategy was called with (``S_SNAP_*``).  The caller clears the state's per-round fields
     (those before ``S_RULES``) and sets the turned card and bidding round first.
     """
     for s in range(4):
@@ -82,8 +84,12 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
                 legal = follow_mask(hand, led_bits, trump_bits, over, partner_excuse & (win_seat == (seat ^ 2)))
             state[S_SEAT] = seat
             state[S_N_IN_TRICK] = k
+            rng_before = rng[0]
             card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns)
             if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
+                state[S_SNAP_LEGAL] = legal  # what the strategy was called with, for the error message
+                state[S_SNAP_HAND] = hand
+                state[S_SNAP_RNG] = rng_before
                 if card == RAISED:  # the strategy raised: an error under any misplay rule
                     return -(1 + seat + 4 * STRATEGY_RAISED)
                 if rules[R_MISPLAY] == 0:

@@ -33,3 +33,12 @@ S_TURNED = 18  # the turned-up card
 S_BID_ROUND = 19  # 1 or 2: the bidding round in which the trump was chosen
 S_RULES = 20  # the rules array (rules.R_* indices), RULES_ARRAY_SIZE entries
 STATE_SIZE = 24
+
+# The kernels' state arrays hold three more entries, after what strategies read: when a play fails
+# (an illegal card, a strategy that raised) the kernel leaves there the legal cards, the hand and
+# the random state the strategy was called with, so that the caller can call it again in Python
+# on the same state and show the exception's message.
+S_SNAP_LEGAL = STATE_SIZE
+S_SNAP_HAND = STATE_SIZE + 1
+S_SNAP_RNG = STATE_SIZE + 2
+STATE_ARRAY_SIZE = STATE_SIZE + 3

@@ -35,6 +35,26 @@ def call_interruptibly(fn, *args):
     return outcome["value"]
 
 
+def call_kernel(kernel, interruptible: bool, *args):
+    """``kernel(*args)``; when ``interruptible`` (a user strategy sits at some seat), by
+    :func:`call_interruptibly`, with the caller's numba thread count (numba keeps it per thread).
+
+    A user strategy may never return: in a worker thread (the kernel compiled with
+    ``nogil=True``) Ctrl-C still reaches Python.  Built-in strategies always return, so their
+    kernels run in the calling thread, where Ctrl-C takes effect when the call ends.
+    """
+    if not interruptible:
+        return kernel(*args)
+    from numba import get_num_threads, set_num_threads
+    threads = get_num_threads()
+
+    def call():
+        set_num_threads(threads)
+        return kernel(*args)
+
+    return call_interruptibly(call)
+
+
 def kernel_still_running() -> bool:
     """True while a kernel interrupted by Ctrl-C is still running in its worker thread."""
     return any(t.name == _WORKER_NAME and t.is_alive() for t in threading.enumerate())
