@@ -236,3 +236,12 @@ def test_cli_run_with_an_mc_seat_uses_small_chunks(tmp_path):
     assert manifest["config"]["chunk_deals"] == 1000  # 2000 // 2 configurations, not 1,000,000 rows' worth
     assert manifest["config"]["strategies"] == ["heuristic", "mc:samples=2", "heuristic", "heuristic"]
     assert CliRunner().invoke(app, ["report", str(out)]).exit_code == 0
+
+
+def test_value_tables_of_mc_seats_are_built_with_the_rollout_player():
+    from barbu_sim.barbu.game.evaluation import table_strategy, value_table_path
+    assert table_strategy("mc") == "heuristic"
+    assert table_strategy("mc:samples=9,rollout=basic") == "basic"
+    assert table_strategy("random") == "random"
+    assert value_table_path("mc:rollout=basic") == value_table_path("basic")
+    assert value_table_path("mc") != value_table_path("basic")

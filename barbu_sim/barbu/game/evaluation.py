@@ -24,6 +24,7 @@ from ...core.plugins import is_plugin_spec
 from ..api import evaluate_hands
 from ..deals import random_deal
 from ..rules import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
+from ..strategies import resolve_strategy
 
 N_SUBSETS = 1 << N_CONTRACTS
 VALUE_TABLE_VERSION = 5  # 2: Monte Carlo deals keyed by (seed, hand, seat); 4: every seat's estimates, both views;
@@ -217,6 +218,18 @@ def _source_digest(spec: str) -> str:
         return "unreadable"  # resolve_strategy reports the real problem when the table is built
 
 
+def table_strategy(spec):
+    """The strategy a value table is built with for a seat playing ``spec``.
+
+    ``mc`` seats are tabled with their rollout player: a table of ``mc`` itself
+    would take days, and the table only ranks contracts for the block's plan (each
+    hand actually played is played by ``mc``).
+    """
+    if isinstance(spec, str) and spec.strip().split(":")[0] == "mc":
+        return resolve_strategy(spec).name.split("rollout=")[1]
+    return spec
+
+
 def strategy_fingerprint(spec) -> str:
     """What a value table depends on of one seat's strategy: its name, and for a plugin its code."""
     if isinstance(spec, str) and is_plugin_spec(spec):
@@ -232,7 +245,7 @@ def value_table_path(strategies="heuristic", rules: Rules | None = None, *, n_ha
     the seed and the package version.
     """
     rules = rules or Rules()
-    names = [strategies] * 4 if isinstance(strategies, str) else list(strategies)
+    names = [table_strategy(s) for s in ([strategies] * 4 if isinstance(strategies, str) else list(strategies))]
     key = json.dumps({"strategies": [strategy_fingerprint(s) for s in names], "rules": rules.to_dict(),
                       "n_hands": n_hands, "n_samples": n_samples, "seed": seed, "version": VALUE_TABLE_VERSION,
                       "package": __version__}, sort_keys=True)
@@ -266,6 +279,7 @@ def value_table(strategies="heuristic", rules: Rules | None = None, *, n_hands: 
     file is ignored with a warning and rebuilt.
     """
     rules = rules or Rules()
+    strategies = [table_strategy(s) for s in ([strategies] * 4 if isinstance(strategies, str) else list(strategies))]
     path = value_table_path(strategies, rules, n_hands=n_hands, n_samples=n_samples, seed=seed, cache_dir=cache_dir)
     if path.exists():
         table = _read_cached(path)
