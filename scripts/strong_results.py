@@ -10,11 +10,12 @@ on those same deals.  Writes into results/strong/: the mc run's report tables
 declarer, the mc table's mean, the heuristic table's mean and their paired
 difference with a 95% CI.
 
-The mc run is chunked and resumable: Ctrl-C keeps every finished chunk, and
-`--resume` goes on from there (`--deals` may then be raised to play more deals).
+The mc run is chunked and resumable: Ctrl-C (or the end of `--minutes`) keeps
+every finished chunk and the tables are made from the deals done so far;
+`--resume` goes on with the stored run, `--tables-only` remakes the tables from it.
 
-    python scripts/strong_results.py                           # 2,000 deals, about half an hour on 2 cores
-    python scripts/strong_results.py --resume --deals 6000     # play more deals onto the same run
+    python scripts/strong_results.py --minutes 60             # as many of 20,000 deals as an hour allows
+    python scripts/strong_results.py --resume                  # go on with the run in runs/strong
     python scripts/strong_results.py --deals 4 --strategy mc:samples=4 --out /tmp/s --results /tmp/s/results
 """
 
@@ -23,8 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import signal
 import sys
-import time
 from pathlib import Path
 
 import polars as pl
@@ -34,10 +35,15 @@ from barbu_sim.barbu.plots import write_plots
 from barbu_sim.barbu.report import build_tables, write_report
 from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.barbu.schema import REL_SEATS
+from barbu_sim.core.runs import read_manifest
 from barbu_sim.core.tables import to_markdown, write_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TRUMP, DOMINO_RANK = "each,longest,strongest", "each,most-held"
+
+
+def _out_of_time(signum, frame):
+    raise KeyboardInterrupt
 
 
 def compare(strong_dir: Path, base_dir: Path, names: tuple[str, str]) -> pl.DataFrame:
@@ -63,7 +69,9 @@ def compare(strong_dir: Path, base_dir: Path, names: tuple[str, str]) -> pl.Data
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=2000, help="deals (the first N of the seed; default 2,000)")
+    ap.add_argument("--deals", type=int, default=20_000, help="deals (the first N of the seed; default 20,000)")
+    ap.add_argument("--minutes", type=float, default=0, help="stop playing after this long (0: play every deal)")
+    ap.add_argument("--tables-only", action="store_true", help="play nothing: make the tables from the run on disk")
     ap.add_argument("--seed", type=int, default=2026, help="the headline study's seed (default 2026)")
     ap.add_argument("--strategy", default="mc", help="the strong player, at every seat (default mc)")
     ap.add_argument("--baseline", default="heuristic", help="the player it is compared with (default heuristic)")
@@ -78,21 +86,31 @@ def main(argv=None):
     try:
         strong_cfg = RunConfig(deals=args.deals, seed=args.seed, strategies=[args.strategy] * 4, trump=TRUMP,
                                domino_rank=DOMINO_RANK, chunk_deals=args.chunk)
-        base_cfg = RunConfig(deals=args.deals, seed=args.seed, strategies=[args.baseline] * 4, trump=TRUMP,
-                             domino_rank=DOMINO_RANK)
     except ValueError as e:
         print(f"Error: {e}", file=sys.stderr)
         sys.exit(2)
-    t0 = time.perf_counter()
-    try:
-        if args.resume and (strong_dir / "manifest.json").exists():
-            summary = run(strong_dir, strong_cfg, resume=True, progress=not args.no_progress)
-        else:
-            summary = run(strong_dir, strong_cfg, force=True, progress=not args.no_progress)
-    except KeyboardInterrupt:
-        print(f"Interrupted: finished chunks are kept; go on with --resume --out {out}", file=sys.stderr)
-        sys.exit(130)
-    run_seconds = time.perf_counter() - t0
+
+    if not args.tables_only:
+        if args.minutes > 0:  # the budget ends the run like Ctrl-C: at the end of the chunk in play
+            signal.signal(signal.SIGALRM, _out_of_time)
+            signal.alarm(max(1, int(args.minutes * 60)))
+        try:
+            if args.resume and (strong_dir / "manifest.json").exists():
+                run(strong_dir, resume=True, progress=not args.no_progress)
+            else:
+                run(strong_dir, strong_cfg, force=True, progress=not args.no_progress)
+        except KeyboardInterrupt:
+            print("Stopped: the tables are made from the deals done; go on later with --resume", file=sys.stderr)
+        finally:
+            signal.alarm(0)
+    manifest = read_manifest(strong_dir, "deals")
+    done = int(manifest["deals_done"])
+    if done == 0:
+        print("Error: no deal finished yet", file=sys.stderr)
+        sys.exit(1)
+    strong_cfg = RunConfig(**manifest["config"])
+    base_cfg = RunConfig(deals=done, seed=strong_cfg.seed, strategies=[args.baseline] * 4, trump=TRUMP,
+                         domino_rank=DOMINO_RANK)
     run(base_dir, base_cfg, force=True, progress=False)
 
     tables = build_tables(strong_dir)
@@ -104,16 +122,17 @@ def main(argv=None):
             shutil.copy(f, results / f.name)
     write_plots(tables, results / "charts")
     shutil.copy(strong_dir / "manifest.json", results / "manifest.json")
-    names = (args.strategy.split(":")[0], args.baseline.split(":")[0])
+    names = (strong_cfg.strategies[0].split(":")[0], args.baseline.split(":")[0])
     comparison = compare(strong_dir, base_dir, names)
     write_table(comparison, results, "strong_vs_heuristic")
     md = to_markdown(comparison.filter(pl.col("choice") == "fixed").drop("choice"), decimals=2)
     (results / "strong_vs_heuristic.md").write_text(
-        f"# {args.strategy} at every seat against {args.baseline} at every seat, on the same {summary.done:,} "
+        f"# {strong_cfg.strategies[0]} at every seat against {args.baseline} at every seat, on the same {done:,} "
         f"deals of seed {args.seed}\n\nMeans relative to the declarer; difference = {names[0]} - {names[1]}, "
         "paired per deal, with a 95% CI.\n\n" + md + "\n")
-    timing = {"deals": summary.done, "configurations": len(strong_cfg.configs()), "strategy": args.strategy,
-              "run_seconds": run_seconds, "deals_per_second": summary.per_second}
+    timing = {"deals": done, "deals_planned": strong_cfg.deals, "configurations": len(strong_cfg.configs()),
+              "strategy": strong_cfg.strategies[0], "wall_seconds": manifest["wall_seconds"],
+              "deals_per_second": done / manifest["wall_seconds"] if manifest["wall_seconds"] else None}
     (results / "timing.json").write_text(json.dumps(timing, indent=2) + "\n")
     print(json.dumps(timing, indent=2))
 
