@@ -172,3 +172,37 @@ def test_doubling_study_runs_tiny(tmp_path):
     assert policies[0]["doubles_per_block"] == 2.0  # East makes exactly the compulsory doubles
     gains = json.loads((tmp_path / "d" / "gain_by_contract_hand.json").read_text())
     assert sum(r["n"] for r in gains) <= 3 * 7 * 3 and {r["hand"] for r in gains} <= set(range(1, 8))
+
+
+def test_advise_in_context_and_the_defenders_question(table, monkeypatch):
+    from typer.testing import CliRunner
+    from barbu_sim.cli import app
+    monkeypatch.setattr("barbu_sim.barbu.game.advice.value_table", lambda *a, **k: table)
+    runner = CliRunner()
+    r = runner.invoke(app, ["advise", "AKQ.JT9.876.5432", "--remaining", "trumps,domino,barbu", "--hand-in-block", "5",
+                            "--doubles-owed", "E=1,S=2,W=0", "--samples", "40"])
+    assert r.exit_code == 0, r.output
+    assert "optimal_value" in r.output and "(1, 2, 0)" in r.output and "settled score" in r.output
+    r = runner.invoke(app, ["advise", "T98.765.AK32.QJ2", "--double", "barbu", "--declarer", "N", "--seat", "E",
+                            "--remaining", "barbu,no-queens", "--hand-in-block", "6", "--samples", "30"])
+    assert r.exit_code == 0, r.output
+    assert "N (declarer)" in r.output and "| S " in r.output and "Double:" in r.output
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--hand-in-block", "3"], "give the 5 contracts"),
+    (["--hand-in-block", "9"], "1..7"),
+    (["--remaining", "barbu,trumps", "--hand-in-block", "5"], "leaves 3 contracts"),
+    (["--doubles-owed", "N=1"], "is the declarer"),
+    (["--remaining", "barbu", "--doubles-owed", "E=2"], "impossible"),
+    (["--doubles-owed", "E=x"], "not a number"),
+    (["--double", "trumps"], "trump suit"),
+    (["--double", "barbu", "--seat", "N"], "must not be the declarer"),
+    (["--double", "barbu", "--remaining", "trumps,domino"], "not one of the declarer's remaining"),
+])
+def test_bad_advise_arguments(args, needle):
+    from typer.testing import CliRunner
+    from barbu_sim.cli import app
+    r = CliRunner().invoke(app, ["advise", "AKQ.JT9.876.5432", "--samples", "10"] + args)
+    assert r.exit_code == 2, r.output
+    assert needle in r.output and "Traceback" not in r.output

@@ -196,7 +196,7 @@ def test_compare_orders_and_advise_cli(tmp_path):
     assert (tmp_path / "o" / "orders.png").exists() and "Paired difference" in r.output
     r = runner.invoke(app, ["advise", "AKQ.JT9.876.5432", "--remaining", "trumps,barbu", "--samples", "50"])
     assert r.exit_code == 0, r.output
-    assert "Recommended (optimal policy):" in r.output
+    assert "Recommended (optimal policy, settled score):" in r.output
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -196,21 +196,32 @@ class Bayes(DoublingPolicy):
         if key in self._memo:  # the same decision again (another contract policy made the same call)
             situation.notes[player] = self._memo[key]
             return set(self._memo[key]["reasons"])
+        raw, level = self.estimate(hand, player, declarer, contract, param, rules, situation)
+        gain = {t: float((raw[:, player] - raw[:, t]).mean()) for t in allowed}
+        owed = int(situation.owed[(player - declarer) % N_SEATS - 1])
+        reasons = self.decide(gain, declarer, forced, owed, subset_of(situation.remaining), contract)
+        situation.notes[player] = self._memo[key] = {"gain": gain, "level": level, "kept": len(raw),
+                                                     "reasons": reasons}
+        return set(reasons)
+
+    def estimate(self, hand, player, declarer, contract, param, rules, situation: Situation):
+        """The raw scores (m, 4) of the deals consistent with the declarer's choice, played out; and the level
+        of :meth:`consistent_deals`."""
         deals, level = self.consistent_deals(hand, player, declarer, contract, param, situation, self.evaluator.seed)
         raw = np.array([play_deal(d, contract, self.evaluator.strategies, param=param, declarer=declarer,
                                   rules=rules, seed=self.evaluator.seed, index=situation.index).scores
                         for d in deals], float)
-        gain = {t: float((raw[:, player] - raw[:, t]).mean()) for t in allowed}
-        reasons = {t: "margin" for t in allowed if gain[t] > self.margin}
-        if declarer in allowed and declarer not in reasons:
-            owed = int(situation.owed[(player - declarer) % N_SEATS - 1])
+        return raw, level
+
+    def decide(self, gain: dict, declarer: int, forced: bool, owed: int, subset: int, contract: int) -> dict:
+        """Whom to double, and why (``margin``, ``forced`` or ``planned``), from the expected gains by target."""
+        reasons = {t: "margin" for t, g in gain.items() if g > self.margin}
+        if declarer in gain and declarer not in reasons:
             if forced:
                 reasons[declarer] = "forced"
-            elif gain[declarer] >= spend_threshold(self.spending, subset_of(situation.remaining), contract, owed):
+            elif gain[declarer] >= spend_threshold(self.spending, subset, contract, owed):
                 reasons[declarer] = "planned"
-        situation.notes[player] = self._memo[key] = {"gain": gain, "level": level, "kept": len(deals),
-                                                     "reasons": reasons}
-        return set(reasons)
+        return reasons
 
     def double_rate(self, contract, subset, owed) -> float:
         s = self.gains[contract]
