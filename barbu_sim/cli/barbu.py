@@ -11,8 +11,8 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    MAX_SAMPLES, OptionOpt, RulesOpt, app, check_out, check_range, check_seed, fail, interrupted, load_cli_rules,
-    per_seat,
+    MAX_SAMPLES, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out, check_range, check_seed, cli_backend,
+    fail, interrupted, load_cli_rules, per_seat,
 )
 
 MAX_GAMES = 1_000_000  # games per `game` call
@@ -110,6 +110,8 @@ def run(
     resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")] = False,
     force: Annotated[bool, typer.Option(help="Replace a run already in --out (its records, report and charts are deleted).")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    backend: BackendOpt = "local",
+    ray_address: RayAddressOpt = None,
 ):
     """Simulate many deals and write per-deal records to a run directory.
 
@@ -124,6 +126,8 @@ def run(
       barbu-sim run -c trumps --trump strongest --seat-strategy N=random
 
       barbu-sim run --resume --out runs/study
+
+      barbu-sim run -n 20000000 --backend ray --ray-address auto --out runs/big
     """
     from ..barbu.rules import CONTRACTS, parse_contract
     from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
@@ -139,12 +143,13 @@ def run(
                  "declarer": parse_seat(declarer) if declarer is not None else None,
                  "rules": load_cli_rules(rules, option).to_dict() if rules is not None or option else None}
         given = {k: v for k, v in given.items() if v is not None}
+        where = cli_backend(backend, ray_address, threads)
         if resume:
             check_resume_settings(out, given)
-            summary = run_simulation(out, resume=True, threads=threads, progress=progress)
+            summary = run_simulation(out, resume=True, threads=threads, progress=progress, backend=where)
         else:
             config = RunConfig(**{"deals": 5_000_000, "contracts": list(CONTRACTS), **given})
-            summary = run_simulation(out, config, force=force, threads=threads, progress=progress)
+            summary = run_simulation(out, config, force=force, threads=threads, progress=progress, backend=where)
     except KeyboardInterrupt:
         interrupted(f"the completed chunks are saved; finish with: barbu-sim run --resume --out {out}")
     except ValueError as e:
