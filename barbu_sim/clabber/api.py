@@ -47,9 +47,9 @@ class RoundResult:
 
 
 def _seed(seed: int) -> np.uint64:
-    if seed < 0:
-        raise ValueError("the seed must be a non-negative integer")
-    return np.uint64(seed % 2**64)
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"the seed must be a non-negative integer below 2^64, not {seed}")
+    return np.uint64(seed)
 
 
 def _seat(seat: int, what: str) -> int:

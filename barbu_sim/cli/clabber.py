@@ -11,7 +11,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import BackendOpt, RayAddressOpt, app, cli_backend, fail, per_seat
+from .app import (
+    MAX_SAMPLES, BackendOpt, RayAddressOpt, app, check_out, check_range, check_seed, cli_backend, fail, interrupted,
+    per_seat,
+)
 
 clabber_app = typer.Typer(help="Clabber, the 24-card partnership game: play, simulate, report, full games.",
                           no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -23,7 +26,8 @@ BiddingOpt = Annotated[str, typer.Option(help="Bidding policy for every seat: ac
 SeatBiddingOpt = Annotated[Optional[list[str]], typer.Option(help="Bidding policy for one seat, SEAT=POLICY. Repeatable.")]
 OptionOpt = Annotated[Optional[list[str]], typer.Option(
     "--option", "-o", help="Rule option NAME=VALUE: partner-excuse=on|off, misplay=error|penalty. Repeatable.")]
-SeedOpt = Annotated[int, typer.Option(help="Seed: round i is a pure function of (seed, i).")]
+SeedOpt = Annotated[int, typer.Option(help="Seed 0..2^64-1: round i is a pure function of (seed, i).")]
+MAX_GAMES = 100_000_000  # games per `clabber game` call
 ThreadsOpt = Annotated[Optional[int], typer.Option(help="Worker threads (default: all cores). Results do not depend on it.")]
 
 
@@ -82,8 +86,8 @@ def play(
     from ..clabber.rules import parse_clabber_card, parse_clabber_deal
     from ..core.seats import parse_seat
     try:
-        if seed < 0 or index < 0:
-            raise ValueError("--seed and --index must be non-negative")
+        check_seed(seed)
+        check_range(index, "--index", 0, 2**63 - 1)
         if (deal is None) != (turned is None):
             raise ValueError("--deal and --turned go together")
         strategies, policies, rules = _setup(strategy, seat_strategy, bidding, seat_bidding, option)
@@ -92,6 +96,8 @@ def play(
                                 strategies, rules, seed=seed, index=index)
         else:
             result = play_round(seed, index, parse_seat(dealer), policies, strategies, rules)
+    except KeyboardInterrupt:
+        interrupted("no round played")
     except ValueError as e:
         fail(str(e))
     melds = None
@@ -135,6 +141,9 @@ def run(
     from ..clabber.runs import RunConfig, check_resume_settings, run as run_rounds
     from ..core.seats import parse_seat
     try:
+        check_out(out)
+        if seed is not None:
+            check_seed(seed)
         strategies, policies, rules = _setup(strategy or "heuristic", seat_strategy, bidding or "accept-first",
                                              seat_bidding, option)
         given = {"rounds": rounds, "seed": seed, "dealer": parse_seat(dealer) if dealer is not None else None,
@@ -151,9 +160,7 @@ def run(
                                   "rules": rules.to_dict(), **given})
             summary = run_rounds(out, config, force=force, threads=threads, progress=progress, backend=where)
     except KeyboardInterrupt:
-        typer.echo(f"\nInterrupted: the completed chunks are saved; finish with: "
-                   f"barbu-sim clabber run --resume --out {out}", err=True)
-        raise typer.Exit(130)
+        interrupted(f"the completed chunks are saved; finish with: barbu-sim clabber run --resume --out {out}")
     except ValueError as e:
         fail(str(e))
     typer.echo(f"{summary.done:,} rounds in {summary.wall_seconds:.1f} s "
@@ -218,8 +225,9 @@ def game(
 
     from ..clabber.game import run_games, score_sheet
     try:
-        if games < 1:
-            raise ValueError("--games must be at least 1")
+        check_range(games, "--games", 1, MAX_GAMES)
+        check_seed(seed)
+        check_out(out)
         if show is not None and not 0 <= show < games:
             raise ValueError(f"--show must name one of the games played, 0..{games - 1}")
         if threads is not None:
@@ -229,6 +237,8 @@ def game(
         strategies, policies, rules = _setup(strategy, seat_strategy, bidding, seat_bidding, option)
         summary = run_games(games, seed, policies, strategies, rules, out=out)
         sheet = score_sheet(seed, show, policies, strategies, rules) if show is not None else None
+    except KeyboardInterrupt:
+        interrupted("no summary was written")
     except ValueError as e:
         fail(str(e))
     if sheet:
@@ -256,7 +266,11 @@ def advise(
     from ..clabber.advice import advise as advise_hand, format_advice
     from ..clabber.rules import parse_rule_options
     try:
+        check_range(samples, "--samples", 1, MAX_SAMPLES)
+        check_seed(seed)
         rows = advise_hand(hand, turned, position, samples, bidding, strategy, parse_rule_options(option), seed)
+    except KeyboardInterrupt:
+        interrupted("no advice")
     except ValueError as e:
         fail(str(e))
     typer.echo(format_advice(rows, samples))
