@@ -150,7 +150,7 @@ class Bayes(DoublingPolicy):
         values, params, seat_values = grid_to_contracts(self.proxy.predict(declarer_hands))
         policy = situation.declarer_policy
         remaining = list(situation.remaining)
-        if policy is not None and hasattr(policy, "choose_many"):
+        if policy is not None and callable(getattr(policy, "choose_many", None)):
             return policy.choose_many(declarer_hands, values, params, seat_values, remaining, situation.owed)
         scores = np.full(values.shape, -np.inf)  # unknown policy: assume the raw-score block DP
         S = subset_of(remaining)

@@ -175,6 +175,8 @@ class Optimal(TablePolicy):
 class UserContractPolicy(ContractPolicy):
     """A user function ``func(values, remaining) -> contract id or name``."""
 
+    choose_many = None  # a user function ranks one hand at a time: bayes assumes raw-optimal instead
+
     def __init__(self, evaluator: Evaluator, func, name: str):
         super().__init__(evaluator)
         self.func, self.name = func, name
