@@ -206,3 +206,23 @@ def test_bad_advise_arguments(args, needle):
     r = CliRunner().invoke(app, ["advise", "AKQ.JT9.876.5432", "--samples", "10"] + args)
     assert r.exit_code == 2, r.output
     assert needle in r.output and "Traceback" not in r.output
+
+
+def test_compare_orders_scores_raw_and_settled(tmp_path, monkeypatch, table):
+    import json
+    from barbu_sim.barbu.game.io import write_comparison
+    from barbu_sim.barbu.game.orders import compare_orders
+    monkeypatch.setattr("barbu_sim.barbu.game.orders.value_table", lambda *a, **k: table)
+    cmp = compare_orders(["raw-optimal", "optimal"], doublings=["compulsory-only", "always"], blocks=60, games=0,
+                         seed=5, n_samples=20)
+    write_comparison(cmp, tmp_path / "o")
+    diffs = json.loads((tmp_path / "o" / "orders_differences.json").read_text())
+    assert {(d["doubling"], d["score"]) for d in diffs} == {(a, b) for a in ("compulsory-only", "always")
+                                                            for b in ("raw", "settled")}
+    assert all(d["policy"] == "optimal" and d["baseline"] == "raw-optimal" for d in diffs)
+    settled = next(d for d in diffs if d["doubling"] == "compulsory-only" and d["score"] == "settled")
+    assert settled["ci_low"] > 0  # planning for the forced doubles pays
+    # Settled minus raw is the settlement: zero for raw-optimal only if nobody doubled, which never happens.
+    for (dbl, pol, score), t in cmp.totals.items():
+        if score == "settled":
+            assert not np.array_equal(t, cmp.totals[(dbl, pol, "raw")])
