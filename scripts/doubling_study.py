@@ -116,10 +116,10 @@ def main(argv=None):
     policy_rows = []
     for n in names:
         row = {"policy": n, **summarize(totals[n])}
-        for ref in (names[0], "threshold:5"):
-            if ref in totals and ref != n:
-                d = summarize(totals[n] - totals[ref])
-                row[f"vs_{ref}"], row[f"vs_{ref}_low"], row[f"vs_{ref}_high"] = d["mean"], d["ci_low"], d["ci_high"]
+        for ref in (names[0], "threshold:5"):  # paired differences (None for the policy itself or a missing one)
+            d = summarize(totals[n] - totals[ref]) if ref in totals and ref != n else {}
+            row[f"vs_{ref}"], row[f"vs_{ref}_low"], row[f"vs_{ref}_high"] = (d.get("mean"), d.get("ci_low"),
+                                                                             d.get("ci_high"))
         doubles = hands.filter((pl.col("policy") == n) & (pl.col("defender") == EAST) & pl.col("doubled"))
         row["doubles_per_block"] = doubles.height / args.blocks
         policy_rows.append(row)
