@@ -8,6 +8,7 @@ round in which a team reaches 500; the higher total wins, equal totals draw.
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -47,15 +48,30 @@ def summarize_games(frame: pl.DataFrame) -> dict:
     return out
 
 
+def play_games_chunk(seed: int, bidding, strategies, rules: Rules | None, threads: int | None, lo: int,
+                     n: int) -> pl.DataFrame:
+    """The rows of games ``lo .. lo + n - 1`` (a pure function: any process may play it)."""
+    return games_frame(lo, play_games(seed, lo, n, bidding, strategies, rules, threads))
+
+
 def run_games(games: int, seed: int = 0, bidding="accept-first", strategies="heuristic", rules: Rules | None = None,
-              out=None, threads: int | None = None, chunk: int = 100_000, progress: bool = False) -> dict:
-    """Play ``games`` games; write ``games.parquet`` and ``summary.json`` into ``out`` if given."""
+              out=None, threads: int | None = None, chunk: int = 100_000, progress: bool = False,
+              backend=None) -> dict:
+    """Play ``games`` games; write ``games.parquet`` and ``summary.json`` into ``out`` if given.
+
+    ``backend`` (:mod:`barbu_sim.core.backends`; default this process) plays the chunks of
+    ``chunk`` games (10,000 on a remote backend, so that every worker gets some); the results
+    are the same with any backend and chunk.
+    """
+    from ..core.backends import LocalBackend
     if games < 1:
         raise ValueError("--games must be at least 1")
-    parts = []
-    for lo in range(0, games, chunk):
-        n = min(chunk, games - lo)
-        parts.append(games_frame(lo, play_games(seed, lo, n, bidding, strategies, rules, threads)))
+    backend = backend or LocalBackend()
+    if backend.name != "local":
+        chunk, threads = min(chunk, 10_000), None  # a task's threads are the backend's
+    fn = partial(play_games_chunk, seed, bidding, strategies, rules, threads)
+    parts = list(backend.imap(fn, [(lo, min(chunk, games - lo)) for lo in range(0, games, chunk)],
+                              what="chunk of games"))
     frame = pl.concat(parts)
     summary = summarize_games(frame)
     if out is not None:

@@ -217,6 +217,8 @@ def game(
     out: Annotated[Optional[str], typer.Option(help="Directory for hands.parquet and summary.json.")] = None,
     show: Annotated[Optional[int], typer.Option(help="Print game number SHOW as a score sheet.")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    backend: BackendOpt = "local",
+    ray_address: RayAddressOpt = None,
 ):
     """Play full 28-hand games: declarer rotation, contract choice, doubling, settlement.
 
@@ -227,6 +229,8 @@ def game(
       barbu-sim game -n 200 --seat-contract-policy N=fixed --seat-doubling E=always --out runs/games
 
       barbu-sim game -n 20 --doubling bayes --seat-contract-policy N=raw-optimal
+
+      barbu-sim game -n 5000 --backend ray --ray-address auto --out runs/games
     """
     from ..barbu.game.io import run_games
     try:
@@ -240,7 +244,8 @@ def game(
             games=games, seed=seed, strategies=per_seat(strategy, seat_strategy, "--seat-strategy"),
             contract_policies=per_seat(contract_policy, seat_contract_policy, "--seat-contract-policy"),
             doubling_policies=per_seat(doubling, seat_doubling, "--seat-doubling"),
-            rules=load_cli_rules(rules, option), samples=samples, out=out, show=show, progress=progress)
+            rules=load_cli_rules(rules, option), samples=samples, out=out, show=show, progress=progress,
+            backend=cli_backend(backend, ray_address))
     except KeyboardInterrupt:
         interrupted("no game record was written")
     except OSError as e:
@@ -286,6 +291,8 @@ def compare_orders_cmd(
     rules: RulesOpt = None,
     option: OptionOpt = None,
     out: Annotated[Optional[str], typer.Option(help="Directory for the tables (CSV, JSON, Markdown) and the chart.")] = None,
+    backend: BackendOpt = "local",
+    ray_address: RayAddressOpt = None,
 ):
     """Compare contract-order policies: raw and settled block totals with paired CIs against a baseline, and game
     win rates, under each doubling policy.
@@ -295,6 +302,8 @@ def compare_orders_cmd(
       barbu-sim compare-orders --policies fixed,myopic,relative,optimal --blocks 2000 --out runs/orders
 
       barbu-sim compare-orders --policies raw-optimal,optimal --doubling compulsory-only,threshold,bayes --blocks 200
+
+      barbu-sim compare-orders --blocks 20000 --samples 400 --backend ray --ray-address auto --out runs/orders
     """
     from ..barbu.game.io import write_comparison
     from ..barbu.game.orders import compare_orders, split_policies
@@ -306,7 +315,8 @@ def compare_orders_cmd(
         check_out(out)
         result = compare_orders(split_policies(policies), doublings=[d.strip() for d in doubling.split(",") if d.strip()],
                                 blocks=blocks, games=games, seed=seed, strategy=strategy,
-                                rules=load_cli_rules(rules, option), n_samples=samples)
+                                rules=load_cli_rules(rules, option), n_samples=samples,
+                                backend=cli_backend(backend, ray_address))
         text = write_comparison(result, out)
     except KeyboardInterrupt:
         interrupted("nothing was written")

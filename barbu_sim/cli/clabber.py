@@ -210,6 +210,8 @@ def game(
     threads: ThreadsOpt = None,
     out: Annotated[Optional[str], typer.Option(help="Directory for games.parquet and summary.json.")] = None,
     show: Annotated[Optional[int], typer.Option(help="Print game number SHOW as a score sheet.")] = None,
+    backend: BackendOpt = "local",
+    ray_address: RayAddressOpt = None,
 ):
     """Play full games to 500 (random first dealer, the deal passing left) and summarise them.
 
@@ -218,6 +220,8 @@ def game(
       barbu-sim clabber game -n 200000 --bidding accept-first --strategy random --seed 1 --out runs/cgames
 
       barbu-sim clabber game -n 1 --show 0
+
+      barbu-sim clabber game -n 2000000 --bidding mc --backend ray --ray-address auto --out runs/cgames
     """
     import json
 
@@ -235,7 +239,8 @@ def game(
                 raise ValueError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
             numba.set_num_threads(threads)
         strategies, policies, rules = _setup(strategy, seat_strategy, bidding, seat_bidding, option)
-        summary = run_games(games, seed, policies, strategies, rules, out=out)
+        summary = run_games(games, seed, policies, strategies, rules, out=out,
+                            backend=cli_backend(backend, ray_address, threads))
         sheet = score_sheet(seed, show, policies, strategies, rules) if show is not None else None
     except KeyboardInterrupt:
         interrupted("no summary was written")

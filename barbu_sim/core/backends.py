@@ -132,6 +132,9 @@ class RayBackend:
             kwargs = {"include_dashboard": False, "log_to_driver": False, "logging_level": "WARNING"}
             if self.address is None:
                 kwargs["num_cpus"] = self.num_cpus or os.cpu_count()
+                # Ray runs its workers at niceness 15; a local run's workers should get the
+                # machine's cores as the local backend's threads do (RAY_worker_niceness overrides).
+                os.environ.setdefault("RAY_worker_niceness", "0")
             try:
                 ray.init(address=self.address, **kwargs)
             except (ConnectionError, RuntimeError, ValueError) as e:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -37,23 +38,58 @@ def hand_rows(result) -> list[dict]:
     return rows
 
 
+GAMES_PER_CHUNK = 4  # games per backend task: a game costs far more than a task
+_players_memo: dict = {}  # one set of players per process, reused by every chunk of a run
+
+
+def _players(spec: dict):
+    key = repr(spec)
+    if key not in _players_memo:
+        _players_memo.clear()
+        _players_memo[key] = make_players(spec["strategies"], spec["contract_policies"], spec["doubling_policies"],
+                                          rules=spec["rules"], n_samples=spec["samples"], seed=spec["seed"])
+    return _players_memo[key]
+
+
+def play_games_chunk(spec: dict, lo: int, n: int) -> list[tuple]:
+    """Games ``lo .. lo + n - 1``: for each, its hand rows, totals, winners and (game ``show`` only) score sheet.
+
+    A pure function of ``spec`` (seed, strategies, policies, rules, samples, show): any process may play it.
+    """
+    players = _players(spec)
+    out = []
+    for g in range(lo, lo + n):
+        result = play_game(spec["seed"], g, players, rules=spec["rules"])
+        out.append((hand_rows(result), result.totals, result.winners, score_sheet(result) if spec["show"] == g else ""))
+    return out
+
+
 def run_games(*, games: int, seed: int, strategies, contract_policies, doubling_policies, rules: Rules,
-              samples: int = 100, out=None, show: int | None = None, progress: bool = True):
+              samples: int = 100, out=None, show: int | None = None, progress: bool = True, backend=None):
     """Play ``games`` games; with ``out``, write hands.parquet and summary.json there.
 
-    Returns ``(summary text, score sheet of game show or "")``.
+    ``backend`` (:mod:`barbu_sim.core.backends`; default this process) plays the games
+    in chunks; the results are the same with any.  Returns ``(summary text, score sheet
+    of game show or "")``.
     """
     from tqdm import tqdm
-    players = make_players(strategies, contract_policies, doubling_policies, rules=rules, n_samples=samples, seed=seed)
+
+    from ...core.backends import LocalBackend
+    spec = {"seed": seed, "strategies": list(strategies), "contract_policies": list(contract_policies),
+            "doubling_policies": list(doubling_policies), "rules": rules, "samples": samples, "show": show}
+    players = _players(spec)
+    backend = backend or LocalBackend()
+    chunks = [(lo, min(GAMES_PER_CHUNK, games - lo)) for lo in range(0, games, GAMES_PER_CHUNK)]
     rows, totals, wins, sheet = [], [], np.zeros(N_SEATS), ""
-    for g in tqdm(range(games), unit=" games", disable=not progress, desc="games"):
-        result = play_game(seed, g, players, rules=rules)
-        rows += hand_rows(result)
-        totals.append(result.totals)
-        for w in result.winners:
-            wins[w] += 1 / len(result.winners)
-        if show == g:
-            sheet = score_sheet(result)
+    with tqdm(total=games, unit=" games", disable=not progress, desc="games") as bar:
+        for chunk in backend.imap(partial(play_games_chunk, spec), chunks, what="chunk of games"):
+            for game_rows, game_totals, winners, game_sheet in chunk:
+                rows += game_rows
+                totals.append(game_totals)
+                for w in winners:
+                    wins[w] += 1 / len(winners)
+                sheet = sheet or game_sheet
+            bar.update(len(chunk))
     totals = np.array(totals)
     summary = {"games": games, "seed": seed, "strategies": list(map(str, strategies)),
                "contract_policies": [p.contract_policy.name for p in players],

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import polars as pl
 
+from ...core.backends import LocalBackend
 from ...core.seats import N_SEATS
 from ...core.stats import summarize
 from ..api import evaluate_hands, play_batch
@@ -84,23 +86,46 @@ def block_hands(policy, doubling, deals, actual, block: int, rules: Rules) -> li
     return rows
 
 
-def block_deals(blocks: int, seed: int, evaluator: Evaluator):
+def deals_chunk(seed: int, strategies, n_samples: int, rules: Rules, lo: int, n: int):
+    """Deals ``lo .. lo + n - 1`` of a comparison: ``(deals, North's estimates (mean, se), actual scores)``.
+
+    A pure function (a hand's Monte Carlo deals depend only on the seed, the hand and the seat):
+    any process may compute it, in chunks of any size.
+    """
+    deals = np.array([random_deal(seed, i) for i in range(lo, lo + n)], np.uint64)
+    est = evaluate_hands(deals[:, 0], EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed,
+                         rules=rules)
+    actual, _ = play_batch(seed, lo, n, EvalGrid.configs(0), strategies, rules=rules)
+    return deals, est.mean, est.se, actual
+
+
+def block_deals(blocks: int, seed: int, evaluator: Evaluator, backend=None):
     """The deals of ``blocks`` blocks (North declaring) and their scores in every configuration:
     ``(deals (n, 4) uint64, actual (n, EvalGrid.SIZE, 4))``; North's hands are evaluated into ``evaluator``
-    (every policy decides from the same estimates)."""
+    (every policy decides from the same estimates).  ``backend``: where (:mod:`barbu_sim.core.backends`;
+    a remote one gets chunks of 256 deals); the result is the same."""
     n = N_CONTRACTS * blocks
-    deals = np.array([random_deal(seed, i) for i in range(n)], np.uint64)
-    est = evaluate_hands(deals[:, 0], EvalGrid.configs(0), evaluator.strategies, seat=0,
-                         n_samples=evaluator.n_samples, seed=seed, rules=evaluator.rules)
+    chunk = n if backend is None or backend.name == "local" else 256
+    fn = partial(deals_chunk, seed, evaluator.strategies, evaluator.n_samples, evaluator.rules)
+    parts = list((backend or LocalBackend()).imap(fn, [(lo, min(chunk, n - lo)) for lo in range(0, n, chunk)],
+                                                  what="chunk of deals"))
+    deals, mean, se, actual = (np.concatenate([part[i] for part in parts]) for i in range(4))
     for j in range(n):
-        evaluator.preload(deals[j, 0], 0, est.mean[j], est.se[j])
-    actual, _ = play_batch(seed, 0, n, EvalGrid.configs(0), evaluator.strategies, rules=evaluator.rules)
+        evaluator.preload(deals[j, 0], 0, mean[j], se[j])
     return deals, actual
+
+
+def order_game_winners(seed: int, strategies, seats, doubling: str, rules: Rules, n_samples: int,
+                       table_kwargs: dict | None, g: int) -> list[int]:
+    """The winners of game ``g`` of a comparison, the seats using contract policies ``seats``."""
+    players = make_players(strategies, seats, [doubling] * 4, rules=rules, n_samples=n_samples, seed=seed,
+                           table_kwargs=table_kwargs)
+    return play_game(seed + 1, g, players, rules=rules).winners
 
 
 def compare_orders(policies: list[str], *, doublings=("compulsory-only",), blocks: int = 300, games: int = 40,
                    seed: int = 0, strategy: str = "heuristic", rules: Rules | None = None, n_samples: int = 100,
-                   table_kwargs: dict | None = None, progress=None) -> OrderComparison:
+                   table_kwargs: dict | None = None, progress=None, backend=None) -> OrderComparison:
     """Pit contract-order policies against each other, under each doubling policy.
 
     Blocks: ``blocks`` sequences of 7 deals, North declaring all 7; every policy
@@ -110,7 +135,8 @@ def compare_orders(policies: list[str], *, doublings=("compulsory-only",), block
     the block is scored raw and settled.  Games: ``games`` full games per doubling
     policy in which the seats use different contract policies (rotated so each
     policy sits at each seat), every seat doubling with it; a tie for first counts
-    as a shared win.
+    as a shared win.  ``backend`` (:mod:`barbu_sim.core.backends`) plays the deals and
+    games; the tables are the same with any.
     """
     if len(policies) < 2:
         raise ValueError("compare at least two policies")
@@ -129,7 +155,7 @@ def compare_orders(policies: list[str], *, doublings=("compulsory-only",), block
             table = value_table(strategies, rules, **(table_kwargs or {}))
         return table
 
-    deals, actual = block_deals(blocks, seed, evaluator)
+    deals, actual = block_deals(blocks, seed, evaluator, backend)
     totals, block_rows, diff_rows, win_rows = {}, [], [], []
     base = policies[0]
     for dspec in doublings:
@@ -151,14 +177,12 @@ def compare_orders(policies: list[str], *, doublings=("compulsory-only",), block
                            **summarize(totals[(dbl.name, p, score)] - totals[(dbl.name, base, score)])}
                           for p in policies[1:]]
         wins = {p: [] for p in policies}
-        for g in range(games):
-            seats = [policies[(s + g) % len(policies)] for s in range(N_SEATS)]
-            players = make_players(strategies, seats, [dspec] * 4, rules=rules, n_samples=n_samples,
-                                   seed=seed, table_kwargs=table_kwargs)
-            result = play_game(seed + 1, g, players, rules=rules)
-            share = 1.0 / len(result.winners)
+        seating = [[policies[(s + g) % len(policies)] for s in range(N_SEATS)] for g in range(games)]
+        games_args = [(seed, strategies, seating[g], dspec, rules, n_samples, table_kwargs, g) for g in range(games)]
+        for g, winners in enumerate((backend or LocalBackend()).imap(order_game_winners, games_args, what="game")):
+            share = 1.0 / len(winners)
             for s in range(N_SEATS):
-                wins[seats[s]].append(share if s in result.winners else 0.0)
+                wins[seating[g][s]].append(share if s in winners else 0.0)
         win_rows += [{"doubling": dbl.name, "policy": p, "seat_games": len(w),
                       **{k: v for k, v in summarize(np.array(w)).items() if k != "n"}}
                      for p, w in wins.items() if len(w) > 1]
