@@ -245,3 +245,30 @@ def test_value_tables_of_mc_seats_are_built_with_the_rollout_player():
     assert table_strategy("random") == "random"
     assert value_table_path("mc:rollout=basic") == value_table_path("basic")
     assert value_table_path("mc") != value_table_path("basic")
+
+
+def _bits(*cards):
+    from barbu_sim.core.cards import parse_card
+    return np.uint64(sum(1 << parse_card(c) for c in cards))
+
+
+@pytest.mark.parametrize("contract,hand,played,trick,expected", [
+    (0, ["2C", "3C", "5C"], [], [], ["2C", "5C"]),            # 4C still out: 3C and 5C differ
+    (0, ["2C", "3C", "5C"], ["4C"], [], ["2C"]),               # 4C gone: one run
+    (0, ["3C", "5C"], ["4C"], ["4C"], ["3C", "5C"]),           # 4C on the table: one loses to it, one beats it
+    (1, ["JC", "QC"], [], [], ["JC", "QC"]),                   # No Queens: the queen costs more
+    (3, ["5H", "6H"], [], [], ["5H"]),                         # No Hearts: two hearts cost the same
+    (3, ["KH", "AH"], [], [], ["KH", "AH"]),                   # ... but the ace costs more
+    (6, ["2C", "3C"], [], [], ["2C", "3C"]),                   # Domino: no runs
+])
+def test_distinct_cards(contract, hand, played, trick, expected):
+    from barbu_sim.barbu.mc import distinct_cards
+    from barbu_sim.barbu.state import S_N_IN_TRICK, S_TRICK_CARDS
+    from barbu_sim.core.cards import parse_card
+    state = np.zeros(STATE_SIZE, np.uint64)
+    state[S_PLAYED] = _bits(*played)
+    for k, c in enumerate(trick):
+        state[S_TRICK_CARDS + k] = parse_card(c)
+    state[S_N_IN_TRICK] = len(trick)
+    h = _bits(*hand)
+    assert distinct_cards(h, h, state, contract) == _bits(*expected)

@@ -23,12 +23,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.bits import lowest_bit, nth_set_bit, popcount
+from ..core.bits import highest_bit, lowest_bit, nth_set_bit, popcount
 from ..core.rng import next_u64, rand_below, stream_key
-from .play_rules import legal_mask, suit_bits
+from .play_rules import above, below, legal_mask, suit_bits, trick_points
 from .rollout import rollout_domino, rollout_tricks
 from .rules import DOMINO, RULES_ARRAY_SIZE
-from .state import S_CARDS_LEFT, S_CONTRACT, S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_VOIDS, STATE_SIZE
+from .state import (
+    S_CARDS_LEFT, S_CONTRACT, S_N_IN_TRICK, S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK_CARDS, S_VOIDS,
+    STATE_SIZE,
+)
 from .strategies import BASIC, HEURISTIC, RANDOM
 
 U0 = np.uint64(0)
@@ -192,6 +195,36 @@ def sample_layout(rng, me, hand, state, layout, allowed, cap):
 
 # ---------------------------------------------------------------- the decision
 @njit(cache=True, _nrt=False)
+def distinct_cards(legal, hand, state, contract):
+    """The legal cards worth rolling out: the lowest of each run of equivalent cards.
+
+    In a trick contract two cards of a suit are equivalent when every card ranked
+    between them is the player's own or was played in an earlier trick (none is on the
+    table now) and both cost the same to win (a queen is not a jack in No Queens): every
+    other card beats both or neither, so either leads to the same deal.  Domino has no
+    such runs: every card opens a different way.
+    """
+    if contract == DOMINO:
+        return legal
+    trick = U0
+    for k in range(np.int64(state[S_N_IN_TRICK])):
+        trick |= U1 << state[S_TRICK_CARDS + k]
+    settled = hand | (state[S_PLAYED] & ~trick)
+    reps = U0
+    for s in range(4):
+        m = legal & suit_bits(s)
+        prev = -1
+        while m:
+            c = lowest_bit(m)
+            m &= m - U1
+            if not (prev >= 0 and (above(prev) & below(c) & ~settled) == U0
+                    and trick_points(contract, 0, U1 << np.uint64(prev)) == trick_points(contract, 0, U1 << np.uint64(c))):
+                reps |= U1 << np.uint64(c)
+            prev = c
+    return reps
+
+
+@njit(cache=True, _nrt=False)
 def mc_estimates(legal, hand, state, work, key, samples, rollout, sums, squares):
     """Roll out every legal card on ``samples`` layouts; per-card sums and sums of squares of own score.
 
@@ -216,7 +249,7 @@ def mc_estimates(legal, hand, state, work, key, samples, rollout, sums, squares)
         rng[0] = stream_key(key, np.uint64(k), STREAM_MC)
         sample_layout(rng, me, hand, state, layout, allowed, cap)
         roll = next_u64(rng)
-        cands = legal
+        cands = distinct_cards(legal, hand, state, contract)
         while cands:
             card = lowest_bit(cands)
             cands &= cands - U1
@@ -239,12 +272,16 @@ def mc_estimates(legal, hand, state, work, key, samples, rollout, sums, squares)
 def mc_choose(sid, legal, hand, state, rng, explain):
     """The card an mc seat (strategy id ``sid``, see :func:`mc_id`) plays.
 
-    With one legal card, that card (no sampling).  Otherwise the card with the best
-    mean own score over the rollouts; ties go to the lowest card.  ``state`` must be
+    With one legal card, or only equivalent ones (:func:`distinct_cards`), the lowest
+    (no sampling).  Otherwise the card with the best mean own score over the rollouts
+    of the distinct cards; ties go to the lowest card.  ``state`` must be
     followed by ``MC_WORK_SIZE`` entries of scratch space.  When ``explain`` has rows,
     the decision is written to it (see ``EX_*``).
     """
     if popcount(legal) == 1:
+        return lowest_bit(legal)
+    reps = distinct_cards(legal, hand, state, np.int64(state[S_CONTRACT]))
+    if popcount(reps) == 1:  # every legal card leads to the same deal
         return lowest_bit(legal)
     samples = sid >> 8
     rollout = (sid >> 4) & 15
@@ -257,12 +294,19 @@ def mc_choose(sid, legal, hand, state, rng, explain):
         squares[c] = 0.0
     mc_estimates(legal, hand, state, work, key, samples, rollout, sums, squares)
     best, best_sum = -1, -np.inf
-    cands = legal
+    cands = reps
     while cands:
         card = lowest_bit(cands)
         cands &= cands - U1
         if sums[card] > best_sum:
             best, best_sum = card, sums[card]
+    others = legal & ~reps  # each takes the estimate of the lowest card of its run
+    while others:
+        card = lowest_bit(others)
+        others &= others - U1
+        r = highest_bit(reps & below(card))
+        sums[card] = sums[r]
+        squares[card] = squares[r]
     if explain.shape[0] > 0:
         row = np.int64(explain[0, 0]) + 1
         if row < explain.shape[0]:
