@@ -27,6 +27,7 @@ import argparse
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +36,7 @@ from barbu_sim.barbu.api import play_batch
 from barbu_sim.barbu.choices import DEFAULT_DOMINO_RANK, TRUMP_LONGEST
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO, TRUMPS, parse_contract
 from barbu_sim.barbu.strategies import resolve_strategy
+from barbu_sim.core.backends import LocalBackend, make_backend
 from barbu_sim.core.seats import N_SEATS
 from barbu_sim.core.stats import summarize
 
@@ -99,25 +101,40 @@ def parse_deals(text: str, n_pairs: int) -> list[int]:
     return counts
 
 
-def measure(strong: str, weak: str, contracts: list[int], deals: int, seed: int, block: int = 50_000,
-            log=None) -> list[dict]:
-    """One row per contract: the strong player's mean gain over the weak one in the same seat (paired)."""
+def block_sums(strong: str, weak: str, contracts: list[int], seed: int, lo: int, n: int):
+    """Deals ``lo .. lo + n - 1``: per deal and contract, the strong and the weak player's score summed
+    over the seats and declarers, each ``(n, len(contracts))`` (a pure function: any process may play it)."""
     configs = [(c, PARAMS.get(c, 0), d) for c in contracts for d in range(N_SEATS)]
+    k = len(contracts)
+    strong_sum, weak_sum = np.zeros((n, k)), np.zeros((n, k))
+    base, _ = play_batch(seed, lo, n, configs, weak)
+    base = base.reshape(n, k, N_SEATS, N_SEATS).astype(np.float64)  # deal, contract, declarer, seat
+    for seat in range(N_SEATS):
+        mix = [weak] * N_SEATS
+        mix[seat] = strong
+        s, _ = play_batch(seed, lo, n, configs, mix)
+        s = s.reshape(n, k, N_SEATS, N_SEATS)
+        strong_sum += s[:, :, :, seat].sum(axis=2)
+        weak_sum += base[:, :, :, seat].sum(axis=2)
+    return strong_sum, weak_sum
+
+
+def measure(strong: str, weak: str, contracts: list[int], deals: int, seed: int, block: int = 50_000,
+            log=None, backend=None) -> list[dict]:
+    """One row per contract: the strong player's mean gain over the weak one in the same seat (paired).
+
+    ``backend`` (barbu_sim.core.backends; default this process) plays the blocks; the rows are the same.
+    """
     k = len(contracts)
     strong_sum = np.zeros((deals, k))
     weak_sum = np.zeros((deals, k))
     t0 = time.perf_counter()
-    for lo in range(0, deals, block):
-        n = min(block, deals - lo)
-        base, _ = play_batch(seed, lo, n, configs, weak)
-        base = base.reshape(n, k, N_SEATS, N_SEATS).astype(np.float64)  # deal, contract, declarer, seat
-        for seat in range(N_SEATS):
-            mix = [weak] * N_SEATS
-            mix[seat] = strong
-            s, _ = play_batch(seed, lo, n, configs, mix)
-            s = s.reshape(n, k, N_SEATS, N_SEATS)
-            strong_sum[lo:lo + n] += s[:, :, :, seat].sum(axis=2)
-            weak_sum[lo:lo + n] += base[:, :, :, seat].sum(axis=2)
+    blocks = [(lo, min(block, deals - lo)) for lo in range(0, deals, block)]
+    sums = (backend or LocalBackend()).imap(partial(block_sums, strong, weak, contracts, seed), blocks,
+                                            what="block of deals")
+    for (lo, n), (strong_block, weak_block) in zip(blocks, sums):
+        strong_sum[lo:lo + n] += strong_block
+        weak_sum[lo:lo + n] += weak_block
         if log:
             log(f"  {strong} vs {weak}: {lo + n:,}/{deals:,} deals, {time.perf_counter() - t0:.0f} s")
     plays = N_SEATS * N_SEATS
@@ -150,6 +167,8 @@ def main(argv=None):
     ap.add_argument("--block", type=int, default=50_000, help="deals per batch (progress is printed per block)")
     ap.add_argument("--out", default=str(ROOT / "results" / "ladder.json"))
     ap.add_argument("--fresh", action="store_true", help="do not keep the rows of other pairs already in --out")
+    ap.add_argument("--backend", default="local", help="local, or ray: blocks as Ray tasks (same rows)")
+    ap.add_argument("--ray-address", default=None, help="with --backend ray: auto or HOST:PORT (default: a local instance)")
     args = ap.parse_args(argv)
     try:
         pairs = parse_pairs(args.pairs)
@@ -160,6 +179,8 @@ def main(argv=None):
                 resolve_strategy(spec)
         if args.block < 1 or not 0 <= args.seed < 2**64:
             raise ValueError("--block must be positive and --seed in 0..2^64-1")
+        backend = make_backend(args.backend, args.ray_address)
+        backend.connect()
     except ValueError as e:
         print(f"Error: {e}", file=sys.stderr)
         sys.exit(2)
@@ -175,7 +196,7 @@ def main(argv=None):
     for (strong, weak), n in zip(pairs, counts):
         t0 = time.perf_counter()
         new = measure(strong, weak, contracts, n, args.seed, args.block,
-                      log=lambda m: print(m, file=sys.stderr, flush=True))
+                      log=lambda m: print(m, file=sys.stderr, flush=True), backend=backend)
         for r in new:
             r["seconds"] = round(time.perf_counter() - t0, 1)
         rows += new

@@ -278,3 +278,27 @@ def test_compare_orders_identical(cluster, tmp_path):
     assert "orders_differences.csv" in files and sorted(f.name for f in (tmp_path / "ray").iterdir()) == files
     for name in files:  # the tables, orders.md and the chart
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
+
+
+@needs_ray
+def test_ladder_rows_identical(cluster):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import ladder
+    ray.cloudpickle.register_pickle_by_value(ladder)  # a script, not a package: its functions travel by value
+    args = ("heuristic", "random", [0, 4], 300, 5)
+    local = ladder.measure(*args, block=100)
+    assert ladder.measure(*args, block=100, backend=cluster) == local
+    assert len(local) == 2
+
+
+@needs_ray
+def test_ray_bench_script_runs(cluster, tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import ray_bench
+    ray.cloudpickle.register_pickle_by_value(ray_bench)
+    out = tmp_path / "rb.json"
+    assert ray_bench.main(["--deals", "3000", "--mc-deals", "0", "--repeats", "1", "--tasks", "5",
+                           "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["heuristic"]["records_identical"] is True
+    assert result["heuristic"]["deals"] == 3000 and result["task_overhead"]["tasks"] == 5
