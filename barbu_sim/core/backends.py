@@ -47,6 +47,12 @@ class LocalBackend:
         for item in items:
             yield fn(*item)
 
+    def imap_chunks(self, play: Callable, merge: Callable, items: Sequence[tuple[int, int]], *,
+                    what: str = "chunk") -> Iterator:
+        """``merge([play(lo, n)])`` for each ``(lo, n)``, in order."""
+        for lo, n in items:
+            yield merge([play(lo, n)])
+
     def describe(self) -> str:
         return "local"
 
@@ -68,9 +74,14 @@ def _run_task(fn: Callable, threads: int, args: Sequence):
     return fn(*args)
 
 
+def _merge_parts(merge: Callable, *parts):
+    """The body of a chunk's last task: ``merge`` of its parts' results (Ray hands them over resolved)."""
+    return merge(list(parts))
+
+
 def _task_failure(ray, error: Exception, what: str) -> Exception:
     """What the driver raises when a task failed or its worker was lost beyond the retries."""
-    if isinstance(error, ray.exceptions.RayTaskError):
+    if isinstance(error, ray.exceptions.RayTaskError) and not isinstance(error.cause, ray.exceptions.RayError):
         # The task raised: a user mistake (ValueError) reads as it does locally; anything
         # else keeps Ray's error, which is also an instance of the cause's class and shows
         # the worker's traceback.
@@ -122,7 +133,7 @@ class RayBackend:
         self.max_retries = max_retries
         self.num_cpus = num_cpus
         self._ray = import_ray()
-        self._remote = None
+        self._remote = self._merge = None
 
     def connect(self) -> None:
         """Start or join the cluster (once per process) and prepare the task function."""
@@ -144,6 +155,8 @@ class RayBackend:
         if self._remote is None:
             self._remote = ray.remote(_run_task).options(num_cpus=self.threads, max_retries=self.max_retries,
                                                          retry_exceptions=False)
+            self._merge = ray.remote(_merge_parts).options(num_cpus=1, max_retries=self.max_retries,
+                                                           retry_exceptions=False)
 
     def cluster_cpus(self) -> int:
         """CPUs of the cluster this backend is connected to."""
@@ -163,33 +176,68 @@ class RayBackend:
         early (an error, Ctrl-C, a closed generator) the outstanding tasks are cancelled.
         """
         self.connect()
+        fn_ref = self._ray.put(fn)  # shipped once, not with every task
+
+        def submit(item):
+            ref = self._remote.remote(fn_ref, self.threads, item)
+            return ref, [ref]
+
+        return self._ordered(submit, items, self.in_flight(), what)
+
+    def imap_chunks(self, play: Callable, merge: Callable, items: Sequence[tuple[int, int]], *,
+                    what: str = "chunk") -> Iterator:
+        """``merge([play(lo, n)])`` for each ``(lo, n)``, in order, each chunk played as one or more tasks.
+
+        When a run has few chunks for the cluster's CPUs, a chunk is played in parts
+        (``play`` of consecutive sub-ranges, ``merge`` of their results in order, in a
+        task of its own), so every CPU gets work.  ``play`` and ``merge`` must make the
+        same result of the parts as of the whole (the runs' records do).
+        """
+        self.connect()
         ray = self._ray
-        fn_ref = ray.put(fn)  # shipped once, not with every task
-        limit = self.in_flight()
+        items = [tuple(item) for item in items]
+        cpus = max(1, self.cluster_cpus() // self.threads)
+        parts = max(1, min(cpus, -(-4 * cpus // max(1, len(items)))))  # about 4 tasks per CPU in all
+        play_ref, merge_ref = ray.put(play), ray.put(merge)
+
+        def submit(item):
+            lo, n = item
+            k = min(parts, n)
+            bounds = [lo + n * i // k for i in range(k + 1)]
+            refs = [self._remote.remote(play_ref, self.threads, (a, b - a)) for a, b in zip(bounds, bounds[1:])]
+            merged = self._merge.remote(merge_ref, *refs)
+            return merged, [merged, *refs]
+
+        return self._ordered(submit, items, max(2, -(-self.in_flight() // parts)), what)
+
+    def _ordered(self, submit: Callable, items: Iterable[Sequence], limit: int, what: str) -> Iterator:
+        """Submit items (``submit(item) -> (result ref, every ref)``), ``limit`` outstanding; yield in order."""
+        ray = self._ray
         items = iter(items)
         pending: deque = deque()
 
-        def submit() -> bool:
+        def more() -> bool:
             item = next(items, None)
             if item is None:
                 return False
-            pending.append((tuple(item), self._remote.remote(fn_ref, self.threads, tuple(item))))
+            pending.append((tuple(item), *submit(tuple(item))))
             return True
 
         try:
-            while len(pending) < limit and submit():
+            while len(pending) < limit and more():
                 pass
             while pending:
-                item, head = pending.popleft()
-                submit()  # keep the cluster busy while the driver waits for the head
+                item, head, _ = pending.popleft()
+                more()  # keep the cluster busy while the driver waits for the head
                 try:
                     result = ray.get(head)
                 except ray.exceptions.RayError as e:
                     raise _task_failure(ray, e, f"the {what} {item}") from None
                 yield result
         finally:
-            for _, ref in pending:
-                ray.cancel(ref, force=True)
+            for _, _, refs in pending:
+                for ref in refs:
+                    ray.cancel(ref, force=True)
 
     def describe(self) -> str:
         return f"ray ({self.address or 'local instance'})"

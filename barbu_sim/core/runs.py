@@ -260,19 +260,14 @@ def encode_frame(frame: pl.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
-@dataclass(frozen=True)
-class EncodedChunk:
-    """``play_chunk(lo, n)`` encoded where it is played: ``(Parquet bytes, rows)``.
+def encode_parts(frames: list[pl.DataFrame]) -> tuple[bytes, int]:
+    """The Parquet bytes and rows of a chunk played in one or more consecutive parts.
 
-    A plain object, so a Ray task can carry it when ``play_chunk`` pickles (a
-    ``functools.partial`` of a module-level function over plain data does).
+    Chunk records are row-wise (a part ``lo .. lo + a`` holds exactly those rows of the
+    whole), and their concatenation encodes to the same bytes as the whole chunk.
     """
-
-    play_chunk: Callable[[int, int], pl.DataFrame]
-
-    def __call__(self, lo: int, n: int) -> tuple[bytes, int]:
-        frame = self.play_chunk(lo, n)
-        return encode_frame(frame), frame.height
+    frame = frames[0] if len(frames) == 1 else pl.concat(frames)
+    return encode_frame(frame), frame.height
 
 
 def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Callable[[int, int], pl.DataFrame],
@@ -324,7 +319,9 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
     wall0 = manifest.get("wall_seconds", 0.0)
     started = time.perf_counter()
     played = 0
-    results = backend.imap(EncodedChunk(play_chunk), [(k * chunk, chunk_size(k)) for k in todo])
+    # ``play_chunk`` travels to a remote backend's workers when it pickles: a ``functools.partial``
+    # of a module-level function over plain data does.  Parts and the encoding run there too.
+    results = backend.imap_chunks(play_chunk, encode_parts, [(k * chunk, chunk_size(k)) for k in todo])
     try:
         for k, (data, rows) in zip(todo, results):
             n = chunk_size(k)
