@@ -66,8 +66,8 @@ def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
 
 
 BackendOpt = Annotated[str, typer.Option(
-    "--backend", help="Where chunks are played: local (this process) or ray (Ray tasks; pip install -e \".[ray]\"). "
-                      "Results are identical.")]
+    "--backend", help="Where the work is played: local (this process) or ray (Ray tasks, on this machine or a "
+                      "cluster; needs the package's ray extra). Results are identical.")]
 RayAddressOpt = Annotated[Optional[str], typer.Option(
     "--ray-address", help="With --backend ray: auto (the cluster of `ray start` on this machine) or HOST:PORT "
                           "(default: start a local Ray instance).")]
