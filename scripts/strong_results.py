@@ -35,6 +35,7 @@ from barbu_sim.barbu.plots import write_plots
 from barbu_sim.barbu.report import build_tables, write_report
 from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.barbu.schema import REL_SEATS
+from barbu_sim.core.backends import make_backend
 from barbu_sim.core.runs import read_manifest
 from barbu_sim.core.tables import to_markdown, write_table
 
@@ -80,12 +81,15 @@ def main(argv=None):
     ap.add_argument("--results", default=str(ROOT / "results" / "strong"), help="where the tables and charts go")
     ap.add_argument("--resume", action="store_true", help="go on with the strong run already in --out")
     ap.add_argument("--no-progress", action="store_true")
+    ap.add_argument("--backend", default="local", help="local, or ray: the strong run's chunks as Ray tasks (same records)")
+    ap.add_argument("--ray-address", default=None, help="with --backend ray: auto or HOST:PORT (default: a local instance)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     strong_dir, base_dir = out / "strong", out / "baseline"
     try:
         strong_cfg = RunConfig(deals=args.deals, seed=args.seed, strategies=[args.strategy] * 4, trump=TRUMP,
                                domino_rank=DOMINO_RANK, chunk_deals=args.chunk)
+        backend = make_backend(args.backend, args.ray_address)
     except ValueError as e:
         print(f"Error: {e}", file=sys.stderr)
         sys.exit(2)
@@ -96,9 +100,9 @@ def main(argv=None):
             signal.alarm(max(1, int(args.minutes * 60)))
         try:
             if args.resume and (strong_dir / "manifest.json").exists():
-                run(strong_dir, resume=True, progress=not args.no_progress)
+                run(strong_dir, resume=True, progress=not args.no_progress, backend=backend)
             else:
-                run(strong_dir, strong_cfg, force=True, progress=not args.no_progress)
+                run(strong_dir, strong_cfg, force=True, progress=not args.no_progress, backend=backend)
         except KeyboardInterrupt:
             print("Stopped: the tables are made from the deals done; go on later with --resume", file=sys.stderr)
         finally:
