@@ -10,7 +10,7 @@ import numpy as np
 
 from barbu_sim.barbu.state import (
     S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK,
-    S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD,
+    S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD,
     S_WIN_SEAT, S_WON, STATE_SIZE,
 )
 from barbu_sim.core.rng import STREAM_PLAY, stream_key
@@ -136,6 +136,9 @@ class Table:
         self.high = [13] * 4
         self.cards_left = [13] * 4
         self.voids = [0] * 4
+        # Cards each seat has shown it does not hold: here only by Domino passes (the engine
+        # infers more in trick contracts only when a seat plays mc, which these tests do not use).
+        self.not_held = [set() for _ in range(4)]
         self.win_card = self.win_seat = 0
 
     def to_state(self):
@@ -153,6 +156,7 @@ class Table:
             st[S_DOMINO_HIGH + s] = self.high[s]
             st[S_CARDS_LEFT + s] = self.cards_left[s]
             st[S_VOIDS + s] = self.voids[s]
+            st[S_NOT_HELD + s] = to_mask(self.not_held[s])
         st[S_WIN_CARD], st[S_WIN_SEAT] = self.win_card, self.win_seat
         for i, v in enumerate(self.rules_array):
             st[S_RULES + i] = np.uint64(v)
@@ -187,6 +191,9 @@ def play(hands, contract, param, declarer, rules, strategies, seed=0, index=0):
                 legal = {c for c in hands[seat] if domino_playable(c, start, table.played)}
                 if not legal:
                     actions.append((seat, -1))
+                    # A pass shows that the seat holds none of the cards playable now.
+                    table.not_held[seat] |= {c for c in range(52)
+                                             if c not in table.played and domino_playable(c, start, table.played)}
                 else:
                     card = ask(seat, legal)
                     hands[seat].remove(card)
