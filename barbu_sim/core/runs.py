@@ -264,9 +264,11 @@ def encode_parts(frames: list[pl.DataFrame]) -> tuple[bytes, int]:
     """The Parquet bytes and rows of a chunk played in one or more consecutive parts.
 
     Chunk records are row-wise (a part ``lo .. lo + a`` holds exactly those rows of the
-    whole), and their concatenation encodes to the same bytes as the whole chunk.
+    whole), and their concatenation, made one contiguous frame, encodes to the same bytes as
+    the whole chunk (the Parquet writer cuts its pages where a frame's memory chunks end, so
+    a concatenation left in pieces would not).
     """
-    frame = frames[0] if len(frames) == 1 else pl.concat(frames)
+    frame = pl.concat(frames, rechunk=True) if len(frames) > 1 else frames[0].rechunk()
     return encode_frame(frame), frame.height
 
 
