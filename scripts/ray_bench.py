@@ -140,6 +140,10 @@ def main(argv=None) -> int:
             print(f"{name}: local {r['local_deals_per_second']:,.0f} deals/s, ray {r['ray_deals_per_second']:,.0f} "
                   f"deals/s ({r['ray_over_local']:.0%}), records identical: {r['records_identical']}")
     print(f"Wrote {out}")
+    differ = [name for name in ("heuristic", "mc") if name in result and not result[name]["records_identical"]]
+    if differ:
+        print(f"Error: the Ray backend's records differ from the local backend's ({', '.join(differ)})", file=sys.stderr)
+        return 1
     return 0
 
 

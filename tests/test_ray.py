@@ -87,6 +87,19 @@ def test_local_backend_keeps_order():
         make_backend("local", "10.0.0.1:6379")
 
 
+def test_a_chunk_played_in_parts_encodes_as_the_whole():
+    # The Parquet writer cuts pages where a frame's memory chunks end: parts must be made contiguous.
+    import numpy as np
+    import polars as pl
+
+    from barbu_sim.core.runs import encode_frame, encode_parts
+    n = 300_000
+    frame = pl.DataFrame({"deal": np.arange(n, dtype=np.int64), "score": (np.arange(n) * 7919 % 26 - 13).astype(np.int16),
+                          "suit": pl.Series(["CDHS"[i % 4] for i in range(n)], dtype=pl.Enum(list("CDHS")))})
+    for cut in (1000, 100_001):
+        assert encode_parts([frame[:cut], frame[cut:]]) == (encode_frame(frame), n)
+
+
 # ------------------------------------------------------------------ with Ray
 def slow_first(lo: int, n: int):
     """Chunk records whose first chunks take longest, so that Ray tasks finish out of order."""
