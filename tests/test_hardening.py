@@ -361,7 +361,7 @@ def test_compare_orders_takes_fixed_orders(tmp_path):
                "--out", tmp_path / "o")
     assert r.exit_code == 0, r.output
     rows = json.loads((tmp_path / "o" / "orders_blocks.json").read_text())
-    assert [row["policy"] for row in rows] == ["fixed", order]
+    assert [row["policy"] for row in rows if row["score"] == "raw"] == ["fixed", order]
 
 
 # ---------------------------------------------------------------- 16: Ctrl-C with a strategy that never returns
