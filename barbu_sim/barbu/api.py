@@ -21,9 +21,10 @@ from .choices import Choice, check_param
 from .deals import deal_around_into, random_deal
 from .kernels import (
     MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED, play_batch_kernel,
-    play_one_kernel, resolve_param,
+    play_one_kernel,
 )
 from .mc import EXPLAIN_ROWS, EXPLAIN_WIDTH, MC
+from .naming import resolve_param
 from .rules import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
 from .state import STATE_SIZE
 from .strategies import USER, seat_strategies
