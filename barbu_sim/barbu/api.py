@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import get_num_threads, set_num_threads
+from numba import get_num_threads
 
 from ..core.cards import HAND_SIZE, format_card, verify_deal
-from ..core.interrupt import call_interruptibly
+from ..core.interrupt import call_kernel
 from ..core.rng import STREAM_EVAL, stream_key
 from ..core.seats import N_SEATS, SEAT_LETTERS
 from ..core.stats import mean_and_se
@@ -123,22 +123,9 @@ def _deals_around(key: np.uint64, hand: np.uint64, seat: int, n_samples: int):
 
 
 def _run_kernel(kernel, ids: np.ndarray, *args):
-    """``kernel(*args)``; with a user strategy at any seat (``ids``), in a worker thread.
-
-    A user strategy may never return: in a worker thread (the kernels release the
-    GIL) Ctrl-C still reaches Python.  Built-in strategies always return, so their
-    kernels run in the calling thread, where Ctrl-C takes effect when the call ends.
-    The worker gets the caller's numba thread count, which numba keeps per thread.
-    """
-    if not (ids == USER).any():
-        return kernel(*args)
-    threads = get_num_threads()
-
-    def call():
-        set_num_threads(threads)
-        return kernel(*args)
-
-    return call_interruptibly(call)
+    """``kernel(*args)``; with a user strategy at any seat (``ids``), in a worker thread, so that
+    Ctrl-C works even while the strategy never returns (see ``core.interrupt.call_kernel``)."""
+    return call_kernel(kernel, bool((ids == USER).any()), *args)
 
 
 def _check_seed(seed: int) -> np.uint64:
