@@ -11,7 +11,7 @@ from barbu_sim.barbu.explain import decisions, format_explain
 from barbu_sim.barbu.kernels import _new_state, _reset_state
 from barbu_sim.barbu.mc import infer_not_held, parse_mc, sample_layout
 from barbu_sim.barbu.play_rules import domino_openers, domino_playable, forced_discard, lead_restriction, legal_mask
-from barbu_sim.barbu.rollout import choose_builtin, domino_playable_now, rollout_domino, rollout_tricks
+from barbu_sim.barbu.rollout import domino_playable_now, rollout_domino, rollout_tricks
 from barbu_sim.barbu.rules import DOMINO, TRUMPS, Contract, Rules, load_rules, parse_option_pairs
 from barbu_sim.barbu.state import S_CARDS_LEFT, S_LEADER, S_NOT_HELD, S_PLAYED, S_SEAT, STATE_SIZE
 from barbu_sim.barbu.strategies import BASIC, HEURISTIC, RANDOM, resolve_strategy
@@ -22,7 +22,8 @@ U1 = np.uint64(1)
 
 @njit
 def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, index):
-    """A whole deal played by :mod:`rollout`: the first card chosen as the engine chooses it."""
+    """A whole deal played by :mod:`rollout` from the first card (``first_card=-1``: the rollout
+    player chooses it too), with the engine's random stream for the deal."""
     state = _new_state(rules)
     _reset_state(state, contract, param, declarer)
     state[S_SEAT] = declarer
@@ -32,18 +33,9 @@ def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, i
     hands = hands_in.copy()
     scores = np.zeros(4, np.int64)
     if contract == DOMINO:
-        playable, _, _ = domino_openers(param)
-        seat = declarer
-        while hands[seat] & playable == 0:  # the seats that pass before the first card
-            seat = (seat + 1) % 4
-        state[S_SEAT] = seat
-        first = choose_builtin(sid, hands[seat] & playable, hands[seat], state, rng, True)
-        rollout_domino(hands, param, rules, sid, state, rng, first, scores)
+        rollout_domino(hands, param, rules, sid, state, rng, -1, scores)
     else:
-        legal = legal_mask(hands[declarer], 0, -1, lead_restriction(contract, rules), forced_discard(contract, rules),
-                           contract, param, -1, rules)
-        first = choose_builtin(sid, legal, hands[declarer], state, rng, False)
-        rollout_tricks(hands, contract, param, rules, sid, state, rng, first, scores)
+        rollout_tricks(hands, contract, param, rules, sid, state, rng, -1, scores)
     return scores
 
 

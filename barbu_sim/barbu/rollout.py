@@ -55,8 +55,8 @@ def choose_builtin(sid, legal, hand, state, rng, domino):
 def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, scores):
     """Finish a trick contract from the position in ``state``; adds each seat's points to ``scores``.
 
-    The seat to play (``state[S_SEAT]``) plays ``first_card`` (which must be legal);
-    player ``sid`` plays every later card.  ``hands`` and ``state`` are scratch copies:
+    The seat to play (``state[S_SEAT]``) plays ``first_card`` (which must be legal; -1:
+    the rollout player chooses it too); player ``sid`` plays every later card.  ``hands`` and ``state`` are scratch copies:
     both are played out.
     """
     restricted_lead = lead_restriction(contract, rules)
@@ -148,8 +148,8 @@ def domino_playable_now(start, played):
 def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores):
     """Finish a Domino hand from the position in ``state``; sets the payouts of the seats still holding cards.
 
-    The seat to play (``state[S_SEAT]``) plays ``first_card``; player ``sid`` plays
-    every later card.  ``hands`` and ``state`` are scratch copies.
+    The seat to play (``state[S_SEAT]``) plays ``first_card`` (-1: the rollout player
+    chooses it; a seat with nothing playable passes); player ``sid`` plays every later card.  ``hands`` and ``state`` are scratch copies.
     """
     _, grows_down, grows_up = domino_openers(start)
     played = state[S_PLAYED]
