@@ -3,9 +3,12 @@
 Each rate is the median of several timed calls after a warm-up; the calls alternate one thread
 and all threads, so the scaling is the median of paired ratios (the machines are shared and a
 core's speed drifts).  Bidding is `accept-first` (every round is played); `threshold` is timed
-too.  Writes a JSON file and prints a Markdown table.
+too.  Each pair of calls is followed by a pair of calls of a pure integer loop
+(`scripts/scaling_reference.py`), so every row also gives the machine's own two-thread ceiling at
+the same moments and the kernel's scaling relative to it.  Writes a JSON file and prints a
+Markdown table.
 
-    python scripts/clabber_bench.py                       # about a minute
+    python scripts/clabber_bench.py                       # about two minutes
     python scripts/clabber_bench.py --rounds 20000 --repeats 1 --out /tmp/cb.json
 """
 
@@ -24,53 +27,67 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from barbu_sim import __version__  # noqa: E402
 from barbu_sim.clabber.api import play_rounds  # noqa: E402
 from barbu_sim.clabber.rules import N_ROUND_COLUMNS  # noqa: E402
+from scaling_reference import reference_call  # noqa: E402
 
 CASES = (("random", "accept-first"), ("heuristic", "accept-first"), ("heuristic", "threshold"))
 
 
-def rates(strategy: str, bidding: str, n: int, repeats: int, threads: int) -> tuple[float, float, float]:
-    """Median rounds/s on 1 thread and on ``threads``, and the median paired ratio."""
+def timed(call) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def rates(strategy: str, bidding: str, n: int, repeats: int, threads: int, reference) -> dict:
+    """Median rounds/s on 1 thread and on ``threads``, the median paired ratio, and the reference
+    loop's median paired ratio taken between the same calls."""
     for t in (1, threads):
         numba.set_num_threads(t)
         play_rounds(1, 0, 5000, bidding=bidding, strategies=strategy)
-    one, many = [], []
+    one, many, ref_one, ref_many = [], [], [], []
     out = np.empty((n, N_ROUND_COLUMNS), np.int16)  # reused: fresh memory would time the OS's page faults
     out.fill(0)
     for r in range(repeats):
         for t in ((1, threads) if r % 2 == 0 else (threads, 1)):
             numba.set_num_threads(t)
-            start = time.perf_counter()
-            play_rounds(1 + r, 0, n, bidding=bidding, strategies=strategy, chunk=4096, out=out)
-            (one if t == 1 else many).append(n / (time.perf_counter() - start))
-    return statistics.median(one), statistics.median(many), statistics.median(b / a for a, b in zip(one, many))
+            seconds = timed(lambda: play_rounds(1 + r, 0, n, bidding=bidding, strategies=strategy, chunk=4096,
+                                                out=out))
+            (one if t == 1 else many).append(n / seconds)
+            (ref_one if t == 1 else ref_many).append(1 / timed(reference))
+    scaling = [b / a for a, b in zip(one, many)]
+    ceiling = [b / a for a, b in zip(ref_one, ref_many)]
+    return {"one_thread": statistics.median(one), "all_threads": statistics.median(many), "threads": threads,
+            "scaling": statistics.median(scaling), "reference_scaling": statistics.median(ceiling),
+            "relative_scaling": statistics.median(s / c for s, c in zip(scaling, ceiling))}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=2_000_000, help="rounds per timed call")
-    parser.add_argument("--repeats", type=int, default=5, help="timed calls per thread count")
+    parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per timed call")
+    parser.add_argument("--repeats", type=int, default=11, help="timed calls per thread count")
     parser.add_argument("--out", default=str(ROOT / "results" / "clabber" / "bench.json"))
     args = parser.parse_args(argv)
     threads = numba.config.NUMBA_NUM_THREADS
-    rows = []
-    for strategy, bidding in CASES:
-        one, many, scaling = rates(strategy, bidding, args.rounds, args.repeats, threads)
-        rows.append({"strategy": strategy, "bidding": bidding, "one_thread": one, "all_threads": many,
-                     "threads": threads, "scaling": scaling})
+    numba.set_num_threads(1)
+    reference = reference_call()
+    rows = [{"strategy": strategy, "bidding": bidding, **rates(strategy, bidding, args.rounds, args.repeats, threads,
+                                                               reference)} for strategy, bidding in CASES]
     data = {"package_version": __version__, "numba": numba.__version__, "machine": platform.processor() or
             platform.machine(), "cpu_count": threads, "rounds_per_call": args.rounds, "repeats": args.repeats,
             "rows": rows}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(data, indent=2) + "\n")
-    print(f"| strategy | bidding | rounds/s, 1 thread | rounds/s, {threads} threads | scaling |")
-    print("|---|---|---|---|---|")
+    print(f"| strategy | bidding | rounds/s, 1 thread | rounds/s, {threads} threads | scaling | "
+          "integer loop's scaling | relative |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['strategy']} | {r['bidding']} | {r['one_thread']:,.0f} | {r['all_threads']:,.0f} | "
-              f"{r['scaling']:.2f}x |")
+              f"{r['scaling']:.2f}x | {r['reference_scaling']:.2f}x | {r['relative_scaling']:.2f} |")
 
 
 if __name__ == "__main__":

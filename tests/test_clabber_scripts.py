@@ -17,6 +17,8 @@ def test_clabber_bench_runs_tiny(tmp_path):
     run_script("clabber_bench.py", "--rounds", "5000", "--repeats", "1", "--out", str(out))
     rows = json.loads(out.read_text())["rows"]
     assert len(rows) == 3 and all(r["one_thread"] > 0 for r in rows)
+    # the machine's ceiling is timed between the same calls, and the relative figure is their ratio
+    assert all(r["reference_scaling"] > 0 and r["relative_scaling"] > 0 for r in rows)
 
 
 def test_clabber_results_runs_tiny(tmp_path):
