@@ -2,15 +2,12 @@
 and Ctrl-C while a plugin never returns (as tests/test_hardening.py checks for Barbu)."""
 
 import json
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
 from typer.testing import CliRunner
 
 from barbu_sim.cli import app
+from interrupting import ctrl_c_once_loaded
 
 runner = CliRunner()
 HAND = ["JS 9S AS KH 10D AC", "--turned", "QS", "--position", "1"]
@@ -115,17 +112,5 @@ def test_ctrl_c_stops_a_plugin_that_never_returns(tmp_path, command):
     args = ["clabber", *command, "--strategy", f"{f}:spin"]
     if command[0] == "run":
         args += ["--out", str(tmp_path / "r")]
-    code = f"from barbu_sim.cli import app; app({args!r})"
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 120
-    while not f.with_suffix(".loaded").exists() and time.time() < deadline:
-        time.sleep(0.1)
-    time.sleep(8)  # well into the endless loop
-    proc.send_signal(signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("Ctrl-C did not stop the command")
-    assert proc.returncode == 130, err
+    err = ctrl_c_once_loaded(args, f.with_suffix(".loaded"))
     assert "Traceback" not in err and "Interrupted" in err

@@ -5,10 +5,8 @@ The numbers in the comments are the items of the hardening list these tests pin 
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import polars as pl
 import pytest
@@ -18,6 +16,7 @@ from barbu_sim.barbu.rules import Rules
 from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.cli import app
 from barbu_sim.core.runs import RunError
+from interrupting import ctrl_c_once_loaded
 
 runner = CliRunner()
 
@@ -386,19 +385,7 @@ def test_ctrl_c_stops_a_strategy_that_never_returns(tmp_path, command):
     f = tmp_path / "endless.py"
     f.write_text(ENDLESS)
     args = command + ["--strategy", f"{f}:spin"] + (["--out", str(tmp_path / "r")] if command[0] == "run" else [])
-    code = f"from barbu_sim.cli import app; app({args!r})"
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 120
-    while not f.with_suffix(".loaded").exists() and time.time() < deadline:
-        time.sleep(0.1)
-    time.sleep(8)  # well into the endless loop
-    proc.send_signal(signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("Ctrl-C did not stop the command")
-    assert proc.returncode == 130, err
+    err = ctrl_c_once_loaded(args, f.with_suffix(".loaded"))
     assert "Traceback" not in err and "Interrupted" in err
 
 
