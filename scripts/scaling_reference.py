@@ -13,29 +13,22 @@ import numpy as np
 from numba import njit, prange
 
 
+@njit(inline="always")
+def _xorshift(x):
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    return x ^ (x << np.uint64(17))
+
+
 @njit(parallel=True, cache=True)
 def integer_work(steps: int, out: np.ndarray) -> None:
     """Four independent xorshift chains per item of ``out`` (many instructions per cycle, no memory
     traffic, nothing shared): like a card kernel's bit operations, without its loads."""
     for t in prange(out.size):
-        a = np.uint64(t + 1)
-        b = np.uint64(t + 7)
-        c = np.uint64(t + 13)
-        d = np.uint64(t + 99)
+        a, b, c, d = np.uint64(t + 1), np.uint64(t + 7), np.uint64(t + 13), np.uint64(t + 99)
         s = np.uint64(0)
         for _ in range(steps):
-            a ^= a << np.uint64(13)
-            a ^= a >> np.uint64(7)
-            a ^= a << np.uint64(17)
-            b ^= b << np.uint64(13)
-            b ^= b >> np.uint64(7)
-            b ^= b << np.uint64(17)
-            c ^= c << np.uint64(13)
-            c ^= c >> np.uint64(7)
-            c ^= c << np.uint64(17)
-            d ^= d << np.uint64(13)
-            d ^= d >> np.uint64(7)
-            d ^= d << np.uint64(17)
+            a, b, c, d = _xorshift(a), _xorshift(b), _xorshift(c), _xorshift(d)
             s += (a ^ b ^ c ^ d) & np.uint64(255)
         out[t] = s
 
