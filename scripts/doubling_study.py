@@ -19,6 +19,7 @@ Tables (CSV, JSON and doubling.md):
 
     python scripts/doubling_study.py                                  # 400 blocks, a few minutes on 2 cores
     python scripts/doubling_study.py --blocks 20 --out /tmp/doubling   # a smoke run
+    python scripts/doubling_study.py --seed 1 --rows /tmp/seed1.parquet --out /tmp/d1   # rows to pool with others
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
 from barbu_sim.barbu.game.doubling import CompulsoryOnly, make_doubling_policy
@@ -62,8 +62,9 @@ def run_policy(spec, evaluator, table_factory, deals, actual, blocks, rules):
                              "reason": reason, "redoubled": bool(h["doubles"][0][p]),
                              "gain": int(h["raw"][p] - h["raw"][0]),
                              "realised": int(h["settled"][p] - h["raw"][p]) if p == EAST else 0,
+                             "predicted": note.get("gain", {}).get(0),  # bayes: its estimate of the gain
                              "settled": int(h["settled"][p])})
-    return pl.DataFrame(rows), east.name
+    return pl.DataFrame(rows, schema_overrides={"predicted": pl.Float64}), east.name
 
 
 def summary_rows(frame: pl.DataFrame, keys: list[str], value: str) -> list[dict]:
@@ -83,6 +84,8 @@ def main(argv=None):
     ap.add_argument("--policies", default="compulsory-only,threshold,bayes,bayes:0,always")
     ap.add_argument("--table-hands", type=int, default=400, help="sample hands of the value table")
     ap.add_argument("--out", default=str(ROOT / "results" / "doubling"))
+    ap.add_argument("--rows", default=None,
+                    help="also write every defender's decision on every hand here (Parquet), e.g. to pool seeds")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     rules = Rules()
@@ -103,6 +106,8 @@ def main(argv=None):
         names.append(name)
         print(f"{name}: {time.perf_counter() - t0:.0f} s", flush=True)
     hands = pl.concat(frames)
+    if args.rows:
+        hands.with_columns(pl.lit(args.seed).alias("seed")).write_parquet(args.rows)
     base = hands.filter(pl.col("policy") == names[0])
     gain_by = summary_rows(base.sort("hand"), ["contract", "hand"], "gain")
     gain_by_contract = summary_rows(base, ["contract"], "gain")
