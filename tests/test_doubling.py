@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from barbu_sim.barbu.game.doubling import Always, Bayes, CompulsoryOnly, Situation, Threshold
-from barbu_sim.barbu.game.evaluation import Evaluator, value_table
+from barbu_sim.barbu.game.evaluation import EvalGrid, Evaluator, value_table
 from barbu_sim.barbu.game.game import play_game
 from barbu_sim.barbu.game.policies import Optimal, RawOptimal, make_contract_policy, make_players
-from barbu_sim.barbu.game.proxy import grid_to_contracts
+from barbu_sim.barbu.game.proxy import advantage_r2, grid_to_contracts
 from barbu_sim.barbu.game.settled import (
     OWED_STATES, best_order_total, brute_force_block, owed_index, settled_block_values, spend_threshold,
     spending_values,
@@ -133,6 +133,36 @@ def test_bayes_sampler_keeps_only_deals_consistent_with_the_choice(table, declar
             assert p == param
 
 
+def test_advantage_r2_tells_a_readable_contract_from_an_unreadable_one():
+    # Negative contracts: the advantage is a linear function of the cards (the proxy's own form);
+    # Trumps and Domino: noise the cards say nothing about.
+    rng = np.random.default_rng(4)
+    hands = np.array([sum(1 << int(c) for c in rng.permutation(52)[:13]) for _ in range(300)], np.uint64)
+    bits = ((hands.reshape(-1, 1) >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(float)
+    grid = rng.normal(0, 5, size=(300, EvalGrid.SIZE, 4))
+    grid[:, :EvalGrid.TRUMPS_FROM, 0] = bits @ rng.normal(0, 3, size=(52, EvalGrid.TRUMPS_FROM))
+    r2 = advantage_r2(hands, grid)
+    assert (r2[:TRUMPS] > 0.8).all() and r2[TRUMPS] < 0.1 and r2[DOMINO] < 0.1
+
+
+def test_bayes_acts_only_where_it_reads_the_declarers_choice(table):
+    evaluator = Evaluator(["heuristic"] * 4, Rules(), 20, 0)
+    bayes = Bayes(evaluator, table, 0.0, n_candidates=300)
+    np.testing.assert_allclose(bayes.reliability, advantage_r2(table.hands, table.grid_mean))
+    bayes.reliability = np.where(np.arange(N_CONTRACTS) == DOMINO, 0.1, 0.9)  # Domino unreadable
+    assert bayes.trusts(TRUMPS) and not bayes.trusts(DOMINO)
+    assert bayes.double_rate(DOMINO, ALL, 1) == 0.0 and bayes.double_rate(TRUMPS, ALL, 2) > 0.0
+    huge = {0: 100.0, 2: 100.0}
+    assert bayes.decide(huge, 0, False, 1, ALL, DOMINO) == {}  # no margin, no planned double
+    assert bayes.decide(huge, 0, True, 1, ALL, DOMINO) == {0: "forced"}
+    assert bayes.decide(huge, 0, False, 1, ALL, TRUMPS) == {0: "margin", 2: "margin"}
+    situation = Situation(index=1, remaining=(TRUMPS, DOMINO), owed=(1, 1, 1))
+    hand = table.hands[3]
+    assert bayes.choose(1, 0, DOMINO, 4, hand, {0, 2}, False, Rules(), situation) == set()
+    assert situation.notes[1]["trusted"] is False
+    assert bayes.choose(1, 0, DOMINO, 4, hand, {0, 2}, True, Rules(), situation) == {0}
+
+
 def test_optimal_is_settled_and_raw_optimal_is_not(table):
     evaluator = Evaluator(["heuristic"] * 4, Rules(), 20, 0)
     opt = make_contract_policy("optimal", evaluator, lambda: table)
@@ -187,6 +217,12 @@ def test_advise_in_context_and_the_defenders_question(table, monkeypatch):
                             "--remaining", "barbu,no-queens", "--hand-in-block", "6", "--samples", "30"])
     assert r.exit_code == 0, r.output
     assert "N (declarer)" in r.output and "| S " in r.output and "Double:" in r.output
+    monkeypatch.setattr(Bayes, "MIN_R2", 2.0)  # no contract readable: the advice says so and only forced doubles
+    r = runner.invoke(app, ["advise", "T98.765.AK32.QJ2", "--double", "domino:8", "--declarer", "N", "--seat", "E",
+                            "--remaining", "trumps,domino", "--hand-in-block", "6", "--doubles-owed", "E=1",
+                            "--samples", "20"])
+    assert r.exit_code == 0, r.output
+    assert "explains only" in r.output and "Double: nobody" in r.output
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -385,6 +385,8 @@ def advise(
         typer.echo(f"Expected gain of {SEAT_LETTERS[me]}'s doubles, over {answer.conditioned}:")
         typer.echo(to_markdown(answer.rows, 2))
         calls = [f"{t} ({answer.reasons[t]})" for t in answer.doubles]
+        if answer.caution:
+            typer.echo(f"\n{answer.caution}")
         typer.echo(f"\nDouble: {', '.join(calls) if calls else 'nobody'}")
         return
     typer.echo(to_markdown(result.rows, 2))

@@ -112,6 +112,7 @@ class DoubleAdvice:
     doubles: list  # seat letters to double
     reasons: dict  # seat letter -> margin | forced | planned
     conditioned: str  # how the deals were conditioned on the declarer's choice
+    caution: str = ""  # why the call ignores the estimate, when it does
 
 
 def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, remaining=None,
@@ -152,8 +153,13 @@ def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, 
     how = ["deals in which the declarer would have made exactly this choice",
            "deals in which the declarer would have named this contract (too few matched the suit / rank too)",
            "random deals (too few matched the declarer's choice)"][level]
+    caution = "" if bayes.trusts(contract) else (
+        f"In {CONTRACTS[contract]} the hand proxy explains only {bayes.reliability[contract]:.2f} of the declarer's "
+        f"advantage on held-out hands (bayes acts on {Bayes.MIN_R2:.2f} or more), so it cannot tell what the "
+        "declarer's choice says about their hand and makes only the doubles the rules force; the estimate "
+        "above takes the choice into account as well as it can and is likely too kind to the doubler.")
     return DoubleAdvice(pl.DataFrame(rows), [SEAT_LETTERS[t] for t in sorted(reasons)],
-                        {SEAT_LETTERS[t]: r for t, r in reasons.items()}, how)
+                        {SEAT_LETTERS[t]: r for t, r in reasons.items()}, how, caution)
 
 
 def parse_owed(text: str | None, declarer: int = 0) -> dict:

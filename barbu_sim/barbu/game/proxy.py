@@ -12,6 +12,10 @@ alone, in microseconds per hand:
   side suits' cards pooled by rank and the side suits' lengths (sorted);
 - Domino: one regression for all 13 starting ranks, on how many suits hold each
   rank at each distance (-12 .. +12) from the starting rank.
+
+How far the proxy can be trusted differs by contract: :func:`advantage_r2` measures,
+on held-out table hands, how much of the declarer's advantage over the defenders it
+explains (about 0.4-0.7 in the negative contracts, 0.9 in Trumps, 0.2 or less in Domino).
 """
 
 from __future__ import annotations
@@ -123,3 +127,34 @@ def grid_to_contracts(grid: np.ndarray):
         params[:, c] = best
         seat_values[:, c, :] = grid[rows, lo + best, :]
     return seat_values[:, :, 0].copy(), params, seat_values
+
+
+def advantage_r2(hands, grid_mean: np.ndarray) -> np.ndarray:
+    """(N_CONTRACTS,) the share of the variance of the declarer's advantage (its expected score minus
+    the defenders' mean) that the proxy explains on hands it was not fitted on.
+
+    Two-fold cross-validation over the sample hands (even and odd positions); a
+    contract's columns (four trump suits, thirteen domino ranks) are pooled.  The
+    targets are Monte Carlo estimates, so their own noise caps the figure below 1.
+    """
+    from ..rules import DOMINO, N_CONTRACTS, TRUMPS
+    hands = np.asarray(hands, np.uint64)
+    grid_mean = np.asarray(grid_mean, float)
+    folds = (np.arange(len(hands)) % 2 == 0, np.arange(len(hands)) % 2 == 1)
+    predicted = np.empty_like(grid_mean)
+    for fit, held in (folds, folds[::-1]):
+        predicted[held] = HandProxy(hands[fit], grid_mean[fit]).predict(hands[held])
+    real_adv = grid_mean[:, :, 0] - grid_mean[:, :, 1:].mean(axis=2)
+    pred_adv = predicted[:, :, 0] - predicted[:, :, 1:].mean(axis=2)
+    out = np.zeros(N_CONTRACTS)
+    for c in range(N_CONTRACTS):
+        if c == TRUMPS:
+            cols = slice(EvalGrid.TRUMPS_FROM, EvalGrid.DOMINO_FROM)
+        elif c == DOMINO:
+            cols = slice(EvalGrid.DOMINO_FROM, EvalGrid.SIZE)
+        else:
+            i = NEGATIVE_CONTRACTS.index(c)
+            cols = slice(i, i + 1)
+        r, q = real_adv[:, cols], pred_adv[:, cols]
+        out[c] = 1.0 - ((q - r) ** 2).mean() / max(r.var(), 1e-12)
+    return out
