@@ -161,6 +161,12 @@ def test_bayes_acts_only_where_it_reads_the_declarers_choice(table):
     assert bayes.choose(1, 0, DOMINO, 4, hand, {0, 2}, False, Rules(), situation) == set()
     assert situation.notes[1]["trusted"] is False
     assert bayes.choose(1, 0, DOMINO, 4, hand, {0, 2}, True, Rules(), situation) == {0}
+    # The declarer's settled DP plans with these double rates: its cache must tell the two policies apart.
+    from barbu_sim.barbu.game.settled import block_values_path
+    readable = Bayes(evaluator, table, 0.0, n_candidates=300)
+    readable.reliability = np.ones(N_CONTRACTS)
+    own = CompulsoryOnly()
+    assert block_values_path(table, [bayes] * 3, own) != block_values_path(table, [readable] * 3, own)
 
 
 def test_optimal_is_settled_and_raw_optimal_is_not(table):

@@ -72,6 +72,11 @@ class DoublingPolicy:
         """Would the declarer redouble a doubler with expected gain ``gain`` (n,)?  (n,) bools."""
         return np.zeros(len(gain), bool)
 
+    def cache_name(self) -> str:
+        """What the settled DP's cache key needs of this policy: everything its double rates depend on
+        besides the value table."""
+        return self.name
+
 
 class CompulsoryOnly(DoublingPolicy):
     """Only the two required doubles of each declarer, as late in the block as allowed."""
@@ -193,6 +198,9 @@ class Bayes(DoublingPolicy):
         return deals[:self.max_kept], 2
 
     # -- the decision
+    def cache_name(self) -> str:
+        return f"{self.name}/acts-in:{''.join('1' if self.trusts(c) else '0' for c in range(N_CONTRACTS))}"
+
     def trusts(self, contract: int) -> bool:
         """Does the proxy read the declarer's choice well enough in ``contract`` to act on the estimate?"""
         return bool(self.reliability[contract] >= self.MIN_R2)

@@ -34,7 +34,7 @@ import numpy as np
 from ..rules import N_CONTRACTS
 from .evaluation import N_SUBSETS, default_cache_dir
 
-SETTLED_VERSION = 2
+SETTLED_VERSION = 3
 N_OWED = 27  # owed doubles of the three opponents, 0..2 each
 OWED_STATES = list(product(range(3), repeat=3))  # index = 9 * left + 3 * across + right
 
@@ -189,9 +189,10 @@ def spend_threshold(W: np.ndarray, subset: int, contract: int, owed: int) -> flo
 
 # ---------------------------------------------------------------- cache
 def block_values_path(table, opponents, own, cache_dir=None) -> Path:
-    """The cache file of a settled DP: keyed by the value table's content and the four doubling policies' names."""
+    """The cache file of a settled DP: keyed by the value table's content and the four doubling policies
+    (:meth:`doubling.DoublingPolicy.cache_name`: the name, and for ``bayes`` the contracts it acts in)."""
     digest = hashlib.sha1(np.ascontiguousarray(table.grid_mean, float).tobytes()).hexdigest()
-    key = json.dumps({"table": digest, "opponents": [p.name for p in opponents], "own": own.name,
+    key = json.dumps({"table": digest, "opponents": [p.cache_name() for p in opponents], "own": own.cache_name(),
                       "version": SETTLED_VERSION}, sort_keys=True)
     return Path(cache_dir or default_cache_dir()) / f"settled-{hashlib.sha1(key.encode()).hexdigest()[:16]}.npy"
 
