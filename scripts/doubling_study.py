@@ -63,8 +63,9 @@ def run_policy(spec, evaluator, table_factory, deals, actual, blocks, rules):
                              "gain": int(h["raw"][p] - h["raw"][0]),
                              "realised": int(h["settled"][p] - h["raw"][p]) if p == EAST else 0,
                              "predicted": note.get("gain", {}).get(0),  # bayes: its estimate of the gain
+                             "level": note.get("level"),  # bayes: how its deals were conditioned
                              "settled": int(h["settled"][p])})
-    return pl.DataFrame(rows, schema_overrides={"predicted": pl.Float64}), east.name
+    return pl.DataFrame(rows, schema_overrides={"predicted": pl.Float64, "level": pl.Int64}), east.name
 
 
 def summary_rows(frame: pl.DataFrame, keys: list[str], value: str) -> list[dict]:

@@ -156,6 +156,10 @@ def test_bayes_acts_only_where_it_reads_the_declarers_choice(table):
     assert bayes.decide(huge, 0, False, 1, ALL, DOMINO) == {}  # no margin, no planned double
     assert bayes.decide(huge, 0, True, 1, ALL, DOMINO) == {0: "forced"}
     assert bayes.decide(huge, 0, False, 1, ALL, TRUMPS) == {0: "margin", 2: "margin"}
+    assert bayes.decide(huge, 0, False, 1, ALL, TRUMPS, level=1) == {0: "margin", 2: "margin"}
+    # No deal matched the declarer's choice: the gains of random deals are not acted on.
+    assert bayes.decide(huge, 0, False, 1, ALL, TRUMPS, level=2) == {}
+    assert bayes.decide(huge, 0, True, 1, ALL, TRUMPS, level=2) == {0: "forced"}
     situation = Situation(index=1, remaining=(TRUMPS, DOMINO), owed=(1, 1, 1))
     hand = table.hands[3]
     assert bayes.choose(1, 0, DOMINO, 4, hand, {0, 2}, False, Rules(), situation) == set()

@@ -149,7 +149,7 @@ def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, 
                      "deals": stats["n"]})
     rel = next(r for r in (1, 2, 3) if left_of(declarer, r) == seat)
     forced = owed[rel - 1] >= len(remaining)
-    reasons = bayes.decide(gain, declarer, forced, owed[rel - 1], subset_of(remaining), contract)
+    reasons = bayes.decide(gain, declarer, forced, owed[rel - 1], subset_of(remaining), contract, level)
     how = ["deals in which the declarer would have made exactly this choice",
            "deals in which the declarer would have named this contract (too few matched the suit / rank too)",
            "random deals (too few matched the declarer's choice)"][level]
@@ -158,6 +158,10 @@ def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, 
         f"advantage on held-out hands (bayes acts on {Bayes.MIN_R2:.2f} or more), so it cannot tell what the "
         "declarer's choice says about their hand and makes only the doubles the rules force; the estimate "
         "above takes the choice into account as well as it can and is likely too kind to the doubler.")
+    if not caution and level >= 2:
+        caution = ("Too few deals of the unseen cards would have led the declarer to this choice, so the estimate "
+                   "above is over random deals, blind to what the choice says; bayes makes only the doubles the "
+                   "rules force.")
     return DoubleAdvice(pl.DataFrame(rows), [SEAT_LETTERS[t] for t in sorted(reasons)],
                         {SEAT_LETTERS[t]: r for t, r in reasons.items()}, how, caution)
 

@@ -223,7 +223,7 @@ class Bayes(DoublingPolicy):
         raw, level = self.estimate(hand, player, declarer, contract, param, rules, situation)
         gain = {t: float((raw[:, player] - raw[:, t]).mean()) for t in allowed}
         owed = int(situation.owed[(player - declarer) % N_SEATS - 1])
-        reasons = self.decide(gain, declarer, forced, owed, subset_of(situation.remaining), contract)
+        reasons = self.decide(gain, declarer, forced, owed, subset_of(situation.remaining), contract, level)
         situation.notes[player] = self._memo[key] = {"gain": gain, "level": level, "kept": len(raw),
                                                      "reasons": reasons}
         return set(reasons)
@@ -237,9 +237,16 @@ class Bayes(DoublingPolicy):
                         for d in deals], float)
         return raw, level
 
-    def decide(self, gain: dict, declarer: int, forced: bool, owed: int, subset: int, contract: int) -> dict:
-        """Whom to double, and why (``margin``, ``forced`` or ``planned``), from the expected gains by target."""
-        if not self.trusts(contract):
+    def decide(self, gain: dict, declarer: int, forced: bool, owed: int, subset: int, contract: int,
+               level: int = 0) -> dict:
+        """Whom to double, and why (``margin``, ``forced`` or ``planned``), from the expected gains by target.
+
+        ``level``: that of :meth:`consistent_deals`.  At level 2 no deal matched the declarer's
+        choice (a rare choice, such as Trumps named early in the block by a declarer who keeps it
+        for the last hands): the gains are those of random deals, blind to the choice, and only
+        what is forced is doubled.
+        """
+        if not self.trusts(contract) or level >= 2:
             return {declarer: "forced"} if forced and declarer in gain else {}
         reasons = {t: "margin" for t, g in gain.items() if g > self.margin}
         if declarer in gain and declarer not in reasons:
