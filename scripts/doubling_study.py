@@ -17,7 +17,7 @@ Tables (CSV, JSON and doubling.md):
 - ``policies``: East's settled points per block under each doubling policy, and the
   paired difference from ``compulsory-only`` and from ``threshold``.
 
-    python scripts/doubling_study.py                                  # 400 blocks, a few minutes on 2 cores
+    python scripts/doubling_study.py                                  # 1000 blocks, 2-6 minutes on 2 cores
     python scripts/doubling_study.py --blocks 20 --out /tmp/doubling   # a smoke run
     python scripts/doubling_study.py --seed 1 --rows /tmp/seed1.parquet --out /tmp/d1   # rows to pool with others
 """
@@ -79,7 +79,7 @@ def summary_rows(frame: pl.DataFrame, keys: list[str], value: str) -> list[dict]
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--blocks", type=int, default=400)
+    ap.add_argument("--blocks", type=int, default=1000, help="blocks of 7 hands (default 1000: results/doubling)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--samples", type=int, default=100, help="Monte Carlo deals per hand evaluation")
     ap.add_argument("--policies", default="compulsory-only,threshold,bayes,bayes:0,always")

@@ -20,7 +20,8 @@
   explains 0.15 (0.3-0.7 in the negative contracts, 0.9 in Trumps): conditioned on
   it, the voluntary Domino doubles of ``bayes:5`` expected +13.5 points of raw gain
   and realised -11.9 (-25.0 settled: declarers redoubled 93% of them; 106 doubles in
-  1,000 blocks), so there it makes only the doubles the rules force.
+  1,000 blocks), so there it makes only the doubles the rules force.  Nor does it act
+  when no deal matched the declarer's choice (the estimate is then over random deals).
   The declarer redoubles when its own expected gain beats MARGIN.
 
 Every policy also says how often it doubles a declarer in each contract
