@@ -194,6 +194,7 @@ def test_compare_orders_and_advise_cli(tmp_path):
                             "--samples", "10", "--out", str(tmp_path / "o")])
     assert r.exit_code == 0, r.output
     assert (tmp_path / "o" / "orders.png").exists() and "Paired difference" in r.output
+    assert "settled" in (tmp_path / "o" / "orders.svg").read_text()  # the chart names the score it shows
     r = runner.invoke(app, ["advise", "AKQ.JT9.876.5432", "--remaining", "trumps,barbu", "--samples", "50"])
     assert r.exit_code == 0, r.output
     assert "Recommended (optimal policy, settled score):" in r.output

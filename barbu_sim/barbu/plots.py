@@ -124,19 +124,21 @@ def write_plots(tables: dict[str, pl.DataFrame], out_dir) -> list[Path]:
     return paths
 
 
-def plot_comparison(blocks: pl.DataFrame) -> plt.Figure:
+def plot_comparison(blocks: pl.DataFrame, score: str = "settled") -> plt.Figure:
     """Bar chart of contract-order policies: the declarer's expected block total per policy, 95% CIs.
 
-    ``blocks``: the ``blocks`` table of ``game.orders.compare_orders`` (``policy``, ``mean``, ``ci_low``, ``ci_high``).
+    ``blocks``: rows of the ``blocks`` table of ``game.orders.compare_orders`` (``policy``, ``mean``,
+    ``ci_low``, ``ci_high``) for one ``score`` (``raw`` or ``settled``), which the labels name.
+    A policy label ``"optimal / bayes:5"`` (policy / doubling) is drawn on two lines.
     """
     rows = blocks.to_dicts()
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(max(7.0, 1.7 * len(rows)), 4.4))
     x = np.arange(len(rows))
     ax.bar(x, [r["mean"] for r in rows], yerr=[[r["mean"] - r["ci_low"] for r in rows],
                                                   [r["ci_high"] - r["mean"] for r in rows]],
            capsize=4, color=[PALETTE[i % 4] for i in range(len(rows))])
-    ax.set_xticks(x, [r["policy"] if len(r["policy"]) < 20 else r["policy"][:18] + "…" for r in rows])
-    ax.set_ylabel("declarer's total per 7-hand block (points)")
-    ax.set_title("Contract-order policies: expected block total, 95% CI")
+    ax.set_xticks(x, [r["policy"].replace(" / ", "\n") for r in rows])
+    ax.set_ylabel(f"declarer's {score} total per 7-hand block")
+    ax.set_title(f"Contract-order policies: the declarer's {score} block total, 95% CI")
     fig.tight_layout()
     return fig

@@ -136,5 +136,5 @@ def write_comparison(result, out) -> str:
         settled = result.blocks.filter(pl.col("score") == "settled")
         if settled["doubling"].n_unique() > 1:
             settled = settled.with_columns((pl.col("policy") + " / " + pl.col("doubling")).alias("policy"))
-        save_figure(plot_comparison(settled), out / "orders")
+        save_figure(plot_comparison(settled, "settled"), out / "orders")
     return text
