@@ -106,6 +106,8 @@ def main(argv=None):
     ap.add_argument("--mc", action="store_true",
                     help="time the Monte-Carlo player instead (scripts/mc_bench.py, results/mc_bench.json)")
     args = ap.parse_args(argv)
+    if args.repeats is not None and args.repeats < 1:
+        ap.error("--repeats must be at least 1")
     if args.mc:
         sys.path.insert(0, str(ROOT / "scripts"))
         import mc_bench

@@ -143,12 +143,27 @@ def test_advantage_r2_tells_a_readable_contract_from_an_unreadable_one():
     grid[:, :EvalGrid.TRUMPS_FROM, 0] = bits @ rng.normal(0, 3, size=(52, EvalGrid.TRUMPS_FROM))
     r2 = advantage_r2(hands, grid)
     assert (r2[:TRUMPS] > 0.8).all() and r2[TRUMPS] < 0.1 and r2[DOMINO] < 0.1
+    # Nothing to judge: an advantage that never varies, or too few hands.
+    flat = grid.copy()
+    flat[:, :, :] = 3.0
+    assert (advantage_r2(hands, flat) == 0).all()
+    assert (advantage_r2(hands[:3], grid[:3]) == 0).all()
+
+
+def test_spending_keeps_doubles_for_later_where_it_may_not_spend_them():
+    # Two contracts left, one double owed; Domino gains 10, No Tricks nothing.
+    gains = np.zeros((4, N_CONTRACTS))
+    gains[:, DOMINO] = 10.0
+    S = 1 | 1 << DOMINO
+    assert spending_values(gains)[S, 1] == pytest.approx(10.0)  # spend it on Domino, whichever comes first
+    # Domino blocked: if it comes first the double waits for No Tricks (gain 0); if No Tricks comes
+    # first the double waits and is forced on Domino (gain 10).
+    assert spending_values(gains, blocked=[DOMINO])[S, 1] == pytest.approx(5.0)
 
 
 def test_bayes_acts_only_where_it_reads_the_declarers_choice(table):
     evaluator = Evaluator(["heuristic"] * 4, Rules(), 20, 0)
     bayes = Bayes(evaluator, table, 0.0, n_candidates=300)
-    np.testing.assert_allclose(bayes.reliability, advantage_r2(table.hands, table.grid_mean))
     bayes.reliability = np.where(np.arange(N_CONTRACTS) == DOMINO, 0.1, 0.9)  # Domino unreadable
     assert bayes.trusts(TRUMPS) and not bayes.trusts(DOMINO)
     assert bayes.double_rate(DOMINO, ALL, 1) == 0.0 and bayes.double_rate(TRUMPS, ALL, 2) > 0.0
@@ -160,11 +175,17 @@ def test_bayes_acts_only_where_it_reads_the_declarers_choice(table):
     # No deal matched the declarer's choice: the gains of random deals are not acted on.
     assert bayes.decide(huge, 0, False, 1, ALL, TRUMPS, level=2) == {}
     assert bayes.decide(huge, 0, True, 1, ALL, TRUMPS, level=2) == {0: "forced"}
+    winning = np.array([[0.0, 50, 0, 0]] * 8)  # East (1) outscores the declarer by 50 in every deal
+    bayes.estimate = lambda *a, **k: (winning, 2)
+    assert bayes.choose(1, 0, TRUMPS, 2, table.hands[3], {0}, False, Rules(), Situation(index=2)) == set()
+    bayes.estimate = lambda *a, **k: (winning, 0)
+    assert bayes.choose(1, 0, TRUMPS, 2, table.hands[3], {0}, False, Rules(), Situation(index=3)) == {0}
     situation = Situation(index=1, remaining=(TRUMPS, DOMINO), owed=(1, 1, 1))
     hand = table.hands[3]
-    assert bayes.choose(1, 0, DOMINO, 4, hand, {0, 2}, False, Rules(), situation) == set()
+    assert bayes.choose(1, 0, DOMINO, 4, hand, {0}, False, Rules(), situation) == set()
     assert situation.notes[1]["trusted"] is False
-    assert bayes.choose(1, 0, DOMINO, 4, hand, {0, 2}, True, Rules(), situation) == {0}
+    assert bayes.choose(1, 0, DOMINO, 4, hand, {0}, True, Rules(), situation) == {0}
+    assert situation.notes[1]["reasons"] == {0: "forced"}
     # The declarer's settled DP plans with these double rates: its cache must tell the two policies apart.
     from barbu_sim.barbu.game.settled import block_values_path
     readable = Bayes(evaluator, table, 0.0, n_candidates=300)
@@ -233,6 +254,13 @@ def test_advise_in_context_and_the_defenders_question(table, monkeypatch):
                             "--samples", "20"])
     assert r.exit_code == 0, r.output
     assert "explains only" in r.output and "Double: nobody" in r.output
+    monkeypatch.setattr(Bayes, "MIN_R2", -1.0)  # every contract readable, but no deal matches the choice
+    monkeypatch.setattr(Bayes, "estimate", lambda self, *a, **k: (np.array([[0.0, 40, 0, 0]] * 4), 2))
+    r = runner.invoke(app, ["advise", "T98.765.AK32.QJ2", "--double", "barbu", "--declarer", "N", "--seat", "E",
+                            "--remaining", "barbu,no-queens", "--hand-in-block", "6", "--doubles-owed", "E=1",
+                            "--samples", "20"])
+    assert r.exit_code == 0, r.output
+    assert "over random deals" in r.output and "explains only" not in r.output and "Double: nobody" in r.output
 
 
 @pytest.mark.parametrize("args,needle", [

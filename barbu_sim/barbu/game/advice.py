@@ -153,15 +153,17 @@ def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, 
     how = ["deals in which the declarer would have made exactly this choice",
            "deals in which the declarer would have named this contract (too few matched the suit / rank too)",
            "random deals (too few matched the declarer's choice)"][level]
-    caution = "" if bayes.trusts(contract) else (
-        f"In {CONTRACTS[contract]} the hand proxy explains only {bayes.reliability[contract]:.2f} of the declarer's "
-        f"advantage on held-out hands (bayes acts on {Bayes.MIN_R2:.2f} or more), so it cannot tell what the "
-        "declarer's choice says about their hand and makes only the doubles the rules force; the estimate "
-        "above takes the choice into account as well as it can and is likely too kind to the doubler.")
-    if not caution and level >= 2:
-        caution = ("Too few deals of the unseen cards would have led the declarer to this choice, so the estimate "
-                   "above is over random deals, blind to what the choice says; bayes makes only the doubles the "
-                   "rules force.")
+    cautions = []
+    if not bayes.trusts(contract):
+        cautions.append(f"In {CONTRACTS[contract]} the hand proxy explains only {bayes.reliability[contract]:.2f} of "
+                        f"the declarer's advantage on held-out hands (bayes acts on {Bayes.MIN_R2:.2f} or more), so "
+                        "the estimate cannot read what the declarer's choice says about their hand.")
+    if level >= 2:
+        cautions.append("Too few deals of the unseen cards would have led the declarer to this choice, so the "
+                        "estimate is over random deals, blind to what the choice says.")
+    if cautions:
+        cautions.append("bayes makes only the doubles the rules force here.")
+    caution = " ".join(cautions)
     return DoubleAdvice(pl.DataFrame(rows), [SEAT_LETTERS[t] for t in sorted(reasons)],
                         {SEAT_LETTERS[t]: r for t, r in reasons.items()}, how, caution)
 

@@ -156,7 +156,8 @@ class Bayes(DoublingPolicy):
         for c in range(N_CONTRACTS):
             cols = np.array(grid_columns(c))
             by_contract[:, c] = g[rows, cols[rows % len(cols)]]
-        self.spending = spending_values(by_contract)
+        untrusted = [c for c in range(N_CONTRACTS) if not self.trusts(c)]
+        self.spending = spending_values(by_contract, blocked=untrusted)  # no early spending where it cannot read
 
     # -- what the declarer would have done
     def assumed_choices(self, declarer_hands, situation: Situation):
@@ -209,8 +210,9 @@ class Bayes(DoublingPolicy):
     def choose(self, player, declarer, contract, param, hand, allowed, forced, rules, situation=None):
         situation = situation or Situation()
         if player != declarer and not self.trusts(contract):  # nothing to estimate: only what is forced
-            situation.notes[player] = {"gain": {}, "level": None, "kept": 0, "reasons": {}, "trusted": False}
-            return {declarer} if forced else set()
+            reasons = {declarer: "forced"} if forced else {}
+            situation.notes[player] = {"gain": {}, "level": None, "kept": 0, "reasons": reasons, "trusted": False}
+            return set(reasons)
         if player == declarer:  # redouble on the declarer's own estimate
             if not allowed:
                 return set()

@@ -34,7 +34,7 @@ import numpy as np
 from ..rules import N_CONTRACTS
 from .evaluation import N_SUBSETS, default_cache_dir
 
-SETTLED_VERSION = 3
+SETTLED_VERSION = 4
 N_OWED = 27  # owed doubles of the three opponents, 0..2 each
 OWED_STATES = list(product(range(3), repeat=3))  # index = 9 * left + 3 * across + right
 
@@ -148,14 +148,16 @@ def best_order_total(values: np.ndarray, owed, opponents, own) -> float:
 
 
 # ---------------------------------------------------------------- the spending rule of compulsory doubles
-def spending_values(gains: np.ndarray) -> np.ndarray:
+def spending_values(gains: np.ndarray, blocked=()) -> np.ndarray:
     """``W[S, o]``: a defender's expected gain from spending ``o`` owed doubles over the contracts ``S``
     the declarer has left, spending each where it gains most (optimal stopping).
 
     ``gains``: (n, 7) samples of the gain of doubling the declarer in each contract.
+    ``blocked``: contracts where the defender spends a double only when forced.
     The next contract is taken as equally likely to be any of ``S``; with as many
     doubles owed as hands left every double is forced.
     """
+    blocked = set(blocked)
     mean_gain = gains.mean(axis=0)
     W = np.full((N_SUBSETS, 3), np.nan)
     W[:, 0] = 0.0
@@ -171,7 +173,10 @@ def spending_values(gains: np.ndarray) -> np.ndarray:
             for c in range(N_CONTRACTS):
                 if S >> c & 1:
                     rest = S & ~(1 << c)
-                    parts.append(np.maximum(gains[:, c] + W[rest, o - 1], W[rest, o]).mean())
+                    if c in blocked:  # not forced here (o < k): keep the doubles for later
+                        parts.append(W[rest, o])
+                    else:
+                        parts.append(np.maximum(gains[:, c] + W[rest, o - 1], W[rest, o]).mean())
             W[S, o] = float(np.mean(parts))
     return W
 
