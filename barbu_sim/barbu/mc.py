@@ -225,8 +225,8 @@ def distinct_cards(legal, hand, state, contract):
 
 
 @njit(cache=True, _nrt=False)
-def mc_estimates(legal, hand, state, work, key, samples, rollout, sums, squares):
-    """Roll out every legal card on ``samples`` layouts; per-card sums and sums of squares of own score.
+def mc_estimates(cards, hand, state, work, key, samples, rollout, sums, squares):
+    """Roll out every card of ``cards`` on ``samples`` layouts; per-card sums and sums of squares of own score.
 
     ``work``: the scratch space (``MC_WORK_SIZE`` uint64).  ``sums`` / ``squares``: (52,)
     float64, zeroed by the caller.  Layout ``k`` and its rollouts draw from the
@@ -249,7 +249,7 @@ def mc_estimates(legal, hand, state, work, key, samples, rollout, sums, squares)
         rng[0] = stream_key(key, np.uint64(k), STREAM_MC)
         sample_layout(rng, me, hand, state, layout, allowed, cap)
         roll = next_u64(rng)
-        cands = distinct_cards(legal, hand, state, contract)
+        cands = cards
         while cands:
             card = lowest_bit(cands)
             cands &= cands - U1
@@ -292,7 +292,7 @@ def mc_choose(sid, legal, hand, state, rng, explain):
     for c in range(52):
         sums[c] = 0.0
         squares[c] = 0.0
-    mc_estimates(legal, hand, state, work, key, samples, rollout, sums, squares)
+    mc_estimates(reps, hand, state, work, key, samples, rollout, sums, squares)
     best, best_sum = -1, -np.inf
     cands = reps
     while cands:
