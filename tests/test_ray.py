@@ -250,30 +250,28 @@ def test_a_killed_driver_resumes_with_identical_records(cluster, tmp_path):
     assert ledger(run_dir) == ledger(tmp_path / "local" / "run")
 
 
-@needs_ray
-def test_barbu_games_identical(cluster, tmp_path):
-    args = ["game", "-n", "5", "--seed", "3", "--contract-policy", "myopic", "--seat-doubling", "E=threshold",
-            "--samples", "8", "--show", "4", "--no-progress"]
+def outputs_local_and_ray(args: list, tmp_path) -> dict:
+    """The command's output with ``--backend local`` and ``--backend ray``, each writing to
+    ``tmp_path/<backend>`` (that path masked in the output)."""
     outputs = {}
     for name, extra in (("local", []), ("ray", ["--backend", "ray"])):
         result = runner.invoke(app, [*args, "--out", str(tmp_path / name), *extra])
         assert result.exit_code == 0, result.output
         outputs[name] = result.output.replace(str(tmp_path / name), "OUT")
-    assert outputs["ray"] == outputs["local"]
-    for f in ("hands.parquet", "summary.json"):
-        assert (tmp_path / "ray" / f).read_bytes() == (tmp_path / "local" / f).read_bytes()
+    return outputs
 
 
 @needs_ray
-def test_clabber_games_identical_in_any_chunks(cluster, tmp_path):
-    args = ["clabber", "game", "-n", "25000", "--seed", "2", "--bidding", "threshold"]
-    outputs = {}
-    for name, extra in (("local", []), ("ray", ["--backend", "ray"])):  # ray: 3 tasks of 10,000 games at most
-        result = runner.invoke(app, [*args, "--out", str(tmp_path / name), *extra])
-        assert result.exit_code == 0, result.output
-        outputs[name] = result.output.replace(str(tmp_path / name), "OUT")
+@pytest.mark.parametrize("args, files", [
+    (["game", "-n", "5", "--seed", "3", "--contract-policy", "myopic", "--seat-doubling", "E=threshold",
+      "--samples", "8", "--show", "4", "--no-progress"], ("hands.parquet", "summary.json")),
+    # Clabber on ray: 3 tasks of 10,000 games at most
+    (["clabber", "game", "-n", "25000", "--seed", "2", "--bidding", "threshold"], ("games.parquet", "summary.json")),
+], ids=["barbu", "clabber-in-any-chunks"])
+def test_games_identical(cluster, tmp_path, args, files):
+    outputs = outputs_local_and_ray(args, tmp_path)
     assert outputs["ray"] == outputs["local"]
-    for f in ("games.parquet", "summary.json"):
+    for f in files:
         assert (tmp_path / "ray" / f).read_bytes() == (tmp_path / "local" / f).read_bytes()
 
 
@@ -281,11 +279,7 @@ def test_clabber_games_identical_in_any_chunks(cluster, tmp_path):
 def test_compare_orders_identical(cluster, tmp_path):
     args = ["compare-orders", "--policies", "fixed,myopic", "--doubling", "compulsory-only,always",
             "--blocks", "40", "--games", "3", "--samples", "6"]  # 280 deals: two Ray tasks
-    outputs = {}
-    for name, extra in (("local", []), ("ray", ["--backend", "ray"])):
-        result = runner.invoke(app, [*args, "--out", str(tmp_path / name), *extra])
-        assert result.exit_code == 0, result.output
-        outputs[name] = result.output
+    outputs = outputs_local_and_ray(args, tmp_path)
     assert outputs["ray"] == outputs["local"]
     files = sorted(f.name for f in (tmp_path / "local").iterdir())
     assert "orders_differences.csv" in files and sorted(f.name for f in (tmp_path / "ray").iterdir()) == files
