@@ -1,0 +1,114 @@
+"""First-use and warm times of each barbu-sim command -> results/compile_times.json.
+
+Each command runs in a fresh process twice: first with an empty numba cache
+directory (``NUMBA_CACHE_DIR``, so every kernel it needs compiles: the wait a
+new user sees once), then again with that cache filled (the wait of every later
+call).  The difference is, to within process start-up noise, the compile time.
+
+    python scripts/compile_times.py                   # every command -> results/compile_times.json
+    python scripts/compile_times.py --only run,play   # some of them
+    python scripts/compile_times.py --out /tmp/ct.json
+
+A command's first use depends on the kernels it needs, not on the order in which
+the commands run: each command gets its own empty cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND = "AKQ.JT9.876.5432"
+
+# (name, arguments after barbu-sim, what a run directory it needs: "barbu" / "clabber" / None).
+# {run}: a small run made beforehand with a warm cache (report and plot compile nothing of it).
+COMMANDS = [
+    ("run", ["run", "--deals", "200000", "--out", "{tmp}/quick"], None),
+    ("report", ["report", "{run}"], "barbu"),
+    ("plot", ["plot", "{run}", "--out", "{tmp}/charts"], "barbu"),
+    ("rules", ["rules"], None),
+    ("play", ["play", "--contract", "barbu", "--seed", "7"], None),
+    ("play mc", ["play", "-c", "barbu", "--seed", "1", "--seat-strategy", "E=mc:samples=20"], None),
+    ("run plugin", ["run", "--deals", "2000", "--strategy", "{plugin}", "--out", "{tmp}/plugin"], None),
+    ("game", ["game", "-n", "1", "--show", "0"], None),
+    ("advise", ["advise", HAND, "--remaining", "trumps,domino,barbu", "--hand-in-block", "5", "--samples", "50"], None),
+    ("compare-orders", ["compare-orders", "--policies", "fixed,myopic", "--blocks", "4", "--samples", "20"], None),
+    ("clabber run", ["clabber", "run", "-n", "20000", "--out", "{tmp}/crun"], None),
+    ("clabber play", ["clabber", "play", "--seed", "7"], None),
+    ("clabber game", ["clabber", "game", "-n", "1", "--show", "0"], None),
+]
+
+PLUGIN = '''from numba import njit
+from barbu_sim.core.bits import highest_bit
+
+
+@njit
+def play_high(legal, hand, state, rng):
+    return highest_bit(legal)
+'''
+
+
+def timed(argv: list[str], cache: str) -> tuple[float, int, str]:
+    """Seconds, exit code and stderr of ``barbu-sim argv`` with numba's cache in ``cache``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "barbu_sim", *argv], env=env, capture_output=True, text=True,
+                          cwd=ROOT)
+    return time.perf_counter() - t0, proc.returncode, proc.stderr
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="comma list of command names to time (default: all)")
+    parser.add_argument("--out", default=str(ROOT / "results" / "compile_times.json"))
+    args = parser.parse_args()
+    wanted = None if args.only is None else {w.strip() for w in args.only.split(",")}
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        plugin = Path(tmp) / "play_high.py"
+        plugin.write_text(PLUGIN)
+        warm_cache = str(Path(tmp) / "warm-cache")
+        run_dir = str(Path(tmp) / "small-run")
+        seconds, code, err = timed(["run", "--deals", "20000", "--out", run_dir], warm_cache)
+        if code != 0:
+            sys.exit(f"could not make the small run: {err}")
+        for name, argv, needs in COMMANDS:
+            if wanted is not None and name not in wanted:
+                continue
+            cache = str(Path(tmp) / f"cache-{len(rows)}")
+            filled = [a.format(tmp=tmp, run=run_dir, plugin=f"{plugin}:play_high") for a in argv]
+            for d in ("quick", "plugin", "crun", "charts"):
+                shutil.rmtree(Path(tmp) / d, ignore_errors=True)
+            cold, code, err = timed(filled, cache)
+            if code != 0:
+                sys.exit(f"barbu-sim {' '.join(filled)} failed ({code}): {err}")
+            for d in ("quick", "plugin", "crun", "charts"):
+                shutil.rmtree(Path(tmp) / d, ignore_errors=True)
+            warm, code, err = timed(filled, cache)
+            row = {"command": name, "argv": "barbu-sim " + " ".join(argv).replace(tmp, "TMP"),
+                   "first_use_s": round(cold, 1), "cached_s": round(warm, 1), "compile_s": round(cold - warm, 1)}
+            rows.append(row)
+            print(f"{name:16} first use {cold:6.1f} s   cached {warm:5.1f} s", flush=True)
+    out = {
+        "what": "seconds of each command in a fresh process: with an empty numba cache (first use) and with it filled",
+        "command": "python scripts/compile_times.py",
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                    "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
+        "rows": rows,
+    }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
