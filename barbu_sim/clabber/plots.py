@@ -9,6 +9,12 @@ import polars as pl
 
 from ..core.charts import PALETTE, plt, save_figure
 from .analysis import GROUPINGS
+from .rules import BELL_POINTS
+
+# What each score part is called on the charts (the tables' columns are card_points, ...).
+METRIC_LABELS = {"card_points": "card points\n(last trick's 10 included)", "meld_points": "melds",
+                 "bell_points": f"bell\n(K+Q of trumps, {BELL_POINTS})",
+                 "round_score": "round score\n(after the makers' rule)"}
 
 
 def plot_grouping(table: pl.DataFrame, key: str) -> plt.Figure:
@@ -35,7 +41,10 @@ def plot_grouping(table: pl.DataFrame, key: str) -> plt.Figure:
     ax2.set_xticks(x, order)
     ax2.set_ylabel("expected round score (points)")
     ax2.set_xlabel(GROUPINGS[key])
-    ax2.legend(frameon=False)
+    ax2.set_ylim(0, 1.18 * ax2.get_ylim()[1])  # room for the legend above the bars
+    ax2.legend(frameon=False, ncols=2, loc="upper center")
+    ax1.set_title("makers' success", fontsize=10)
+    ax2.set_title("each team's round score", fontsize=10)
     fig.suptitle(f"Clabber: makers' success and round score by {GROUPINGS[key]}, 95% CI")
     fig.tight_layout()
     return fig
@@ -45,17 +54,19 @@ def plot_scores(table: pl.DataFrame) -> plt.Figure:
     """Makers' and defenders' expected points, part by part (card points, melds, bell, round score)."""
     metrics = ["card_points", "meld_points", "bell_points", "round_score"]
     x = np.arange(len(metrics))
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
     for i, team in enumerate(("makers", "defenders")):
         rows = {r["metric"]: r for r in table.filter(pl.col("team") == team).to_dicts()}
         ax.bar(x + (i - 0.5) * 0.38, [rows[m]["mean"] for m in metrics], 0.38,
                yerr=[[rows[m]["mean"] - rows[m]["ci_low"] for m in metrics],
                      [rows[m]["ci_high"] - rows[m]["mean"] for m in metrics]],
                capsize=2, label=team, color=PALETTE[1 + i])
-    ax.set_xticks(x, metrics)
+    ax.set_xticks(x, [METRIC_LABELS[m] for m in metrics], fontsize=9)
+    ax.set_xlabel("part of the round score")
     ax.set_ylabel("points per played round")
     ax.set_title("Clabber: each team's expected points, 95% CI")
-    ax.legend(frameon=False)
+    ax.set_ylim(0, 1.12 * ax.get_ylim()[1])
+    ax.legend(frameon=False, ncols=2, loc="upper center")
     fig.tight_layout()
     return fig
 

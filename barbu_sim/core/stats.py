@@ -1,6 +1,8 @@
 """The one place where means, standard errors and 95% confidence intervals are computed.
 
-CIs are normal intervals, ``mean ± Z95 * se``.  Two forms of the same formulas:
+CIs are normal intervals, ``mean ± Z95 * se``, except for proportions such as win rates,
+whose CIs are Wilson score intervals (:func:`wilson_interval`, always inside [0, 1]).
+Two forms of the normal formulas:
 :func:`summarize` for a numpy sample, :func:`with_ci` for a polars frame of exact
 integer sums (``n``, total, sum of squares), so that a table's statistics do not
 depend on the order in which polars adds its rows.
@@ -28,6 +30,28 @@ def summarize(x: np.ndarray) -> dict:
     std = float(x.std(ddof=1)) if n > 1 else 0.0
     se = std / np.sqrt(n)
     return {"n": n, "mean": mean, "std": std, "se": se, "ci_low": mean - Z95 * se, "ci_high": mean + Z95 * se}
+
+
+def wilson_interval(share, n, z: float = Z95):
+    """The Wilson score interval of a proportion: ``(low, high)``, always inside [0, 1].
+
+    ``share``: the observed proportion (successes / ``n``; a fractional number of
+    successes, such as a shared win counted as 1/2, is allowed); ``n``: the number of
+    trials.  Unlike ``share ± z * se`` it never leaves [0, 1] and stays meaningful at
+    0 or ``n`` successes.  Numpy arrays are taken elementwise.
+
+    >>> low, high = wilson_interval(0.0, 6)
+    >>> float(low), round(float(high), 4)
+    (0.0, 0.3903)
+    """
+    share, n = np.asarray(share, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    z2 = z * z
+    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * np.sqrt(np.maximum(share * (1 - share), 0.0) / n + z2 / (4 * n * n))
+    low, high = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
 
 
 def mean_and_se(sums: np.ndarray, squares: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -119,7 +119,7 @@ def write_comparison(result, out) -> str:
              "settled: with the settlements of the doubles)", to_markdown(result.blocks, 2), "",
              f"Paired difference from {base}", to_markdown(result.differences, 2)]
     if not result.win_rates.is_empty():
-        parts += ["", "Share of games won (seats using different policies; ties shared)",
+        parts += ["", "Share of games won (seats using different policies; ties shared; 95% Wilson intervals)",
                   to_markdown(result.win_rates, 3)]
     text = "\n".join(parts)
     if out:
@@ -133,8 +133,6 @@ def write_comparison(result, out) -> str:
                 table.write_csv(out / f"orders_{name}.csv")
                 (out / f"orders_{name}.json").write_text(json.dumps(table.to_dicts(), indent=1) + "\n")
         (out / "orders.md").write_text(text + "\n")
-        settled = result.blocks.filter(pl.col("score") == "settled")
-        if settled["doubling"].n_unique() > 1:
-            settled = settled.with_columns((pl.col("policy") + " / " + pl.col("doubling")).alias("policy"))
-        save_figure(plot_comparison(settled, "settled"), out / "orders")
+        save_figure(plot_comparison(result.blocks.filter(pl.col("score") == "settled"), "settled", result.win_rates),
+                    out / "orders")
     return text

@@ -10,7 +10,7 @@ import polars as pl
 
 from ...core.backends import LocalBackend
 from ...core.seats import N_SEATS
-from ...core.stats import summarize
+from ...core.stats import summarize, wilson_interval
 from ..api import evaluate_hands, play_batch
 from ..deals import random_deal
 from ..rules import CONTRACTS, N_CONTRACTS, Rules
@@ -123,6 +123,18 @@ def order_game_winners(seed: int, strategies, seats, doubling: str, rules: Rules
     return play_game(seed + 1, g, players, rules=rules).winners
 
 
+def win_rate_row(doubling: str, policy: str, shares) -> dict:
+    """A row of the win-rate table: ``seat_games``, ``mean`` (the share of games won), ``std``, ``se``,
+    and the 95% Wilson interval ``ci_low .. ci_high`` (inside [0, 1], unlike ``mean ± 1.96 se``).
+
+    ``shares``: per seat-game, 1 for a win, 1/k for a win shared by k seats, 0 otherwise.
+    """
+    s = summarize(np.asarray(shares, dtype=np.float64))
+    low, high = wilson_interval(s["mean"], s["n"])
+    return {"doubling": doubling, "policy": policy, "seat_games": s["n"], "mean": s["mean"], "std": s["std"],
+            "se": s["se"], "ci_low": low, "ci_high": high}
+
+
 def compare_orders(policies: list[str], *, doublings=("compulsory-only",), blocks: int = 300, games: int = 40,
                    seed: int = 0, strategy: str = "heuristic", rules: Rules | None = None, n_samples: int = 100,
                    table_kwargs: dict | None = None, progress=None, backend=None) -> OrderComparison:
@@ -183,8 +195,6 @@ def compare_orders(policies: list[str], *, doublings=("compulsory-only",), block
             share = 1.0 / len(winners)
             for s in range(N_SEATS):
                 wins[seating[g][s]].append(share if s in winners else 0.0)
-        win_rows += [{"doubling": dbl.name, "policy": p, "seat_games": len(w),
-                      **{k: v for k, v in summarize(np.array(w)).items() if k != "n"}}
-                     for p, w in wins.items() if len(w) > 1]
+        win_rows += [win_rate_row(dbl.name, p, w) for p, w in wins.items() if len(w) > 1]
     return OrderComparison(pl.DataFrame(block_rows), pl.DataFrame(diff_rows),
                            pl.DataFrame(win_rows) if win_rows else pl.DataFrame(), totals)

@@ -1,0 +1,88 @@
+"""Redraw the committed charts in results/ from the committed tables, without rerunning any study.
+
+Every chart is drawn from a table already in results/ (the same frames the studies plot):
+
+- results/charts/ and results/strong/charts/: the Barbu report tables (contract_scores,
+  domino_ranks, heatmap, distribution JSON);
+- results/clabber/<run>/charts/: the Clabber report tables of each run;
+- results/orders/ and results/orders/by-doubling/: the compare-orders tables; their win-rate
+  95% intervals are recomputed as Wilson intervals from the committed shares and game counts
+  (what ``compare_orders`` now writes), so orders.md, the CSV / JSON tables and orders.png agree.
+
+    python scripts/redraw_charts.py                   # rewrite the charts in results/
+    python scripts/redraw_charts.py --results /tmp/r  # another copy of results/
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import polars as pl
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from barbu_sim.barbu import plots as barbu_plots  # noqa: E402
+from barbu_sim.barbu.game.io import write_comparison  # noqa: E402
+from barbu_sim.barbu.game.orders import OrderComparison  # noqa: E402
+from barbu_sim.clabber import plots as clabber_plots  # noqa: E402
+from barbu_sim.clabber.analysis import GROUPINGS  # noqa: E402
+from barbu_sim.core.stats import wilson_interval  # noqa: E402
+
+BARBU_TABLES = ("contract_scores", "domino_ranks", "heatmap", "distribution")
+
+
+def read_json_table(path: Path) -> pl.DataFrame:
+    rows = json.loads(path.read_text())
+    return pl.DataFrame(rows) if rows else pl.DataFrame()
+
+
+def redraw_barbu(folder: Path) -> list[Path]:
+    tables = {name: read_json_table(folder / f"{name}.json") for name in BARBU_TABLES
+              if (folder / f"{name}.json").exists()}
+    return barbu_plots.write_plots(tables, folder / "charts")
+
+
+def redraw_clabber(folder: Path) -> list[Path]:
+    tables = {name: read_json_table(folder / f"{name}.json")
+              for name in ["clabber_scores", *[f"by_{key}" for key in GROUPINGS]]}
+    return clabber_plots.write_plots(tables, folder / "charts")
+
+
+def with_wilson(win_rates: pl.DataFrame) -> pl.DataFrame:
+    """The win-rate table with its 95% CIs as Wilson intervals of (``mean``, ``seat_games``)."""
+    low, high = wilson_interval(win_rates["mean"].to_numpy(), win_rates["seat_games"].to_numpy())
+    return win_rates.with_columns(pl.Series("ci_low", low), pl.Series("ci_high", high))
+
+
+def redraw_orders(folder: Path) -> list[Path]:
+    tables = {name: read_json_table(folder / f"orders_{name}.json") for name in ("blocks", "differences", "win_rates")}
+    if not tables["win_rates"].is_empty():
+        tables["win_rates"] = with_wilson(tables["win_rates"])
+    write_comparison(OrderComparison(tables["blocks"], tables["differences"], tables["win_rates"], {}), folder)
+    return [folder / "orders.png", folder / "orders.svg"]
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--results", default=str(ROOT / "results"), help="the results folder to redraw")
+    args = ap.parse_args(argv)
+    results = Path(args.results)
+    paths = []
+    for folder in (results, results / "strong"):
+        if (folder / "heatmap.json").exists():
+            paths += redraw_barbu(folder)
+    for folder in sorted((results / "clabber").glob("*/clabber_scores.json")):
+        paths += redraw_clabber(folder.parent)
+    for folder in (results / "orders", results / "orders" / "by-doubling"):
+        if (folder / "orders_blocks.json").exists():
+            paths += redraw_orders(folder)
+    for p in paths:
+        print(p.relative_to(results.parent) if p.is_relative_to(results.parent) else p)
+
+
+if __name__ == "__main__":
+    main()
