@@ -159,3 +159,13 @@ def test_clabber_charts_label_axes_in_words_not_column_names():
     top = max(r.get_height() + 11 for r in bar_rects(fig.axes[1]))
     assert fig.axes[1].get_ylim()[1] >= top
     plt.close(fig)
+
+
+def test_clabber_grouping_with_one_value_keeps_ordinary_bars():
+    rows = [{"maker_rel": "left", "metric": m, "n": 10, "mean": v, "ci_low": v * 0.9, "ci_high": v * 1.1}
+            for m, v in (("made", 0.4), ("makers_score", 48.0), ("defenders_score", 100.0))]
+    fig = plot_grouping(pl.DataFrame(rows), "maker_rel")
+    for ax in fig.axes:
+        lo, hi = ax.get_xlim()
+        assert sum(r.get_width() for r in bar_rects(ax)) <= 0.35 * (hi - lo)  # not one bar across the whole axis
+    plt.close(fig)

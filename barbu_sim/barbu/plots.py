@@ -95,8 +95,7 @@ def plot_heatmap(table: pl.DataFrame) -> plt.Figure:
     right.tick_params(length=0)
     right.spines["right"].set_visible(False)
     ax.set_title("Mean raw score per hand: contract x seat\n"
-                 "colour: above or below the contract's mean over the four seats, each contract on its own scale",
-                 fontsize=10)
+                 "colour: each contract on its own scale, above or below\nits mean over the four seats", fontsize=10)
     bar = fig.colorbar(im, ax=ax, pad=0.2, ticks=[-1, 0, 1], shrink=0.8)
     bar.ax.set_yticklabels(["furthest\nbelow", "contract\nmean", "furthest\nabove"])
     fig.tight_layout()

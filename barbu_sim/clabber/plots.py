@@ -39,6 +39,8 @@ def plot_grouping(table: pl.DataFrame, key: str) -> plt.Figure:
                       [rows[k]["ci_high"] - rows[k]["mean"] for k in order]],
                 capsize=2, label=label, color=PALETTE[1 + i])
     ax2.set_xticks(x, order)
+    for ax in (ax1, ax2):  # a grouping with one or two values keeps bars of ordinary width
+        ax.set_xlim(min(-0.6, (len(order) - 1) / 2 - 1.5), max(len(order) - 0.4, (len(order) - 1) / 2 + 1.5))
     ax2.set_ylabel("expected round score (points)")
     ax2.set_xlabel(GROUPINGS[key])
     ax2.set_ylim(0, 1.18 * ax2.get_ylim()[1])  # room for the legend above the bars
