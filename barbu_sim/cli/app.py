@@ -2,14 +2,108 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 
-app = typer.Typer(
-    help="barbu-sim: simulate the card game Barbu (and Clabber) and measure what its contracts are worth.",
+# The built-in choices the help screens list.  The registries themselves (barbu_sim.barbu.strategies,
+# barbu_sim.barbu.mc, barbu_sim.clabber.strategies, barbu_sim.clabber.bidding) import numba, which
+# `--help` and `report` should not wait for: tests/test_cli_help.py checks these against them.
+BARBU_STRATEGIES = ("random", "basic", "heuristic", "lowest")  # barbu.strategies.BUILTINS
+MC_ROLLOUTS = ("heuristic", "basic", "random")  # barbu.mc.ROLLOUTS
+BARBU_STRATEGY_CHOICES = ", ".join(BARBU_STRATEGIES) + f", mc[:samples=N,rollout={'|'.join(MC_ROLLOUTS)}]"
+CLABBER_STRATEGIES = ("random", "heuristic")  # clabber.strategies.BUILTINS
+CLABBER_BIDDING = ("accept-first", "random", "threshold[:X]", "mc[:SAMPLES]")  # clabber.bidding.POLICIES
+PLUGIN_SPECS = "path/to/file.py:func or module:func"
+
+
+def _value_names(params) -> None:
+    """Name each option's value in help (``--seed SEED``) instead of typer's raw ``<int>`` / ``<bool>``.
+
+    A flag names no value; an option without an explicit ``metavar=`` is named after itself.
+    """
+    for param in params:
+        if param.metavar is None:
+            param.metavar = "" if getattr(param, "is_flag", False) else (param.name or "value").upper()
+        if param.param_type_name == "argument" and hasattr(param, "display_type_rich"):
+            param.__class__ = _argument_class(type(param))
+
+
+_ARGUMENT_CLASSES: dict[type, type] = {}
+
+
+def _argument_class(base: type) -> type:
+    """``base`` (typer's argument class) without the ``<str>`` type column: the metavar names the value."""
+    if base not in _ARGUMENT_CLASSES:
+        _ARGUMENT_CLASSES[base] = type(base.__name__, (base,), {"display_type_rich": lambda self, ctx: None})
+    return _ARGUMENT_CLASSES[base]
+
+
+def _plain_usage(pieces: list[str]) -> list[str]:
+    """``RUN_DIR`` rather than typer's ``{RUN_DIR}`` for a required argument in the usage line."""
+    return [re.sub(r"^\{(.+)\}(\.\.\.)?$", r"\1\2", piece) for piece in pieces]
+
+
+class Command(TyperCommand):
+    """A command whose help names every value (``N``, ``DIR``, ``SEAT=NAME``) and shows no raw type."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _value_names(self.params)
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None and option.metavar is None:
+            option.metavar = ""
+        return option
+
+    def collect_usage_pieces(self, ctx):
+        return _plain_usage(super().collect_usage_pieces(ctx))
+
+
+class Group(TyperGroup):
+    """A command group with the same help conventions as :class:`Command`."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _value_names(self.params)
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None and option.metavar is None:
+            option.metavar = ""
+        return option
+
+
+class Typer(typer.Typer):
+    """typer's app whose commands are :class:`Command` and whose groups are :class:`Group`."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("cls", Group)
+        super().__init__(**kwargs)
+
+    def command(self, *args, **kwargs):
+        kwargs["cls"] = kwargs.get("cls") or Command
+        return super().command(*args, **kwargs)
+
+
+app = Typer(
+    help="""barbu-sim: simulate the card game Barbu (and Clabber) and measure what its contracts are worth.
+
+    Each command has its own --help, with examples.
+
+    Examples:
+
+      barbu-sim run -n 20000 --out runs/quick && barbu-sim report runs/quick
+
+      barbu-sim play --contract barbu --seed 7
+
+      barbu-sim clabber play --seed 7
+    """,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -36,10 +130,13 @@ def main(
     """Simulate Barbu deals (and Clabber rounds) under pluggable strategies and analyse the scores."""
 
 
+RULES_PRESETS = ("default", "strict-barbu", "overtrump", "free-discard", "every-dealer")  # barbu.rules.PRESETS
 RulesOpt = Annotated[Optional[str], typer.Option(
-    "--rules", help="Rules preset (default, strict-barbu, overtrump, free-discard, every-dealer) or a .toml file.")]
+    "--rules", metavar="PRESET|FILE",
+    help=f"Rules preset ({', '.join(RULES_PRESETS)}) or a .toml file.")]
 OptionOpt = Annotated[Optional[list[str]], typer.Option(
-    "--option", "-o", help="Override one rule option, NAME=VALUE (e.g. trumps-overtrump=on). Repeatable.")]
+    "--option", "-o", metavar="NAME=VALUE",
+    help="Override one rule option, NAME=VALUE (e.g. trumps-overtrump=on; barbu-sim rules lists them). Repeatable.")]
 
 
 def load_cli_rules(rules: str | None, option: list[str] | None):
@@ -66,10 +163,10 @@ def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
 
 
 BackendOpt = Annotated[str, typer.Option(
-    "--backend", help="Where the work is played: local (this process) or ray (Ray tasks, on this machine or a "
+    "--backend", metavar="local|ray", help="Where the work is played: local (this process) or ray (Ray tasks, on this machine or a "
                       "cluster; needs the package's ray extra). Results are identical.")]
 RayAddressOpt = Annotated[Optional[str], typer.Option(
-    "--ray-address", help="With --backend ray: auto (the cluster of `ray start` on this machine) or HOST:PORT "
+    "--ray-address", metavar="auto|HOST:PORT", help="With --backend ray: auto (the cluster of `ray start` on this machine) or HOST:PORT "
                           "(default: start a local Ray instance).")]
 
 

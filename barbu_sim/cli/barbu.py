@@ -11,20 +11,31 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    MAX_SAMPLES, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out, check_range, check_seed, cli_backend,
+    BARBU_STRATEGY_CHOICES, PLUGIN_SPECS, MAX_SAMPLES, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out, check_range, check_seed, cli_backend,
     fail, interrupted, load_cli_rules, per_seat,
 )
 
 MAX_GAMES = 1_000_000  # games per `game` call
 MAX_BLOCKS = 50_000  # blocks per `compare-orders`: each holds 7 hands' estimates in memory
 MAX_ORDER_GAMES = 10_000
+CONTRACT_NAMES = "no-tricks, no-queens, no-last-two, no-hearts, barbu, trumps, domino"  # barbu.rules.CONTRACTS
+CONTRACT_POLICIES = "fixed, fixed:ORDER, myopic, relative, optimal (settled score), raw-optimal, file.py:func"
+DOUBLING_POLICIES = "compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN]"  # barbu.game.doubling
+STRATEGY_HELP = f"Strategy for every seat: {BARBU_STRATEGY_CHOICES}, {PLUGIN_SPECS}."
+PLAY_STRATEGY_HELP = f"Play strategy for every seat: {BARBU_STRATEGY_CHOICES}, {PLUGIN_SPECS}."
+SeatStrategyOpt = Annotated[Optional[list[str]], typer.Option(
+    metavar="SEAT=NAME", help="Strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")]
 
 
 @app.command()
 def rules(rules: RulesOpt = None, option: OptionOpt = None):
     """Print the contracts and the rule options in force.
 
-    Example: barbu-sim rules --rules strict-barbu -o domino-payout=50,20,0,-5
+    Examples:
+
+      barbu-sim rules
+
+      barbu-sim rules --rules strict-barbu -o domino-payout=50,20,0,-5
     """
     from ..barbu.rules import describe_rules
     try:
@@ -35,15 +46,15 @@ def rules(rules: RulesOpt = None, option: OptionOpt = None):
 
 @app.command()
 def play(
-    contract: Annotated[str, typer.Option("--contract", "-c", help="no-tricks, no-queens, no-last-two, no-hearts, barbu, trumps or domino.")] = "no-tricks",
+    contract: Annotated[str, typer.Option("--contract", "-c", metavar="CONTRACT", help=f"The contract: {CONTRACT_NAMES}.")] = "no-tricks",
     seed: Annotated[int, typer.Option(help="Seed of the random deal (ignored with --deal).")] = 0,
-    index: Annotated[int, typer.Option("--index", help="Which deal of the seed's sequence (deal i of a run).")] = 0,
-    deal: Annotated[Optional[str], typer.Option(help="A PBN deal to play instead, e.g. 'N:AKQ.JT9.876.5432 ...'.")] = None,
-    declarer: Annotated[str, typer.Option(help="Declarer seat: N, E, S or W.")] = "N",
-    trump: Annotated[Optional[str], typer.Option(help="Trumps: suit S, H, D or C, or a policy: longest (default), strongest.")] = None,
-    domino_rank: Annotated[Optional[str], typer.Option(help="Domino: starting rank 2..10, J, Q, K, A (default 7), or the policy most-held.")] = None,
-    strategy: Annotated[str, typer.Option(help="Strategy for every seat: random, basic, heuristic, mc[:samples=N,rollout=NAME], path/to/file.py:func or module:func.")] = "heuristic",
-    seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")] = None,
+    index: Annotated[int, typer.Option("--index", metavar="I", help="Which deal of the seed's sequence (deal I of a run).")] = 0,
+    deal: Annotated[Optional[str], typer.Option(metavar="PBN", help="A PBN deal to play instead: four hands, spades first, clockwise from the named seat, e.g. 'N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432'.")] = None,
+    declarer: Annotated[str, typer.Option(metavar="SEAT", help="Declarer seat: N, E, S or W.")] = "N",
+    trump: Annotated[Optional[str], typer.Option(metavar="SUIT|POLICY", help="Trumps: suit S, H, D or C, or a policy: longest (default), strongest.")] = None,
+    domino_rank: Annotated[Optional[str], typer.Option(metavar="RANK|POLICY", help="Domino: starting rank 2..10, J, Q, K, A (default 7), or the policy most-held.")] = None,
+    strategy: Annotated[str, typer.Option(metavar="NAME", help=STRATEGY_HELP)] = "heuristic",
+    seat_strategy: SeatStrategyOpt = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
     symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
@@ -57,7 +68,7 @@ def play(
 
       barbu-sim play -c domino --domino-rank 8 --seat-strategy N=random
 
-      barbu-sim play -c trumps --trump H --deal "N:AKQJ.AKQ.AKQ.AKQ ..."
+      barbu-sim play -c trumps --trump H --deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
 
       barbu-sim play -c barbu --seed 1 --seat-strategy E=mc:samples=200 --explain
     """
@@ -95,18 +106,18 @@ def play(
 
 @app.command()
 def run(
-    deals: Annotated[Optional[int], typer.Option("--deals", "-n", help="Deals to simulate, up to 100,000,000 (default 5,000,000); every configuration is played on each.")] = None,
-    contract: Annotated[Optional[list[str]], typer.Option("--contract", "-c", help="Contract to play (repeatable; default all seven).")] = None,
-    strategy: Annotated[Optional[str], typer.Option(help="Strategy for every seat: random, heuristic (default), path/to/file.py:func or module:func.")] = None,
-    seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")] = None,
-    trump: Annotated[Optional[str], typer.Option(help="Trumps: a suit S/H/D/C, each (all four on the same deals), or a policy: longest (default), strongest.")] = None,
-    domino_rank: Annotated[Optional[str], typer.Option(help="Domino: a rank 2..A (default 7), each (all 13 on the same deals), or the policy most-held.")] = None,
-    declarer: Annotated[Optional[str], typer.Option(help="Declarer seat N (default), E, S or W (it leads / plays first).")] = None,
+    deals: Annotated[Optional[int], typer.Option("--deals", "-n", metavar="N", help="Deals to simulate, up to 100,000,000 (default 5,000,000); every configuration is played on each.")] = None,
+    contract: Annotated[Optional[list[str]], typer.Option("--contract", "-c", metavar="CONTRACT", help=f"Contract to play: {CONTRACT_NAMES} (repeatable; default all seven).")] = None,
+    strategy: Annotated[Optional[str], typer.Option(metavar="NAME", help=STRATEGY_HELP.replace("heuristic,", "heuristic (default),", 1))] = None,
+    seat_strategy: SeatStrategyOpt = None,
+    trump: Annotated[Optional[str], typer.Option(metavar="SUIT|each|POLICY", help="Trumps: a suit S/H/D/C, each (all four on the same deals), or a policy: longest (default), strongest.")] = None,
+    domino_rank: Annotated[Optional[str], typer.Option(metavar="RANK|each|POLICY", help="Domino: a rank 2..A (default 7), each (all 13 on the same deals), or the policy most-held.")] = None,
+    declarer: Annotated[Optional[str], typer.Option(metavar="SEAT", help="Declarer seat N (default), E, S or W (it leads / plays first).")] = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
     seed: Annotated[Optional[int], typer.Option(help="Seed 0..2^64-1 (default 0): deal i is a pure function of (seed, i).")] = None,
-    threads: Annotated[Optional[int], typer.Option(help="Worker threads (default: all cores). Results do not depend on it.")] = None,
-    out: Annotated[str, typer.Option("--out", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/latest",
+    threads: Annotated[Optional[int], typer.Option(metavar="N", help="Worker threads (default: all cores). Results do not depend on it.")] = None,
+    out: Annotated[str, typer.Option("--out", metavar="DIR", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/latest",
     resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")] = False,
     force: Annotated[bool, typer.Option(help="Replace a run already in --out (its records, report and charts are deleted).")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
@@ -121,9 +132,9 @@ def run(
 
     Examples:
 
-      barbu-sim run -n 200000 --trump each --domino-rank each --out runs/study
+      barbu-sim run -n 20000 --trump each --domino-rank each --out runs/study
 
-      barbu-sim run -c trumps --trump strongest --seat-strategy N=random
+      barbu-sim run -n 20000 -c trumps --trump strongest --seat-strategy N=random --out runs/strongest
 
       barbu-sim run --resume --out runs/study
 
@@ -154,17 +165,28 @@ def run(
         interrupted(f"the completed chunks are saved; finish with: barbu-sim run --resume --out {out}")
     except ValueError as e:
         fail(str(e))
+    if resume and summary.played == 0:
+        typer.echo(f"{summary.run_dir} is already complete ({summary.done:,} deals); nothing to do. "
+                   f"Next: barbu-sim report {summary.run_dir}   and   barbu-sim plot {summary.run_dir}")
+        return
     typer.echo(f"{summary.done:,} deals in {summary.wall_seconds:.1f} s "
                f"({summary.per_second:,.0f} deals/s) -> {summary.run_dir}")
     typer.echo(f"Next: barbu-sim report {summary.run_dir}   and   barbu-sim plot {summary.run_dir}")
 
 
-RunDir = Annotated[str, typer.Argument(help="A run directory written by barbu-sim run.")]
+RunDir = Annotated[str, typer.Argument(metavar="RUN_DIR", help="A run directory written by barbu-sim run.")]
 
 
 @app.command()
 def report(run_dir: RunDir):
-    """Print the expected-score tables of a run and write them to RUN_DIR/report (Markdown, CSV, JSON)."""
+    """Print the expected-score tables of a run and write them to RUN_DIR/report (Markdown, CSV, JSON).
+
+    Examples:
+
+      barbu-sim run -n 20000 --out runs/small && barbu-sim report runs/small
+
+      barbu-sim report runs/small
+    """
     from ..barbu.report import build_tables, incomplete_note, terminal_summary, write_report
     try:
         tables = build_tables(run_dir)
@@ -182,8 +204,13 @@ def report(run_dir: RunDir):
 
 @app.command()
 def plot(run_dir: RunDir,
-         out: Annotated[Optional[str], typer.Option(help="Folder for the charts (default RUN_DIR/plots).")] = None):
-    """Draw the charts of a run as PNG and SVG: scores by contract and seat, domino by rank, heatmap, distributions."""
+         out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Folder for the charts (default RUN_DIR/plots).")] = None):
+    """Draw the charts of a run as PNG and SVG: scores by contract and seat, domino by rank, heatmap, distributions.
+
+    Examples:
+
+      barbu-sim run -n 20000 --domino-rank each --out runs/small && barbu-sim plot runs/small --out charts
+    """
     from pathlib import Path
 
     from ..barbu.plots import write_plots
@@ -198,24 +225,24 @@ def plot(run_dir: RunDir,
         typer.echo(str(p))
 
 
-SamplesOpt = Annotated[int, typer.Option(help=f"Monte Carlo deals of the unseen cards per hand evaluation (2..{MAX_SAMPLES:,}).")]
+SamplesOpt = Annotated[int, typer.Option(metavar="N", help=f"Monte Carlo deals of the unseen cards per hand evaluation (2..{MAX_SAMPLES:,}).")]
 
 
 @app.command()
 def game(
-    games: Annotated[int, typer.Option("--games", "-n", help=f"Number of 28-hand games (1..{MAX_GAMES:,}).")] = 10,
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help=f"Number of 28-hand games (1..{MAX_GAMES:,}).")] = 10,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1: game g, hand h uses deal 28*g+h.")] = 0,
-    strategy: Annotated[str, typer.Option(help="Play strategy for every seat.")] = "heuristic",
-    seat_strategy: Annotated[Optional[list[str]], typer.Option(help="Play strategy for one seat, SEAT=NAME.")] = None,
-    contract_policy: Annotated[str, typer.Option(help="Contract choice for every seat: fixed, fixed:ORDER, myopic, relative, optimal (settled score), raw-optimal, file.py:func.")] = "optimal",
-    seat_contract_policy: Annotated[Optional[list[str]], typer.Option(help="Contract choice for one seat, SEAT=POLICY.")] = None,
-    doubling: Annotated[str, typer.Option(help="Doubling for every seat: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN].")] = "compulsory-only",
-    seat_doubling: Annotated[Optional[list[str]], typer.Option(help="Doubling for one seat, SEAT=POLICY.")] = None,
+    strategy: Annotated[str, typer.Option(metavar="NAME", help=PLAY_STRATEGY_HELP)] = "heuristic",
+    seat_strategy: Annotated[Optional[list[str]], typer.Option(metavar="SEAT=NAME", help="Play strategy for one seat, SEAT=NAME. Repeatable.")] = None,
+    contract_policy: Annotated[str, typer.Option(metavar="POLICY", help=f"Contract choice for every seat: {CONTRACT_POLICIES}.")] = "optimal",
+    seat_contract_policy: Annotated[Optional[list[str]], typer.Option(metavar="SEAT=POLICY", help="Contract choice for one seat, SEAT=POLICY. Repeatable.")] = None,
+    doubling: Annotated[str, typer.Option(metavar="POLICY", help=f"Doubling for every seat: {DOUBLING_POLICIES}.")] = "compulsory-only",
+    seat_doubling: Annotated[Optional[list[str]], typer.Option(metavar="SEAT=POLICY", help="Doubling for one seat, SEAT=POLICY. Repeatable.")] = None,
     samples: SamplesOpt = 100,
     rules: RulesOpt = None,
     option: OptionOpt = None,
-    out: Annotated[Optional[str], typer.Option(help="Directory for hands.parquet and summary.json.")] = None,
-    show: Annotated[Optional[int], typer.Option(help="Print game number SHOW as a score sheet.")] = None,
+    out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Directory for hands.parquet and summary.json.")] = None,
+    show: Annotated[Optional[int], typer.Option(metavar="G", help="Print game number G (0 = the first) as a score sheet.")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
@@ -226,9 +253,9 @@ def game(
 
       barbu-sim game -n 1 --show 0
 
-      barbu-sim game -n 200 --seat-contract-policy N=fixed --seat-doubling E=always --out runs/games
+      barbu-sim game -n 2 --seat-contract-policy N=fixed --seat-doubling E=always --out runs/games
 
-      barbu-sim game -n 20 --doubling bayes --seat-contract-policy N=raw-optimal
+      barbu-sim game -n 2 --doubling threshold:5 --seat-contract-policy N=raw-optimal
 
       barbu-sim game -n 5000 --backend ray --ray-address auto --out runs/games
     """
@@ -260,7 +287,7 @@ def game(
 
 @app.command("verify-games")
 def verify_games(
-    records: Annotated[str, typer.Argument(help="A hands.parquet written by barbu-sim game.")],
+    records: Annotated[str, typer.Argument(metavar="FILE", help="A hands.parquet written by barbu-sim game.")],
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
@@ -268,6 +295,12 @@ def verify_games(
 
     The rules are those of the summary.json beside the file (written by barbu-sim game), else the
     defaults; --rules / --option override them.
+
+    Examples:
+
+      barbu-sim game -n 2 --out runs/games && barbu-sim verify-games runs/games/hands.parquet
+
+      barbu-sim verify-games runs/games/hands.parquet --rules default
     """
     from ..barbu.game.records import read_records, verify_records
     try:
@@ -281,16 +314,16 @@ def verify_games(
 
 @app.command("compare-orders")
 def compare_orders_cmd(
-    policies: Annotated[str, typer.Option(help="Comma-separated contract policies; the first is the baseline. A fixed order's contracts follow it: fixed:domino,trumps,...,no-tricks.")] = "fixed,relative,optimal",
-    doubling: Annotated[str, typer.Option(help="Comma-separated doubling policies every seat uses in turn: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN].")] = "compulsory-only",
-    blocks: Annotated[int, typer.Option(help=f"7-hand blocks played by every policy on the same deals (2..{MAX_BLOCKS:,}).")] = 500,
-    games: Annotated[int, typer.Option(help=f"Full games with the seats using different policies, for win rates (0..{MAX_ORDER_GAMES:,}).")] = 40,
+    policies: Annotated[str, typer.Option(metavar="POLICY,...", help=f"Comma-separated contract policies ({CONTRACT_POLICIES}); the first is the baseline. A fixed order's contracts follow it: fixed:domino,trumps,...,no-tricks.")] = "fixed,relative,optimal",
+    doubling: Annotated[str, typer.Option(metavar="POLICY,...", help=f"Comma-separated doubling policies every seat uses in turn: {DOUBLING_POLICIES}.")] = "compulsory-only",
+    blocks: Annotated[int, typer.Option(metavar="N", help=f"7-hand blocks played by every policy on the same deals (2..{MAX_BLOCKS:,}).")] = 500,
+    games: Annotated[int, typer.Option(metavar="N", help=f"Full games with the seats using different policies, for win rates (0..{MAX_ORDER_GAMES:,}).")] = 40,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the deal sequences.")] = 0,
-    strategy: Annotated[str, typer.Option(help="Play strategy for every seat.")] = "heuristic",
+    strategy: Annotated[str, typer.Option(metavar="NAME", help=PLAY_STRATEGY_HELP)] = "heuristic",
     samples: SamplesOpt = 100,
     rules: RulesOpt = None,
     option: OptionOpt = None,
-    out: Annotated[Optional[str], typer.Option(help="Directory for the tables (CSV, JSON, Markdown) and the chart.")] = None,
+    out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Directory for the tables (CSV, JSON, Markdown) and the chart.")] = None,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
 ):
@@ -299,9 +332,9 @@ def compare_orders_cmd(
 
     Examples:
 
-      barbu-sim compare-orders --policies fixed,myopic,relative,optimal --blocks 2000 --out runs/orders
+      barbu-sim compare-orders --policies fixed,myopic,relative,optimal --blocks 4 --games 2 --samples 20 --out runs/orders
 
-      barbu-sim compare-orders --policies raw-optimal,optimal --doubling compulsory-only,threshold,bayes --blocks 200
+      barbu-sim compare-orders --policies raw-optimal,optimal --doubling compulsory-only,threshold,bayes --blocks 4 --games 0 --samples 20
 
       barbu-sim compare-orders --blocks 20000 --samples 400 --backend ray --ray-address auto --out runs/orders
     """
@@ -330,15 +363,15 @@ def compare_orders_cmd(
 @app.command()
 def advise(
     hand: Annotated[str, typer.Argument(help="A 13-card hand: 'AS KS 10H ...' or PBN 'AKQ.JT9.876.5432'.")],
-    remaining: Annotated[Optional[str], typer.Option(help="Contracts the declarer has still to declare, comma-separated (default all seven).")] = None,
-    hand_in_block: Annotated[Optional[int], typer.Option(help="Which hand of the declarer's block this is, 1..7 (8-K contracts left).")] = None,
-    doubles_owed: Annotated[Optional[str], typer.Option(help="Doubles each opponent still owes the declarer, SEAT=N,... (default 2 each, or the hands left).")] = None,
-    doubling: Annotated[str, typer.Option(help="Doubling policy assumed at every seat: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN].")] = "compulsory-only",
-    double: Annotated[Optional[str], typer.Option(help="A defender's question: the declarer named CONTRACT (trumps:H, domino:8, barbu ...); double or not?")] = None,
-    declarer: Annotated[str, typer.Option(help="The declarer's seat (N, E, S, W); with --double, HAND is --seat's.")] = "N",
-    seat: Annotated[Optional[str], typer.Option(help="With --double: your seat (default: across from the declarer).")] = None,
-    margin: Annotated[float, typer.Option(help="With --double: the expected gain a voluntary double must beat.")] = 5.0,
-    strategy: Annotated[str, typer.Option(help="Play strategy assumed at every seat.")] = "heuristic",
+    remaining: Annotated[Optional[str], typer.Option(metavar="CONTRACT,...", help="Contracts the declarer has still to declare, comma-separated (default all seven).")] = None,
+    hand_in_block: Annotated[Optional[int], typer.Option(metavar="K", help="Which hand of the declarer's block this is, 1..7 (8-K contracts left).")] = None,
+    doubles_owed: Annotated[Optional[str], typer.Option(metavar="SEAT=N,...", help="Doubles each opponent still owes the declarer, SEAT=N,... (default 2 each, or the hands left).")] = None,
+    doubling: Annotated[str, typer.Option(metavar="POLICY", help=f"Doubling policy assumed at every seat: {DOUBLING_POLICIES}.")] = "compulsory-only",
+    double: Annotated[Optional[str], typer.Option(metavar="CONTRACT", help="A defender's question: the declarer named CONTRACT (trumps:H, domino:8, barbu ...); double or not?")] = None,
+    declarer: Annotated[str, typer.Option(metavar="SEAT", help="The declarer's seat (N, E, S, W); with --double, HAND is --seat's.")] = "N",
+    seat: Annotated[Optional[str], typer.Option(metavar="SEAT", help="With --double: your seat (default: across from the declarer).")] = None,
+    margin: Annotated[float, typer.Option(metavar="POINTS", help="With --double: the expected gain a voluntary double must beat.")] = 5.0,
+    strategy: Annotated[str, typer.Option(metavar="NAME", help=PLAY_STRATEGY_HELP.replace("for every", "assumed at every", 1))] = "heuristic",
     samples: SamplesOpt = 2000,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the Monte Carlo deals.")] = 0,
     rules: RulesOpt = None,
@@ -350,7 +383,7 @@ def advise(
 
     Examples:
 
-      barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu --hand-in-block 5
+      barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu --hand-in-block 5 --samples 200
 
       barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,barbu --hand-in-block 6 --doubles-owed E=1,S=2,W=0
 

@@ -12,23 +12,38 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    MAX_SAMPLES, BackendOpt, RayAddressOpt, app, check_out, check_range, check_seed, cli_backend, fail, interrupted,
+    CLABBER_BIDDING, CLABBER_STRATEGIES, MAX_SAMPLES, PLUGIN_SPECS, BackendOpt, Typer, RayAddressOpt, app, check_out, check_range, check_seed, cli_backend, fail, interrupted,
     per_seat,
 )
 
-clabber_app = typer.Typer(help="Clabber, the 24-card partnership game: play, simulate, report, full games.",
+clabber_app = Typer(help="""Clabber, the 24-card partnership game: play, simulate, report, full games.
+
+    Examples:
+
+      barbu-sim clabber play --seed 7
+
+      barbu-sim clabber run -n 20000 --out runs/clabber-quick && barbu-sim clabber report runs/clabber-quick
+    """,
                           no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 app.add_typer(clabber_app, name="clabber")
 
-StrategyOpt = Annotated[str, typer.Option(help="Play strategy for every seat: random, heuristic, file.py:func or module:func.")]
-SeatStrategyOpt = Annotated[Optional[list[str]], typer.Option(help="Play strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")]
-BiddingOpt = Annotated[str, typer.Option(help="Bidding policy for every seat: accept-first, random, threshold[:X].")]
-SeatBiddingOpt = Annotated[Optional[list[str]], typer.Option(help="Bidding policy for one seat, SEAT=POLICY. Repeatable.")]
+STRATEGY_CHOICES = f"{', '.join(CLABBER_STRATEGIES)}, {PLUGIN_SPECS}"
+BIDDING_CHOICES = ", ".join(CLABBER_BIDDING)
+StrategyOpt = Annotated[str, typer.Option(metavar="NAME", help=f"Play strategy for every seat: {STRATEGY_CHOICES}.")]
+SeatStrategyOpt = Annotated[Optional[list[str]], typer.Option(metavar="SEAT=NAME", help="Play strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")]
+# Two defaults on purpose: `run` measures deals and play, so by default every round is played with the turned
+# suit as trump (accept-first; the committed results in results/clabber/ were made so); `play`, `game` and
+# `advise` show or advise play as people bid it, so they default to threshold bidding.
+BiddingOpt = Annotated[str, typer.Option(metavar="POLICY", help=(
+    f"Bidding policy for every seat: {BIDDING_CHOICES}. Default threshold (60): players pass weak hands, as people "
+    "bid (clabber run defaults to accept-first instead, so that a run plays every round with the turned suit)."))]
+SeatBiddingOpt = Annotated[Optional[list[str]], typer.Option(metavar="SEAT=POLICY", help="Bidding policy for one seat, SEAT=POLICY. Repeatable.")]
 OptionOpt = Annotated[Optional[list[str]], typer.Option(
-    "--option", "-o", help="Rule option NAME=VALUE: partner-excuse=on|off, misplay=error|penalty. Repeatable.")]
-SeedOpt = Annotated[int, typer.Option(help="Seed 0..2^64-1: round i is a pure function of (seed, i).")]
+    "--option", "-o", metavar="NAME=VALUE",
+    help="Rule option NAME=VALUE: partner-excuse=on|off, misplay=error|penalty. Repeatable.")]
+SeedOpt = Annotated[int, typer.Option(metavar="SEED", help="Seed 0..2^64-1: round i is a pure function of (seed, i).")]
 MAX_GAMES = 100_000_000  # games per `clabber game` call
-ThreadsOpt = Annotated[Optional[int], typer.Option(help="Worker threads (default: all cores). Results do not depend on it.")]
+ThreadsOpt = Annotated[Optional[int], typer.Option(metavar="N", help="Worker threads (default: all cores). Results do not depend on it.")]
 
 
 def _setup(strategy, seat_strategy, bidding, seat_bidding, option):
@@ -47,7 +62,11 @@ def _setup(strategy, seat_strategy, bidding, seat_bidding, option):
 def rules(option: OptionOpt = None):
     """Print Clabber's card order, points, melds and the rule options in force.
 
-    Example: barbu-sim clabber rules -o partner-excuse=on
+    Examples:
+
+      barbu-sim clabber rules
+
+      barbu-sim clabber rules -o partner-excuse=on -o misplay=penalty
     """
     from ..clabber.rules import describe_rules, parse_rule_options
     try:
@@ -59,10 +78,10 @@ def rules(option: OptionOpt = None):
 @clabber_app.command()
 def play(
     seed: SeedOpt = 0,
-    index: Annotated[int, typer.Option(help="Which round of the seed's sequence (round i of a run).")] = 0,
-    dealer: Annotated[str, typer.Option(help="Dealer seat: N, E, S or W.")] = "N",
-    deal: Annotated[Optional[str], typer.Option(help="A deal to play instead: 'N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9' (with --turned).")] = None,
-    turned: Annotated[Optional[str], typer.Option(help="With --deal: the turned-up card, one of the dealer's.")] = None,
+    index: Annotated[int, typer.Option(metavar="I", help="Which round of the seed's sequence (round I of a run).")] = 0,
+    dealer: Annotated[str, typer.Option(metavar="SEAT", help="Dealer seat: N, E, S or W.")] = "N",
+    deal: Annotated[Optional[str], typer.Option(metavar="DEAL", help="A deal to play instead: 'N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9' (with --turned).")] = None,
+    turned: Annotated[Optional[str], typer.Option(metavar="CARD", help="With --deal: the turned-up card, one of the dealer's.")] = None,
     bidding: BiddingOpt = "threshold",
     seat_bidding: SeatBiddingOpt = None,
     strategy: StrategyOpt = "heuristic",
@@ -77,6 +96,8 @@ def play(
       barbu-sim clabber play --seed 7
 
       barbu-sim clabber play --bidding accept-first --seat-strategy E=random -o partner-excuse=on
+
+      barbu-sim clabber play --seed 3 --seat-bidding N=mc:32
 
       barbu-sim clabber play --deal "N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9" --turned 9C --dealer W
     """
@@ -109,16 +130,19 @@ def play(
 
 @clabber_app.command()
 def run(
-    rounds: Annotated[Optional[int], typer.Option("--rounds", "-n", help="Rounds to simulate (default 1,000,000).")] = None,
-    bidding: Annotated[Optional[str], typer.Option(help="Bidding policy for every seat: accept-first (default), random, threshold[:X], mc[:samples].")] = None,
+    rounds: Annotated[Optional[int], typer.Option("--rounds", "-n", metavar="N", help="Rounds to simulate (default 1,000,000).")] = None,
+    bidding: Annotated[Optional[str], typer.Option(metavar="POLICY", help=(
+        f"Bidding policy for every seat: {BIDDING_CHOICES}. Default accept-first: the first to speak plays, so every "
+        "round is played with the turned suit as trump and a run measures the deal and the play (the committed "
+        "results in results/clabber/ were made so); play, game and advise default to threshold, as people bid."))] = None,
     seat_bidding: SeatBiddingOpt = None,
-    strategy: Annotated[Optional[str], typer.Option(help="Play strategy for every seat: random, heuristic (default), file.py:func or module:func.")] = None,
+    strategy: Annotated[Optional[str], typer.Option(metavar="NAME", help=f"Play strategy for every seat: {STRATEGY_CHOICES} (default heuristic).")] = None,
     seat_strategy: SeatStrategyOpt = None,
-    dealer: Annotated[Optional[str], typer.Option(help="Dealer seat of every round: N (default), E, S or W.")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Seed (default 0): round i is a pure function of (seed, i).")] = None,
+    dealer: Annotated[Optional[str], typer.Option(metavar="SEAT", help="Dealer seat of every round: N (default), E, S or W.")] = None,
+    seed: Annotated[Optional[int], typer.Option(metavar="SEED", help="Seed (default 0): round i is a pure function of (seed, i).")] = None,
     option: OptionOpt = None,
     threads: ThreadsOpt = None,
-    out: Annotated[str, typer.Option("--out", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/clabber",
+    out: Annotated[str, typer.Option("--out", metavar="DIR", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/clabber",
     resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")] = False,
     force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
@@ -129,10 +153,13 @@ def run(
 
     Every bidding policy and strategy is played on the same deals (round i depends only on the
     seed and i), so comparisons between runs are paired. Interrupt at any time: --resume finishes.
+    By default every seat bids accept-first, so every round is played (see --bidding).
 
     Examples:
 
-      barbu-sim clabber run -n 2000000 --bidding accept-first --strategy random --dealer N --seed 1 --out runs/c1
+      barbu-sim clabber run -n 20000 --bidding accept-first --strategy random --dealer N --seed 1 --out runs/c1
+
+      barbu-sim clabber run -n 20000 --bidding threshold:55 --seat-bidding N=mc:32 --out runs/c-mc
 
       barbu-sim clabber run --resume --out runs/c1
 
@@ -163,17 +190,28 @@ def run(
         interrupted(f"the completed chunks are saved; finish with: barbu-sim clabber run --resume --out {out}")
     except ValueError as e:
         fail(str(e))
+    if resume and summary.played == 0:
+        typer.echo(f"{summary.run_dir} is already complete ({summary.done:,} rounds); nothing to do. "
+                   f"Next: barbu-sim clabber report {summary.run_dir}   and   barbu-sim clabber plot {summary.run_dir}")
+        return
     typer.echo(f"{summary.done:,} rounds in {summary.wall_seconds:.1f} s "
                f"({summary.per_second:,.0f} rounds/s) -> {summary.run_dir}")
     typer.echo(f"Next: barbu-sim clabber report {summary.run_dir}   and   barbu-sim clabber plot {summary.run_dir}")
 
 
-RunDir = Annotated[str, typer.Argument(help="A run directory written by barbu-sim clabber run.")]
+RunDir = Annotated[str, typer.Argument(metavar="RUN_DIR", help="A run directory written by barbu-sim clabber run.")]
 
 
 @clabber_app.command()
 def report(run_dir: RunDir):
-    """Print a run's tables and write them to RUN_DIR/report (clabber_scores.json, meld_frequencies.json, ...)."""
+    """Print a run's tables and write them to RUN_DIR/report (clabber_scores.json, meld_frequencies.json, ...).
+
+    Examples:
+
+      barbu-sim clabber run -n 20000 --out runs/c-small && barbu-sim clabber report runs/c-small
+
+      barbu-sim clabber report runs/c-small
+    """
     from ..clabber.report import build_tables, terminal_summary, write_report
     try:
         tables = build_tables(run_dir)
@@ -186,8 +224,13 @@ def report(run_dir: RunDir):
 
 @clabber_app.command()
 def plot(run_dir: RunDir,
-         out: Annotated[Optional[str], typer.Option(help="Folder for the charts (default RUN_DIR/plots).")] = None):
-    """Chart a run: each team's points, and makers' success by bidding round, seat, trump count, turned rank."""
+         out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Folder for the charts (default RUN_DIR/plots).")] = None):
+    """Chart a run: each team's points, and makers' success by bidding round, seat, trump count, turned rank.
+
+    Examples:
+
+      barbu-sim clabber run -n 20000 --bidding threshold --out runs/c-small && barbu-sim clabber plot runs/c-small --out charts
+    """
     from ..clabber.plots import write_plots
     from ..clabber.report import build_tables
     try:
@@ -200,7 +243,7 @@ def plot(run_dir: RunDir,
 
 @clabber_app.command()
 def game(
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to 500.")] = 1000,
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Number of games to 500.")] = 1000,
     bidding: BiddingOpt = "threshold",
     seat_bidding: SeatBiddingOpt = None,
     strategy: StrategyOpt = "heuristic",
@@ -208,8 +251,8 @@ def game(
     seed: SeedOpt = 0,
     option: OptionOpt = None,
     threads: ThreadsOpt = None,
-    out: Annotated[Optional[str], typer.Option(help="Directory for games.parquet and summary.json.")] = None,
-    show: Annotated[Optional[int], typer.Option(help="Print game number SHOW as a score sheet.")] = None,
+    out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Directory for games.parquet and summary.json.")] = None,
+    show: Annotated[Optional[int], typer.Option(metavar="G", help="Print game number G (0 = the first) as a score sheet.")] = None,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
 ):
@@ -217,7 +260,7 @@ def game(
 
     Examples:
 
-      barbu-sim clabber game -n 200000 --bidding accept-first --strategy random --seed 1 --out runs/cgames
+      barbu-sim clabber game -n 2000 --bidding accept-first --strategy random --seed 1 --out runs/cgames
 
       barbu-sim clabber game -n 1 --show 0
 
@@ -255,18 +298,24 @@ def game(
 
 @clabber_app.command()
 def advise(
-    hand: Annotated[str, typer.Argument(help="Your six cards, e.g. 'JS 9S AS KH 10D AC'.")],
-    turned: Annotated[str, typer.Option(help="The turned-up card, e.g. KS.")],
-    position: Annotated[int, typer.Option(help="Your turn to speak in round one: 1 (dealer's left) .. 4 (the dealer).")],
-    samples: Annotated[int, typer.Option(help="Monte Carlo deals of the unseen cards.")] = 2000,
-    bidding: BiddingOpt = "threshold",
+    hand: Annotated[str, typer.Argument(metavar="HAND", help="Your six cards, e.g. 'JS 9S AS KH 10D AC'.")],
+    turned: Annotated[str, typer.Option(metavar="CARD", help="The turned-up card, e.g. KS.")],
+    position: Annotated[int, typer.Option(metavar="K", help="Your turn to speak in round one: 1 (dealer's left) .. 4 (the dealer).")],
+    samples: Annotated[int, typer.Option(metavar="N", help="Monte Carlo deals of the unseen cards.")] = 2000,
+    bidding: Annotated[str, typer.Option(metavar="POLICY", help=(
+        f"How the other three players bid: {BIDDING_CHOICES}. Default threshold (60), as people bid; "
+        "accept-first, clabber run's default, would leave no choice to advise on after the first speaker."))] = "threshold",
     strategy: StrategyOpt = "heuristic",
     seed: SeedOpt = 0,
     option: OptionOpt = None,
 ):
     """Expected round score of playing vs passing in round one, and of naming each suit in round two.
 
-    Example: barbu-sim clabber advise "JS 9S AS KH 10D AC" --turned QS --position 1
+    Examples:
+
+      barbu-sim clabber advise "JS 9S AS KH 10D AC" --turned QS --position 1
+
+      barbu-sim clabber advise "JH 9H AS KS 10D AC" --turned 9H --position 4 --samples 500 --bidding threshold:55
     """
     from ..clabber.advice import advise as advise_hand, format_advice
     from ..clabber.rules import parse_rule_options

@@ -47,6 +47,7 @@ class RunSummary:
     wall_seconds: float
     per_second: float
     complete: bool
+    played: int = 0  # items played by this call: 0 when a resumed run was already complete
 
 
 def write_json(path: Path, data: dict) -> None:
@@ -287,7 +288,6 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
     from .backends import LocalBackend
 
     backend = backend or LocalBackend()
-    backend.connect()  # start or join a cluster before the clock starts
 
     run_dir = Path(run_dir)
     manifest_path = run_dir / "manifest.json"
@@ -314,6 +314,12 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
             p.unlink()
     chunks_done = n_chunks - len(todo)
     done = total - sum(chunk_size(k) for k in todo)
+    if not todo:  # every chunk is on disk and sound: nothing to play, no backend to start
+        manifest.update({f"{unit}_done": done, "chunks_done": chunks_done, "complete": True})
+        write_json(manifest_path, manifest)
+        return RunSummary(run_dir, done, manifest.get("wall_seconds", 0.0),
+                          manifest.get(f"{unit}_per_second") or 0.0, True, played=0)
+    backend.connect()  # start or join a cluster before the clock starts
     manifest.update({f"{unit}_done": done, "chunks_done": chunks_done, "complete": False})
     write_json(manifest_path, manifest)
     bar = tqdm(total=total, initial=done, unit=f" {unit}", unit_scale=True, disable=not progress,
@@ -348,4 +354,4 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
     manifest["complete"] = done == total
     write_json(manifest_path, manifest)
     return RunSummary(run_dir, done, manifest["wall_seconds"], manifest[f"{unit}_per_second"] or 0.0,
-                      manifest["complete"])
+                      manifest["complete"], played=played)
