@@ -171,3 +171,21 @@ def test_clabber_default_bidding_is_explained(command):
     params = {p.name: p for p in dict(COMMANDS)[("clabber", command)].params}
     default = params["bidding"].default
     assert default == (None if command == "run" else "threshold")  # run: accept-first, set in the command
+
+
+@pytest.mark.parametrize("module", ["barbu_sim", "barbu_sim.cli"])
+def test_python_dash_m_is_the_command(module):
+    """``python -m barbu_sim`` (and ``python -m barbu_sim.cli``) is ``barbu-sim``, named so in its usage."""
+    import subprocess
+    import sys
+
+    from barbu_sim import __version__
+    shown = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=120,
+                           env={**__import__("os").environ, "COLUMNS": "200"})
+    assert shown.returncode == 0, shown.stderr
+    assert "Usage: barbu-sim [OPTIONS] COMMAND" in shown.stdout and "clabber" in shown.stdout
+    version = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, timeout=120)
+    assert version.returncode == 0 and version.stdout.strip() == f"barbu-sim {__version__}"
+    wrong = subprocess.run([sys.executable, "-m", module, "rules", "--rules", "casino"], capture_output=True,
+                           text=True, timeout=120)
+    assert wrong.returncode == 2 and wrong.stderr.startswith("Error: ") and "Traceback" not in wrong.stderr

@@ -1,0 +1,62 @@
+"""``run --resume`` from the command line: a complete run says so and is left as it was; an unfinished one is finished."""
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from barbu_sim.cli import app
+
+runner = CliRunner()
+
+# (game, the run command, the unit, the command that reports a run, a small run's flags)
+GAMES = [
+    ("barbu", ["run"], "deals", "barbu-sim", ["-n", "3000", "-c", "barbu", "-c", "domino"]),
+    ("clabber", ["clabber", "run"], "rounds", "barbu-sim clabber", ["-n", "3000", "--bidding", "threshold"]),
+]
+
+
+def snapshot(run_dir: Path) -> dict[str, str]:
+    """Every file of a run directory (but its lock) by name, as a checksum."""
+    return {str(p.relative_to(run_dir)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(run_dir.rglob("*")) if p.is_file() and p.name != ".lock"}
+
+
+@pytest.mark.parametrize("game,command,unit,prog,flags", GAMES, ids=[g[0] for g in GAMES])
+def test_resume_of_a_complete_run_says_so(tmp_path, game, command, unit, prog, flags):
+    out = tmp_path / "done"
+    first = runner.invoke(app, [*command, *flags, "--out", str(out), "--no-progress"])
+    assert first.exit_code == 0, first.output
+    before = snapshot(out)
+    assert len([k for k in before if k.startswith("records/")]) >= 1
+    result = runner.invoke(app, [*command, "--resume", "--out", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert result.output == (f"{out} is already complete (3,000 {unit}); nothing to do. "
+                             f"Next: {prog} report {out}   and   {prog} plot {out}\n")
+    assert snapshot(out) == before  # nothing rewritten, the timing kept
+    # the same with the run's own flags given again
+    again = runner.invoke(app, [*command, *flags, "--resume", "--out", str(out), "--no-progress"])
+    assert again.exit_code == 0 and "already complete" in again.output
+
+
+@pytest.mark.parametrize("game,command,unit,prog,flags", GAMES, ids=[g[0] for g in GAMES])
+def test_resume_of_an_unfinished_run_plays_the_rest(tmp_path, game, command, unit, prog, flags):
+    out = tmp_path / "cut"
+    assert runner.invoke(app, [*command, *flags, "--out", str(out), "--no-progress"]).exit_code == 0
+    whole = snapshot(out)
+    parts = sorted((out / "records").glob("part-*.parquet"))
+    parts[-1].unlink()  # as if the run had stopped before its last chunk
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["chunks"][parts[-1].name[5:11]]
+    manifest.update({"complete": False, "chunks_done": manifest["chunks_done"] - 1})
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    result = runner.invoke(app, [*command, "--resume", "--out", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "already complete" not in result.output
+    assert f"3,000 {unit} in" in result.output and f"Next: {prog} report {out}" in result.output
+    after = snapshot(out)
+    assert {k: v for k, v in after.items() if k.startswith("records/")} == \
+        {k: v for k, v in whole.items() if k.startswith("records/")}
+    assert json.loads((out / "manifest.json").read_text())["complete"] is True
