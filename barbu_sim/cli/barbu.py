@@ -332,9 +332,9 @@ def compare_orders_cmd(
 
     Examples:
 
-      barbu-sim compare-orders --policies fixed,myopic,relative,optimal --blocks 4 --games 2 --samples 20 --out runs/orders
+      barbu-sim compare-orders --policies fixed,myopic,optimal --blocks 4 --games 2 --samples 20 --out runs/orders
 
-      barbu-sim compare-orders --policies raw-optimal,optimal --doubling compulsory-only,threshold,bayes --blocks 4 --games 0 --samples 20
+      barbu-sim compare-orders --doubling compulsory-only,bayes --blocks 4 --games 0 --samples 20
 
       barbu-sim compare-orders --blocks 20000 --samples 400 --backend ray --ray-address auto --out runs/orders
     """
