@@ -38,7 +38,7 @@ from barbu_sim.cli import app
 ROOT = Path(__file__).resolve().parents[1]
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 README_MAX_LINES = 200
-MIN_EXAMPLES = 40  # barbu-sim commands the docs must run in all: the test cannot pass on zero examples
+MIN_EXAMPLES = 50  # barbu-sim commands the docs must run in all: the test cannot pass on zero examples
 
 # Sizes in examples, made small for the test: per command, (the options that set a size, the
 # largest value the test runs, whether the command's default is big and the cap must be added).
