@@ -81,7 +81,7 @@ class Page:
 
     @property
     def name(self) -> str:
-        return str(self.path.relative_to(ROOT))
+        return str(self.path.relative_to(ROOT)) if self.path.is_relative_to(ROOT) else self.path.name
 
 
 def read_page(path: Path) -> Page:
@@ -241,6 +241,24 @@ def test_examples_run(page, tmp_path, monkeypatch, value_table_cache):
     """Every bash example of the page exits 0 (with small sizes); every console example prints what it shows."""
     monkeypatch.chdir(tmp_path)
     write_files(page, tmp_path)
+    ran, timings = run_page(page)
+    assert ran > 0, f"{page.name}: no example ran"
+    slowest = sorted(timings, reverse=True)[:3]
+    print(f"{page.name}: {ran} examples; slowest " + "; ".join(f"{t:.1f} s {c}" for t, c in slowest))
+
+
+def test_a_broken_example_fails(tmp_path, monkeypatch):
+    """The runner is not vacuous: a failing command, wrong shown output or an unrunnable line fail it."""
+    monkeypatch.chdir(tmp_path)
+    for block in (Block("bash", ["barbu-sim play -c no-such-contract"], 1),
+                  Block("console", ["$ barbu-sim clabber rules", "Not what it prints"], 1),
+                  Block("bash", ["ls runs"], 1)):
+        with pytest.raises(AssertionError):
+            run_page(Page(tmp_path / "broken.md", [block]))
+
+
+def run_page(page: Page) -> tuple[int, list[tuple[float, str]]]:
+    """Run the page's examples in order in the current directory: (examples run, bash timings)."""
     ran, timings = 0, []
     for block in page.blocks:
         if block.info == "bash":
@@ -271,9 +289,7 @@ def test_examples_run(page, tmp_path, monkeypatch, value_table_cache):
                     f"{page.name}:{line_no}: `{text}` prints something else than the page shows; it prints:\n"
                     + "\n".join(actual))
                 ran += 1
-    assert ran > 0, f"{page.name}: no example ran"
-    slowest = sorted(timings, reverse=True)[:3]
-    print(f"{page.name}: {ran} examples; slowest " + "; ".join(f"{t:.1f} s {c}" for t, c in slowest))
+    return ran, timings
 
 
 def test_size_caps():
