@@ -20,8 +20,7 @@ from ..core.strategies import Strategy
 from .choices import Choice, check_param
 from .deals import deal_around_into, random_deal
 from .kernels import (
-    MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED, play_batch_kernel,
-    play_one_kernel,
+    MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED, batch_kernel, one_kernel,
 )
 from .mc import EXPLAIN_ROWS, EXPLAIN_WIDTH, MC
 from .naming import resolve_param
@@ -33,6 +32,16 @@ MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1
 MAX_SAMPLES = 1_000_000  # Monte Carlo deals per evaluated hand
 NO_EXPLAIN = np.zeros((0, 0), np.float64)
+
+
+def _uses_mc(ids: np.ndarray) -> bool:
+    """True when a seat plays mc: the kernels must then be the engine compiled with the mc player."""
+    return bool(((ids & 15) == MC).any())
+
+
+def _no_explain(ids: np.ndarray):
+    """The kernels' ``explain`` argument when nothing is explained: it also picks the engine (mc or not)."""
+    return NO_EXPLAIN if _uses_mc(ids) else None
 
 
 class StrategyError(ValueError):
@@ -103,10 +112,10 @@ def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, whe
         for contract, param, declarer in cfg:
             named = int(resolve_param(int(contract), int(param), hands[declarer]))
             snap = np.zeros(SNAP_SIZE, np.uint64)
-            code = _run_kernel(play_one_kernel, ids, hands, int(contract), named, int(declarer), rules_array,
+            code = _run_kernel(one_kernel(_uses_mc(ids)), ids, hands, int(contract), named, int(declarer), rules_array,
                                ids, fns, key, np.uint64(index), np.zeros(4, np.int64), np.zeros(4, np.int64),
                                np.zeros(MAX_ACTIONS, np.int8), np.zeros(MAX_ACTIONS, np.int8),
-                               np.full(13, -1, np.int8), snap, NO_EXPLAIN)
+                               np.full(13, -1, np.int8), snap, _no_explain(ids))
             if code < 0:
                 _raise_failed_play(code, resolved, where, snap)
     raise StrategyError(f"a strategy failed in {where}, but not when its deals were played again one by one")
@@ -181,11 +190,13 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     rec_card = np.zeros(MAX_ACTIONS, np.int8)
     rec_winner = np.full(13, -1, np.int8)
     snap = np.zeros(SNAP_SIZE, np.uint64)
+    with_mc = _uses_mc(ids)
     ex = np.zeros((EXPLAIN_ROWS, EXPLAIN_WIDTH), np.float64) if explain else NO_EXPLAIN
     if not 0 <= index <= MAX_INDEX:
         raise ValueError(f"the deal index must be 0..2^63-1, not {index}")
-    n = _run_kernel(play_one_kernel, ids, hands, contract, param, declarer, rules.to_array(), ids, fns,
-                    _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap, ex)
+    n = _run_kernel(one_kernel(with_mc), ids, hands, contract, param, declarer, rules.to_array(), ids, fns,
+                    _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap,
+                    ex if with_mc else None)
     if n < 0:
         _raise_failed_play(n, resolved, f"contract {CONTRACTS[contract]}", snap)
     n_tricks = int((rec_winner >= 0).sum())
@@ -245,8 +256,8 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     errors = np.zeros(n, np.int64)
     no_sums = np.zeros((0, 0, 0), np.int64)
     rules_array = rules.to_array()
-    _run_kernel(play_batch_kernel, ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
-                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads())
+    _run_kernel(batch_kernel(_uses_mc(ids)), ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
+                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(), _no_explain(ids))
     bad = np.flatnonzero(errors)
     if bad.size:
         index = start + int(bad[0])
@@ -283,9 +294,9 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
     errors = np.zeros(len(fixed), np.int64)
     rules_array = rules.to_array()
     # One hand per chunk: a hand is many deals, and threads claim hands as they free up.
-    _run_kernel(play_batch_kernel, ids, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules_array,
+    _run_kernel(batch_kernel(_uses_mc(ids)), ids, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules_array,
                 ids, fns, np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8),
-                np.zeros((0, 0), np.int8), sums, squares, errors, get_num_threads())
+                np.zeros((0, 0), np.int8), sums, squares, errors, get_num_threads(), _no_explain(ids))
     bad = np.flatnonzero(errors)
     if bad.size:
         hand = fixed[int(bad[0])]

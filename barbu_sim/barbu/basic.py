@@ -220,7 +220,7 @@ def _domino(legal, hand, state):
     return best
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def basic_tricks(legal, hand, state, rng):
     """The basic player's trick-contract half (the engine's trick loop inlines only this)."""
     if popcount(legal) == 1:
@@ -230,7 +230,7 @@ def basic_tricks(legal, hand, state, rng):
     return _negative(legal, hand, state)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def basic_domino(legal, hand, state, rng):
     """The basic player's Domino half (the engine's Domino loop inlines only this)."""
     if popcount(legal) == 1:

@@ -11,7 +11,7 @@ from ..core.cards import FULL_DECK, N_SEATS
 from ..core.rng import GOLDEN, STREAM_DEAL, mix64, stream_key
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _hand_from_deck(deck, start):
     """The mask of the 13 cards ``deck[start:start + 13]``."""
     h = np.uint64(0)
@@ -20,7 +20,7 @@ def _hand_from_deck(deck, start):
     return h
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _partial_shuffle(deck, size, draws, state):
     """Fisher-Yates over ``deck[:size]`` for its first ``draws`` places, from generator ``state``."""
     for i in range(draws):

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
+from numba.extending import overload
 
 from ..core.atomic import claim
+from ..core.compiling import ensure_compiled
 from ..core.bits import highest_bit, lowest_bit
 from ..core.rng import STREAM_EVAL, STREAM_PLAY, stream_key
 from ..core.strategies import RAISED, USER_FNS, lowest_strategy, random_strategy
@@ -66,8 +68,54 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, explain):
     if sid == LOWEST:
         return lowest_strategy(legal, hand, state, rng)
     if (sid & 15) == MC:  # parameters in the higher bits (see mc.mc_id); a call, not inlined: it is big
-        return mc_choose(sid, legal, hand, state, rng, explain)
+        return _mc_if_compiled_in(sid, legal, hand, state, rng, explain)
     return user_fns[seat](legal, hand, state, rng)
+
+
+# Two engines from one source: ``explain`` is None in the engine without the mc player
+# (what built-in and plugin players need: it compiles in a fraction of the time) and an
+# array in the engine with it.  These two functions are resolved by that type when a
+# kernel compiles, so the engine without mc never compiles the mc player.
+
+def _mc_if_compiled_in(sid, legal, hand, state, rng, explain):
+    """mc's card (see :func:`barbu_sim.barbu.mc.mc_choose`); -1 in the engine compiled without mc."""
+
+
+@overload(_mc_if_compiled_in)
+def _mc_if_compiled_in_impl(sid, legal, hand, state, rng, explain):
+    if isinstance(explain, types.NoneType):
+        return lambda sid, legal, hand, state, rng, explain: -1  # never reached: the API picks the mc engine
+    return lambda sid, legal, hand, state, rng, explain: mc_choose(sid, legal, hand, state, rng, explain)
+
+
+def _infer_if_compiled_in(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump,
+                          rules):
+    """Record what a play shows about the seat's hand (for mc); nothing in the engine without mc."""
+
+
+@overload(_infer_if_compiled_in)
+def _infer_if_compiled_in_impl(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump,
+                               top_trump, rules):
+    if isinstance(explain, types.NoneType):
+        return lambda explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, \
+            rules: None
+
+    def infer(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, rules):
+        infer_not_held(state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
+    return infer
+
+
+@njit(inline="always", cache=True)
+def _any_mc(strat_ids):
+    """True when a seat plays mc: the play loops then record what each play shows (for mc).
+
+    A function returning a plain bool, so that ``_play_tricks`` is compiled once: a flag
+    built up from a literal ``False`` makes numba compile the callee for both types.
+    """
+    for s in range(4):
+        if (strat_ids[s] & 15) == MC:
+            return True
+    return False
 
 
 @njit(inline="always", cache=True)
@@ -153,7 +201,8 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
                     _keep_failed_play(legal, hand, rng_before, state, snap)
                 return _error_code(seat, card)
             if track:  # what this play shows about the seat's hand, for the players that read it (mc)
-                infer_not_held(state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
+                _infer_if_compiled_in(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump,
+                                      top_trump, rules)
             b = U1 << np.uint64(card)
             hands[seat] = hand ^ b
             trick |= b
@@ -258,22 +307,11 @@ def _play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, 
     if contract == DOMINO:
         return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,
                             scores, record, rec_seat, rec_card, snap, explain)
-    track = False
-    for s in range(4):
-        track |= (strat_ids[s] & 15) == MC
     return _play_tricks(hands, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
-                        scores, tricks, record, rec_seat, rec_card, rec_winner, snap, explain, track)
+                        scores, tricks, record, rec_seat, rec_card, rec_winner, snap, explain, _any_mc(strat_ids))
 
 
-@njit(
-    types.int64(
-        types.uint64[::1], types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
-        USER_FNS, types.uint64, types.uint64, types.int64[::1], types.int64[::1],
-        types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1], types.float64[:, ::1],
-    ),
-    cache=True,
-    nogil=True,
-)
+@njit(cache=True, nogil=True)
 def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_fns, seed, index,
                     scores, tricks, rec_seat, rec_card, rec_winner, snap, explain):
     """Play one deal with its full record; returns the number of actions, or a negative error code.
@@ -281,7 +319,8 @@ def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_
     Releases the GIL, so that a caller can run it in a thread and stay responsive to Ctrl-C.
     ``snap`` ((SNAP_SIZE,) uint64) receives what an error message needs when a play fails;
     ``explain`` ((rows, EXPLAIN_WIDTH) float64, zeroed; (0, 0) for none) the estimates of the
-    decisions of ``mc`` seats (see :mod:`barbu_sim.barbu.mc`).
+    decisions of ``mc`` seats (see :mod:`barbu_sim.barbu.mc`); None compiles the engine without
+    the mc player (get the kernel from :func:`one_kernel`).
     """
     state = _new_state(rules)
     rng = np.empty(1, np.uint64)
@@ -294,7 +333,7 @@ def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_
 @njit(cache=True, _nrt=False)
 def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
                 scores, tricks, params, sums, squares, errors, deck, dealt, hands, state, rng, sc, tr, dummy, no_snap,
-                no_explain):
+                explain):
     """Play work items ``lo..hi`` under every configuration, serially.
 
     Without fixed hands, item ``i`` is deal ``start + i`` of run ``seed``, and its
@@ -329,7 +368,7 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                 param = resolve_param(contract, configs[c, 1], dealt[declarer])
                 code = _play_into(dealt, contract, param, declarer, rules, strat_ids,
                                   user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy, no_snap,
-                                  no_explain)
+                                  explain)
                 if code < 0:
                     errors[i] = code
                     return
@@ -346,28 +385,18 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
 
 @njit(cache=True)
 def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors):
+                scores, tricks, params, sums, squares, errors, explain):
     """Allocate one chunk's scratch arrays, then play its items."""
     _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
                 scores, tricks, params, sums, squares, errors,
                 np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
                 _new_state(rules), np.empty(1, np.uint64), np.empty(4, np.int64),
-                np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64), np.empty((0, 0), np.float64))
+                np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64), explain)
 
 
-@njit(
-    types.void(
-        types.uint64, types.int64, types.int64, types.int64, types.uint64[::1], types.int64, types.int64,
-        types.int64[:, ::1], types.int64[::1], types.int64[::1], USER_FNS,
-        types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
-        types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64,
-    ),
-    cache=True,
-    parallel=True,
-    nogil=True,
-)
+@njit(cache=True, parallel=True, nogil=True)
 def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                      user_fns, scores, tricks, params, sums, squares, errors, workers):
+                      user_fns, scores, tricks, params, sums, squares, errors, workers, explain):
     """Play ``n`` work items (see :func:`_play_range`) in chunks of ``chunk``, on ``workers`` threads.
 
     Parameters
@@ -380,6 +409,8 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
     scores, tricks : (n, k, 4) int16 / int8, params : (n, k) int8 (deal batches; else (0, 0, 0) / (0, 0)).
     sums, squares : (n, k, 4) int64, zeroed (hand evaluation; else (0, 0, 0)).
     errors : (n,) int64, zeroed: a negative error code for an item that stopped on a failed play.
+    explain : None for the engine without the mc player, an empty (0, 0) float64 array for the
+        engine with it (get the kernel from :func:`batch_kernel`).
 
     Releases the GIL, so that a caller can run it in a thread and stay responsive to Ctrl-C.
     """
@@ -394,4 +425,39 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
             lo = k * chunk
             hi = min(n, lo + chunk)
             _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                        user_fns, scores, tricks, params, sums, squares, errors)
+                        user_fns, scores, tricks, params, sums, squares, errors, explain)
+
+
+# The argument types of the two entry kernels, by engine: the explain argument is what differs.
+_ONE_ARGS = (
+    types.uint64[::1], types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
+    USER_FNS, types.uint64, types.uint64, types.int64[::1], types.int64[::1],
+    types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1],
+)
+_BATCH_ARGS = (
+    types.uint64, types.int64, types.int64, types.int64, types.uint64[::1], types.int64, types.int64,
+    types.int64[:, ::1], types.int64[::1], types.int64[::1], USER_FNS,
+    types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
+    types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64,
+)
+_EXPLAIN = types.float64[:, ::1]
+
+
+def one_kernel(with_mc: bool):
+    """:func:`play_one_kernel`, compiled (or loaded from numba's cache) for the engine with or without mc.
+
+    Its ``explain`` argument must then be a (rows, EXPLAIN_WIDTH) float64 array with mc, None without.
+    """
+    args = _ONE_ARGS + ((_EXPLAIN if with_mc else types.none),)
+    return ensure_compiled(play_one_kernel, args, "the Barbu engine with the mc player" if with_mc
+                           else "the Barbu engine", "barbu-one-mc" if with_mc else "barbu-one")
+
+
+def batch_kernel(with_mc: bool):
+    """:func:`play_batch_kernel`, compiled (or loaded from numba's cache) for the engine with or without mc.
+
+    Its ``explain`` argument must then be an empty (0, 0) float64 array with mc, None without.
+    """
+    args = _BATCH_ARGS + ((_EXPLAIN if with_mc else types.none),)
+    return ensure_compiled(play_batch_kernel, args, "the Barbu batch engine with the mc player" if with_mc
+                           else "the Barbu batch engine", "barbu-batch-mc" if with_mc else "barbu-batch")

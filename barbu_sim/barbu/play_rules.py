@@ -20,32 +20,32 @@ U1 = np.uint64(1)
 
 
 # ---------------------------------------------------------------- suits
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def suit_bits(suit):
     """The mask of all 13 cards of ``suit``."""
     return SUIT_LANE << np.uint64(13 * suit)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def lane(mask, suit):
     """The 13-bit lane of ``suit`` in ``mask``, shifted down to bits 0..12."""
     return (mask >> np.uint64(13 * suit)) & SUIT_LANE
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def above(card):
     """Mask of the cards of ``card``'s suit ranked above it."""
     return ~((U1 << np.uint64(card + 1)) - U1) & suit_bits(card // 13)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def below(card):
     """Mask of the cards of ``card``'s suit ranked below it."""
     return ((U1 << np.uint64(card)) - U1) & suit_bits(card // 13)
 
 
 # ---------------------------------------------------------------- legal cards (trick contracts)
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def lead_restriction(contract, rules):
     """Cards a leader may lead only when holding nothing else.
 
@@ -58,7 +58,7 @@ def lead_restriction(contract, rules):
     return U0
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def forced_discard(contract, rules):
     """Cards a player void in the led suit must discard if held: K♥ under Barbu's forced-discard option."""
     if contract == BARBU and rules[R_BARBU_FORCED_DISCARD] == 1:
@@ -66,7 +66,7 @@ def forced_discard(contract, rules):
     return U0
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def legal_mask(hand, n_in_trick, led, restricted_lead, forced, contract, trump, top_trump, rules):
     """The cards ``hand`` may play to a trick (trick contracts).
 
@@ -106,7 +106,7 @@ def legal_mask(hand, n_in_trick, led, restricted_lead, forced, contract, trump, 
 
 
 # ---------------------------------------------------------------- tricks
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def beats(card, suit, win_card, win_suit, contract, trump):
     """True when ``card`` (of ``suit``) takes the trick from ``win_card`` (of ``win_suit``), its winner so far.
 
@@ -134,7 +134,7 @@ def trick_winner(cards, n, contract, trump):
     return best
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def trick_points(contract, trick_no, trick):
     """Raw points (<= 0, or +5 in Trumps) for winning trick ``trick_no`` (0-based) holding ``trick``."""
     if contract == NO_TRICKS:
@@ -151,7 +151,7 @@ def trick_points(contract, trick_no, trick):
     return 5
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def hand_over(contract, played):
     """True when no penalty card is left to win, so the rest cannot change a score."""
     if contract == NO_QUEENS:
@@ -164,7 +164,7 @@ def hand_over(contract, played):
 
 
 # ---------------------------------------------------------------- Domino
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def domino_openers(start):
     """The Domino masks for starting rank ``start``: ``(playable, grows_down, grows_up)``.
 
@@ -185,7 +185,7 @@ def domino_openers(start):
     return playable, grows_down, grows_up
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def domino_playable(playable, b, grows_down, grows_up):
     """The playable set after the card with bit ``b`` is played: it leaves, its neighbours open.
 

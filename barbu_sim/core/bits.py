@@ -71,25 +71,25 @@ def _pdep(typingctx, src, mask):
     return sig, codegen
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def popcount(mask):
     """Number of set bits of a uint64 mask, as int64."""
     return np.int64(_ctpop(mask))
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def lowest_bit(mask):
     """Index of the lowest set bit of a non-zero uint64 mask (64 for 0)."""
     return np.int64(_cttz(mask))
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def highest_bit(mask):
     """Index of the highest set bit of a non-zero uint64 mask (-1 for 0)."""
     return np.int64(63) - np.int64(_ctlz(mask))
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _nth_set_bit_portable(mask, n):
     m = mask
     for _ in range(n):
@@ -97,7 +97,7 @@ def _nth_set_bit_portable(mask, n):
     return np.int64(_cttz(m))
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _nth_set_bit_pdep(mask, n):
     return np.int64(_cttz(_pdep(ONE << np.uint64(n), mask)))
 

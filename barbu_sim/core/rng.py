@@ -20,7 +20,7 @@ STREAM_EVAL = np.uint64(0x3C6EF372FE94F82B)  # Monte Carlo deals around a hand
 STREAM_GAME = np.uint64(0xA54FF53A5F1D36F1)  # game-level draws (the first declarer)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def mix64(z):
     """splitmix64's finaliser: a bijective scramble of a uint64."""
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -28,13 +28,13 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def stream_key(seed, index, stream):
     """Initial generator state for deal ``index`` of run ``seed`` (uint64 each)."""
     return mix64(mix64(seed ^ stream) + index * GOLDEN)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def next_u64(state):
     """Advance a one-element uint64 state array and return 64 random bits."""
     z = state[0] + GOLDEN
@@ -42,7 +42,7 @@ def next_u64(state):
     return mix64(z)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def rand_below(state, n):
     """A uniform int64 in ``[0, n)`` from a one-element uint64 state array.
 

@@ -1,0 +1,70 @@
+"""Compiling kernels on first use, and saying so.
+
+numba compiles a kernel the first time a process needs it, then keeps the machine
+code in its disk cache (``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``).
+The first use of a command therefore waits for the compiler, for seconds to minutes,
+and a silent wait looks like a hang.  :func:`ensure_compiled` compiles a kernel for
+one signature before it is called and, when the disk cache does not hold it, prints
+one line to stderr before compiling and one when done.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+# About how long each kernel takes to compile from an empty cache on an idle 2-core
+# machine, in seconds (scripts/compile_times.py measures the commands that need them).
+ESTIMATES_S = {
+    "barbu-one": 30,
+    "barbu-one-mc": 150,
+    "barbu-batch": 40,
+    "barbu-batch-mc": 160,
+    "clabber-one": 20,
+    "clabber-one-mc": 60,
+    "clabber-batch": 25,
+    "clabber-batch-mc": 70,
+    "clabber-games": 30,
+    "clabber-games-mc": 80,
+    "clabber-sheet": 20,
+    "clabber-sheet-mc": 60,
+    "clabber-dealt": 20,
+    "clabber-dealt-mc": 60,
+    "clabber-eval": 20,
+}
+
+
+def in_disk_cache(dispatcher, args: tuple) -> bool:
+    """True when numba's disk cache holds ``dispatcher`` compiled for ``args`` (a tuple of numba types).
+
+    Reads the cache's index the way numba does when it loads an overload; on any
+    surprise (another numba version's internals) answers False, so the worst case is
+    a compile message that was not needed.
+    """
+    try:
+        cache = dispatcher._cache
+        index = cache._cache_file._load_index()
+        return cache._index_key(args, dispatcher.targetctx.codegen()) in index
+    except Exception:
+        return False
+
+
+def ensure_compiled(dispatcher, args: tuple, what: str, estimate_key: str):
+    """``dispatcher`` once it is compiled for ``args``: at once if this process has it, else from
+    the disk cache, else compiled here, with a line to stderr before and after.
+
+    ``args`` is the tuple of numba types the kernel will be called with, ``what`` names
+    it for the user ("the Barbu engine"), ``estimate_key`` looks up :data:`ESTIMATES_S`.
+    """
+    if args in dispatcher.overloads:
+        return dispatcher
+    if in_disk_cache(dispatcher, args):
+        dispatcher.compile(args)
+        return dispatcher
+    estimate = ESTIMATES_S.get(estimate_key)
+    about = f"about {estimate} s on 2 cores, " if estimate else ""
+    print(f"compiling {what} for first use ({about}once: cached afterwards) ...", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    dispatcher.compile(args)
+    print(f"compiled {what} in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    return dispatcher
