@@ -30,8 +30,8 @@ def test_golden_playthroughs(name, args):
     assert result.exit_code == 0, result.output
     path = GOLDEN / f"{name}.txt"
     if os.environ.get("BARBU_REGEN_GOLDEN"):
-        path.write_text(result.output)
-    assert result.output == path.read_text(), f"{name} differs; BARBU_REGEN_GOLDEN=1 rewrites it"
+        path.write_text(result.stdout)
+    assert result.stdout == path.read_text(), f"{name} differs; BARBU_REGEN_GOLDEN=1 rewrites it"
 
 
 @pytest.mark.parametrize("args,message", [

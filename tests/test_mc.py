@@ -8,7 +8,7 @@ from numba import njit
 from barbu_sim.barbu.api import play_batch, play_deal, play_random_deal
 from barbu_sim.barbu.deals import random_deal
 from barbu_sim.barbu.explain import decisions, format_explain
-from barbu_sim.barbu.kernels import _new_state, _reset_state
+from barbu_sim.barbu.kernels import _reset_state, new_state
 from barbu_sim.barbu.mc import infer_not_held, parse_mc, sample_layout
 from barbu_sim.barbu.play_rules import domino_openers, domino_playable, forced_discard, lead_restriction, legal_mask
 from barbu_sim.barbu.rollout import domino_playable_now, rollout_domino, rollout_tricks
@@ -24,7 +24,7 @@ U1 = np.uint64(1)
 def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, index):
     """A whole deal played by :mod:`rollout` from the first card (``first_card=-1``: the rollout
     player chooses it too), with the engine's random stream for the deal."""
-    state = _new_state(rules)
+    state = new_state(rules)
     _reset_state(state, contract, param, declarer)
     state[S_SEAT] = declarer
     state[S_LEADER] = declarer

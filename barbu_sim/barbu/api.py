@@ -1,7 +1,7 @@
 """The Python face of the engine: play one deal with its record, a batch of deals, or evaluate hands.
 
 Each function validates its input (a precise ``ValueError``), converts and
-preallocates, then calls a kernel of :mod:`barbu_sim.barbu.kernels`.
+preallocates, then calls a kernel of :mod:`barbu_sim.barbu.engine`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from ..core.stats import mean_and_se
 from ..core.strategies import Strategy
 from .choices import Choice, check_param
 from .deals import deal_around_into, random_deal
-from .kernels import (
-    MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED, batch_kernel, one_kernel,
-)
+from .engine import batch_kernel, one_kernel
+from .kernels import MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED
 from .mc import EXPLAIN_ROWS, EXPLAIN_WIDTH, MC
 from .naming import resolve_param
 from .rules import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract

@@ -1,8 +1,8 @@
 """The rules of play of Barbu, and nothing else: which cards may be played, who wins a trick,
 what a trick costs, when a hand is over, which Domino cards are playable.
 
-Small ``@njit`` functions, inlined into the play loops (:mod:`barbu_sim.barbu.kernels`)
-and shared with the strategies.  Cards are ``suit * 13 + rank``; masks are ``uint64``.
+Small ``@njit`` functions called by the play loops (:mod:`barbu_sim.barbu.kernels`, where
+LLVM inlines them) and shared with the strategies.  Cards are ``suit * 13 + rank``; masks are ``uint64``.
 """
 
 import numpy as np

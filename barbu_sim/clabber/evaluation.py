@@ -9,8 +9,9 @@ plays them.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
+from ..core.compiling import lazy_kernel
 from ..core.rng import stream_key
 from .bidding import THRESHOLD
 from .deals import deal_around_into
@@ -22,10 +23,11 @@ from ..core.strategies import USER_FNS
 NEVER = 1 << 30  # a threshold nobody reaches: the seat passes throughout
 
 
-@njit(
+@lazy_kernel(
     types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[:, ::1],
                 types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS,
                 types.int64[:, ::1], types.int64[:, ::1], types.uint64[::1]),
+    "the Clabber hand evaluator", "clabber-eval",
     cache=True,
     nogil=True,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
+from ..core.compiling import lazy_kernel
 from ..core.atomic import claim
 from ..core.rng import rand_below, stream_key
 from .kernels import new_state, reset_state, round_into
@@ -87,10 +88,11 @@ def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, use
             games[i, j] = result[j]
 
 
-@njit(
+@lazy_kernel(
     types.void(types.uint64, types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
                types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[:, ::1],
                types.int64[::1], types.int64),
+    "the Clabber game engine", "clabber-games",
     cache=True,
     parallel=True,
     nogil=True,
@@ -110,9 +112,10 @@ def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_
                          forced, games, errors)
 
 
-@njit(
+@lazy_kernel(
     types.int64(types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
                 USER_FNS, types.int64[:, ::1], types.int64[::1], types.uint64[::1]),
+    "the Clabber score-sheet engine", "clabber-sheet",
     cache=True,
     nogil=True,
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
+from ..core.compiling import lazy_kernel
 from ..core.atomic import claim
 from ..core.bits import popcount
 from ..core.rng import stream_key
@@ -148,10 +149,11 @@ def reset_state(state, rules):
     return state
 
 
-@njit(
+@lazy_kernel(
     types.int64(types.uint64, types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1],
                 types.int64[::1], USER_FNS, types.int64[::1], types.uint64[::1], types.int64[::1],
                 types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1]),
+    "the Clabber engine", "clabber-one",
     cache=True,
     nogil=True,
 )
@@ -194,10 +196,11 @@ def _rounds_chunk(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat
                   np.empty(1, np.int64))
 
 
-@njit(
+@lazy_kernel(
     types.void(types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[::1],
                types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1],
                types.int16[:, ::1], types.int64[:, ::1], types.int64),
+    "the Clabber batch engine", "clabber-batch",
     cache=True,
     parallel=True,
     nogil=True,
@@ -226,10 +229,11 @@ def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_param
                           user_fns, forced, rows, errors[k])
 
 
-@njit(
+@lazy_kernel(
     types.int64(types.uint64[::1], types.int64, types.uint64, types.int64, types.int64, types.int64[::1],
                 types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[::1],
                 types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1]),
+    "the Clabber engine for a given deal", "clabber-dealt",
     cache=True,
     nogil=True,
 )

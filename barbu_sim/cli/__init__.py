@@ -1,6 +1,7 @@
 """The ``barbu-sim`` command line: one typer app, one module of commands per game."""
 
 from . import barbu as _barbu  # noqa: F401  (registers the Barbu commands on the app)
+from . import games as _games  # noqa: F401  (registers the full-game commands)
 from . import clabber as _clabber  # noqa: F401  (registers `barbu-sim clabber ...`)
 from .app import app
 

@@ -68,3 +68,33 @@ def ensure_compiled(dispatcher, args: tuple, what: str, estimate_key: str):
     dispatcher.compile(args)
     print(f"compiled {what} in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     return dispatcher
+
+
+class LazyKernel:
+    """An ``@njit`` entry kernel of one fixed signature, compiled on its first call instead of at import.
+
+    ``@njit(signature)`` compiles (or loads from the cache) when its module is imported,
+    so every command that imports a module pays for all of its kernels.  This compiles
+    each kernel when a command first calls it, through :func:`ensure_compiled`.
+    """
+
+    def __init__(self, py_func, signature, what: str, estimate_key: str, **options):
+        from numba import njit
+        self.dispatcher = njit(**options)(py_func)
+        self.args = tuple(signature.args)
+        self.what = what
+        self.estimate_key = estimate_key
+        self.__doc__ = py_func.__doc__
+        self.__name__ = py_func.__name__
+
+    def compiled(self):
+        """The numba dispatcher, compiled for the kernel's signature."""
+        return ensure_compiled(self.dispatcher, self.args, self.what, self.estimate_key)
+
+    def __call__(self, *args):
+        return self.compiled()(*args)
+
+
+def lazy_kernel(signature, what: str, estimate_key: str, **options):
+    """Decorator: a :class:`LazyKernel` of ``signature`` with numba ``options`` (``cache=True``, ...)."""
+    return lambda py_func: LazyKernel(py_func, signature, what, estimate_key, **options)

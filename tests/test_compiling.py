@@ -1,0 +1,85 @@
+"""Kernels compile on first use, say so on stderr, and built-in players never pull in the mc player."""
+
+import importlib
+import sys
+
+import numpy as np
+from numba import types
+
+from barbu_sim.barbu import api, kernels
+from barbu_sim.barbu.mc import mc_id
+from barbu_sim.barbu.strategies import seat_strategies
+from barbu_sim.core import compiling
+
+TINY = '''
+from numba import njit
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+'''
+
+
+def _fresh_module(tmp_path, name):
+    """Import (again) the module ``name`` from ``tmp_path``: a new dispatcher over the same file and cache."""
+    sys.modules.pop(name, None)
+    return importlib.import_module(name)
+
+
+def test_a_first_compile_is_announced_and_a_cached_one_is_silent(tmp_path, monkeypatch, capsys):
+    (tmp_path / "tiny_kernel.py").write_text(TINY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(compiling.ESTIMATES_S, "tiny", 7)
+    args = (types.int64,)
+
+    first = _fresh_module(tmp_path, "tiny_kernel")
+    assert not compiling.in_disk_cache(first.twice, args)
+    assert compiling.ensure_compiled(first.twice, args, "the tiny kernel", "tiny")(21) == 42
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2, err
+    assert err[0] == "compiling the tiny kernel for first use (about 7 s on 2 cores, once: cached afterwards) ..."
+    assert err[1].startswith("compiled the tiny kernel in ")
+
+    compiling.ensure_compiled(first.twice, args, "the tiny kernel", "tiny")  # in this process already
+    assert capsys.readouterr().err == ""
+
+    again = _fresh_module(tmp_path, "tiny_kernel")  # as a later process sees it: on disk, not in memory
+    assert args not in again.twice.overloads
+    assert compiling.in_disk_cache(again.twice, args)
+    assert compiling.ensure_compiled(again.twice, args, "the tiny kernel", "tiny")(5) == 10
+    assert capsys.readouterr().err == ""
+
+
+def test_a_lazy_kernel_compiles_at_its_first_call_not_at_import(tmp_path, monkeypatch, capsys):
+    (tmp_path / "lazy_tiny.py").write_text(
+        "from numba import types\n"
+        "from barbu_sim.core.compiling import lazy_kernel\n\n"
+        "@lazy_kernel(types.int64(types.int64), 'the lazy kernel', 'none', cache=True)\n"
+        "def thrice(x):\n"
+        "    return 3 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = _fresh_module(tmp_path, "lazy_tiny")
+    assert len(module.thrice.dispatcher.overloads) == 0  # importing compiled nothing
+    assert module.thrice(4) == 12
+    assert list(module.thrice.dispatcher.overloads) == [(types.int64,)]
+    assert "compiling the lazy kernel for first use (once: cached afterwards)" in capsys.readouterr().err
+
+
+def test_built_in_players_get_the_engine_without_mc_and_mc_seats_the_one_with_it():
+    builtin_ids, _, _ = seat_strategies(["heuristic", "basic", "random", "lowest"])
+    mc_ids, _, _ = seat_strategies(["heuristic", "mc:samples=8", "heuristic", "heuristic"])
+    assert mc_ids[1] == mc_id(8)
+    assert api._no_explain(builtin_ids) is None
+    assert isinstance(api._no_explain(mc_ids), np.ndarray)
+
+
+def test_the_engine_without_mc_resolves_mc_and_its_tracking_to_stubs():
+    """The type of ``explain`` picks the implementation: None never reaches the mc player's code."""
+    scalar = (types.int64, types.uint64, types.uint64, types.uint64[::1], types.uint64[::1])
+    without = kernels._mc_if_compiled_in_impl(*scalar, types.none)
+    with_mc = kernels._mc_if_compiled_in_impl(*scalar, types.float64[:, ::1])
+    assert "mc_choose" not in without.__code__.co_names and without(0, 0, 0, None, None, None) == -1
+    assert "mc_choose" in with_mc.__code__.co_names
+    track_args = (types.uint64[::1],) + (types.int64,) * 9 + (types.int64[::1],)
+    assert kernels._infer_if_compiled_in_impl(types.none, *track_args).__code__.co_names == ()
+    assert "infer_not_held" in kernels._infer_if_compiled_in_impl(types.float64[:, ::1], *track_args).__code__.co_names
