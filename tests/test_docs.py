@@ -215,7 +215,8 @@ def runnable(page: Page) -> list:
 def value_table_cache(request):
     """One value-table cache for the examples (game, compare-orders and advise use the table)."""
     import os
-    path = request.config.cache.mkdir("barbu-sim-docs") if request.config.cache else None
+    cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
+    path = cache.mkdir("barbu-sim-docs") if cache is not None else None
     old = os.environ.get("BARBU_SIM_CACHE")
     if path is not None:
         os.environ["BARBU_SIM_CACHE"] = str(path)

@@ -74,7 +74,7 @@ def test_interrupted_run_resumes_to_identical_tables(tmp_path, monkeypatch):
 
     def flaky(*args, **kwargs):
         calls["n"] += 1
-        if calls["n"] == 4:
+        if calls["n"] == 5:  # the first call plays one deal before the clock (it compiles the kernels)
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
