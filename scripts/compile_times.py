@@ -9,6 +9,9 @@ call).  The difference is, to within process start-up noise, the compile time.
     python scripts/compile_times.py --only run,play   # some of them
     python scripts/compile_times.py --out /tmp/ct.json
 
+It also writes the table into docs/performance.md (between the compile-times markers), so
+the page always shows the committed figures (tests/test_compiling.py checks that it does).
+
 A command's first use depends on the kernels it needs, not on the order in which
 the commands run: each command gets its own empty cache.
 """
@@ -57,6 +60,27 @@ def play_high(legal, hand, state, rng):
 '''
 
 
+DOC = ROOT / "docs" / "performance.md"
+BEGIN, END = "<!-- compile-times: written by scripts/compile_times.py -->", "<!-- /compile-times -->"
+
+
+def markdown_table(result: dict) -> str:
+    """The Markdown table of a compile_times.json: one row per command."""
+    lines = ["| command | first use, empty cache (s) | cached (s) | of which compiling (s) |",
+             "|---|---:|---:|---:|"]
+    for row in result["rows"]:
+        lines.append(f"| `{row['argv']}` | {row['first_use_s']:.1f} | {row['cached_s']:.1f} | {row['compile_s']:.1f} |")
+    return "\n".join(lines)
+
+
+def write_doc_table(result: dict, doc: Path = DOC) -> None:
+    """Replace the table between the markers of ``doc`` with the one of ``result``."""
+    text = doc.read_text()
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    doc.write_text(f"{head}{BEGIN}\n{markdown_table(result)}\n{END}{tail}")
+
+
 def timed(argv: list[str], cache: str) -> tuple[float, int, str]:
     """Seconds, exit code and stderr of ``barbu-sim argv`` with numba's cache in ``cache``."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -94,7 +118,8 @@ def main() -> None:
             for d in ("quick", "plugin", "crun", "charts"):
                 shutil.rmtree(Path(tmp) / d, ignore_errors=True)
             warm, code, err = timed(filled, cache)
-            row = {"command": name, "argv": "barbu-sim " + " ".join(argv).replace(tmp, "TMP"),
+            row = {"command": name, "argv": "barbu-sim " + " ".join(argv).replace("{tmp}/", "runs/").replace("{run}", "runs/small")
+                   .replace("{plugin}", "play_high.py:play_high"),
                    "first_use_s": round(cold, 1), "cached_s": round(warm, 1), "compile_s": round(cold - warm, 1)}
             rows.append(row)
             print(f"{name:16} first use {cold:6.1f} s   cached {warm:5.1f} s", flush=True)
@@ -108,6 +133,9 @@ def main() -> None:
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
     print(f"wrote {args.out}")
+    if wanted is None and Path(args.out).resolve() == (ROOT / "results" / "compile_times.json").resolve():
+        write_doc_table(out)
+        print(f"wrote the table in {DOC.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -83,3 +83,16 @@ def test_the_engine_without_mc_resolves_mc_and_its_tracking_to_stubs():
     track_args = (types.uint64[::1],) + (types.int64,) * 9 + (types.int64[::1],)
     assert kernels._infer_if_compiled_in_impl(types.none, *track_args).__code__.co_names == ()
     assert "infer_not_held" in kernels._infer_if_compiled_in_impl(types.float64[:, ::1], *track_args).__code__.co_names
+
+
+def test_the_performance_page_shows_the_committed_compile_times():
+    import json
+    import runpy
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    script = runpy.run_path(str(root / "scripts" / "compile_times.py"))
+    result = json.loads((root / "results" / "compile_times.json").read_text())
+    assert len(result["rows"]) >= 10  # every command's first use, not a few
+    page = (root / "docs" / "performance.md").read_text()
+    shown = page.split(script["BEGIN"])[1].split(script["END"])[0].strip()
+    assert shown == script["markdown_table"](result), "run: python scripts/compile_times.py"

@@ -13,23 +13,18 @@ from __future__ import annotations
 import sys
 import time
 
-# About how long each kernel takes to compile from an empty cache on an idle 2-core
-# machine, in seconds (scripts/compile_times.py measures the commands that need them).
+# About how long each kernel takes to compile from an empty cache on the 2-core development
+# machine, in seconds, each in a fresh process (scripts/compile_times.py measures the commands).
 ESTIMATES_S = {
-    "barbu-one": 30,
-    "barbu-one-mc": 150,
-    "barbu-batch": 40,
-    "barbu-batch-mc": 160,
+    "barbu-one": 25,
+    "barbu-one-mc": 60,
+    "barbu-batch": 30,
+    "barbu-batch-mc": 60,
     "clabber-one": 20,
-    "clabber-one-mc": 60,
     "clabber-batch": 25,
-    "clabber-batch-mc": 70,
-    "clabber-games": 30,
-    "clabber-games-mc": 80,
+    "clabber-games": 25,
     "clabber-sheet": 20,
-    "clabber-sheet-mc": 60,
     "clabber-dealt": 20,
-    "clabber-dealt-mc": 60,
     "clabber-eval": 20,
 }
 
