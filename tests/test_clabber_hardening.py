@@ -82,8 +82,8 @@ def test_a_raising_plugin_is_named_with_its_message(tmp_path):
                             "--no-progress"])
     assert_clean_error(r, "grumpy", "seat E", "raised ValueError: not in the mood", "round 0 of seed 0")
     assert "Exception ignored" not in r.output
-    if (out / "manifest.json").exists():
-        assert not json.loads((out / "manifest.json").read_text())["complete"]
+    assert (out / "manifest.json").exists()  # the run started (its manifest is written before play)
+    assert not json.loads((out / "manifest.json").read_text())["complete"]
     for command in (["play", "--seed", "3"], ["game", "-n", "3"], ["advise", *HAND, "--samples", "50"]):
         r = runner.invoke(app, ["clabber", *command, "--seat-strategy" if command[0] != "advise" else "--strategy",
                                 spec if command[0] != "advise" else spec[2:]])
