@@ -112,7 +112,7 @@ def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, whe
             named = int(resolve_param(int(contract), int(param), hands[declarer]))
             snap = np.zeros(SNAP_SIZE, np.uint64)
             code = _run_kernel(one_kernel(_uses_mc(ids)), ids, hands, int(contract), named, int(declarer), rules_array,
-                               ids, fns, key, np.uint64(index), np.zeros(4, np.int64), np.zeros(4, np.int64),
+                               ids, fns, np.uint64(key), np.uint64(index), np.zeros(4, np.int64), np.zeros(4, np.int64),
                                np.zeros(MAX_ACTIONS, np.int8), np.zeros(MAX_ACTIONS, np.int8),
                                np.full(13, -1, np.int8), snap, _no_explain(ids))
             if code < 0:

@@ -103,8 +103,11 @@ def raise_illegal(code: int, resolved: list[Strategy], where: str, state: np.nda
 
 
 def _call(kernel, ids: np.ndarray, *args):
-    """``kernel(*args)``, interruptible by Ctrl-C when a user strategy sits at any seat (``ids``)."""
-    return call_kernel(kernel, bool((ids == USER).any()), *args)
+    """``kernel(*args)``, interruptible by Ctrl-C when a user strategy sits at any seat (``ids``).
+
+    The kernel is compiled (or loaded) here, in the calling thread, before a worker thread runs it.
+    """
+    return call_kernel(kernel.compiled(), bool((ids == USER).any()), *args)
 
 
 def _record_arrays():

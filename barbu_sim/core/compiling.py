@@ -45,24 +45,28 @@ def in_disk_cache(dispatcher, args: tuple) -> bool:
 
 
 def ensure_compiled(dispatcher, args: tuple, what: str, estimate_key: str):
-    """``dispatcher`` once it is compiled for ``args``: at once if this process has it, else from
-    the disk cache, else compiled here, with a line to stderr before and after.
+    """``dispatcher`` compiled for ``args``, as a function of exactly that signature: at once if
+    this process has it, else from the disk cache, else compiled here, with a line to stderr
+    before and after.
 
-    ``args`` is the tuple of numba types the kernel will be called with, ``what`` names
-    it for the user ("the Barbu engine"), ``estimate_key`` looks up :data:`ESTIMATES_S`.
+    ``args`` is the tuple of numba types the kernel takes, ``what`` names it for the user
+    ("the Barbu engine"), ``estimate_key`` looks up :data:`ESTIMATES_S`.  The function
+    returned converts its arguments to those types (a Python int to uint64, say) as an
+    ``@njit(signature)`` kernel does: it never compiles another specialization, silently,
+    for the types of whatever it is given.
     """
-    if args in dispatcher.overloads:
-        return dispatcher
-    if in_disk_cache(dispatcher, args):
-        dispatcher.compile(args)
-        return dispatcher
-    estimate = ESTIMATES_S.get(estimate_key)
-    about = f"about {estimate} s on 2 cores, " if estimate else ""
-    print(f"compiling {what} for first use ({about}once: cached afterwards) ...", file=sys.stderr, flush=True)
-    start = time.perf_counter()
-    dispatcher.compile(args)
-    print(f"compiled {what} in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
-    return dispatcher
+    if args not in dispatcher.overloads:
+        if in_disk_cache(dispatcher, args):
+            dispatcher.compile(args)
+        else:
+            estimate = ESTIMATES_S.get(estimate_key)
+            about = f"up to about {estimate} s on 2 cores, " if estimate else ""
+            print(f"compiling {what} for first use ({about}once: cached afterwards) ...", file=sys.stderr,
+                  flush=True)
+            start = time.perf_counter()
+            dispatcher.compile(args)
+            print(f"compiled {what} in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    return dispatcher.overloads[args].entry_point
 
 
 class LazyKernel:
@@ -83,7 +87,7 @@ class LazyKernel:
         self.__name__ = py_func.__name__
 
     def compiled(self):
-        """The numba dispatcher, compiled for the kernel's signature."""
+        """The kernel compiled for its signature (see :func:`ensure_compiled`)."""
         return ensure_compiled(self.dispatcher, self.args, self.what, self.estimate_key)
 
     def __call__(self, *args):
