@@ -9,10 +9,10 @@ from barbu_sim.barbu.game.game import play_game
 from barbu_sim.barbu.game.policies import Optimal, RawOptimal, make_contract_policy, make_players
 from barbu_sim.barbu.game.proxy import advantage_r2, grid_to_contracts
 from barbu_sim.barbu.game.settled import (
-    OWED_STATES, best_order_total, brute_force_block, owed_index, settled_block_values, spend_threshold,
-    spending_values,
+    OWED_STATES, best_order_total, brute_force_block, hand_outcome, owed_index, settled_block_values,
+    spend_threshold, spending_values,
 )
-from barbu_sim.barbu.rules import DOMINO, N_CONTRACTS, TRUMPS, Rules
+from barbu_sim.barbu.rules import BARBU, DOMINO, N_CONTRACTS, TRUMPS, Rules
 
 SMALL = dict(n_hands=120, n_samples=40)
 ALL = (1 << N_CONTRACTS) - 1
@@ -67,6 +67,137 @@ def test_compulsory_doubles_make_the_last_two_hands_count_more():
     assert V[ALL, owed_index((2, 2, 2))] == pytest.approx(20 + 3 * 25)
     assert V[1 << TRUMPS, owed_index((1, 1, 1))] == pytest.approx(20 + 3 * 25)
     assert V[(1 << TRUMPS) | 1, owed_index((0, 0, 0))] == pytest.approx(20)
+
+
+# ---------------------------------------------------------------- settlement worked out by hand
+# The numbers below are worked out from the rules (pair by pair: one double settles |a - b| to the
+# higher scorer, double and redouble 2 |a - b|), not by calling the model.
+NT_RAW = [-4, -12, -6, -4]  # No Tricks, declarer, left, across, right: 2 + 6 + 3 + 2 tricks, -26 in all
+
+
+def test_worked_example_one_double():
+    # Left always doubles, across and right only when forced (they owe 2 with 7 hands left: not forced).
+    # Declarer -4 vs left -12: the declarer is 8 better and wins 8.  Value -4 + 8 = 4.
+    # Owed after the hand: left 2 - 1 = 1, the others 2: index 9 * 1 + 3 * 2 + 2 = 17, certain.
+    value, nexts = hand_outcome(np.array([NT_RAW], float), 0, ALL, (2, 2, 2),
+                                [Always(), CompulsoryOnly(), CompulsoryOnly()], CompulsoryOnly())
+    assert value.tolist() == [4.0]
+    assert nexts == [(1.0, 17)]
+
+
+def test_worked_example_redoubles():
+    # Left and across always double; the declarer redoubles when it expects to gain more than 5.
+    # Left: declarer -4 vs -12, gain 8 > 5: redoubled, 2 * 8 = 16.  Across: -4 vs -6, gain 2: only
+    # doubled, 2.  Right never doubles.  Value -4 + 16 + 2 = 14.  Owed after: (1, 1, 2), index 9 + 3 + 2 = 14.
+    value, nexts = hand_outcome(np.array([NT_RAW], float), 0, ALL, (2, 2, 2),
+                                [Always(), Always(), CompulsoryOnly()], Threshold(None, 5.0))
+    assert value.tolist() == [14.0]
+    assert nexts == [(1.0, 14)]
+    # Barbu, the declarer took the king of hearts (-20, the others 0); everyone doubles and the declarer
+    # redoubles everyone: it loses 2 * 20 to each of the three.  Value -20 - 3 * 40 = -140.
+    value, _ = hand_outcome(np.array([[-20, 0, 0, 0]], float), BARBU, ALL, (2, 2, 2), [Always()] * 3, Always())
+    assert value.tolist() == [-140.0]
+    # Two sample hands at once, each settled on its own: the same Barbu hand, and one where left took
+    # the king (declarer 0 vs left -20: +40 redoubled; vs across and right 0 - 0: nothing).
+    value, _ = hand_outcome(np.array([[-20, 0, 0, 0], [0, -20, 0, 0]], float), BARBU, ALL, (2, 2, 2),
+                            [Always()] * 3, Always())
+    assert value.tolist() == [-140.0, 40.0]
+
+
+def test_worked_example_a_double_at_a_rate():
+    # A threshold:3 defender doubles No Tricks one time in four (its gain samples 0, 0, 0, 10).
+    # Expected value -4 + 0.25 * 8 = -2; owed after: (1, 2, 2) = index 17 with 0.25, unchanged
+    # (2, 2, 2) = index 26 with 0.75.
+    value, nexts = hand_outcome(np.array([NT_RAW], float), 0, ALL, (2, 2, 2),
+                                [Threshold(None, 3.0, RATES), CompulsoryOnly(), CompulsoryOnly()], CompulsoryOnly())
+    assert value.tolist() == [-2.0]
+    assert sorted(nexts) == [(0.25, 17), (0.75, 26)]
+
+
+def test_worked_example_forced_doubles_in_the_last_hands():
+    # Trumps with two hands left (Trumps and No Tricks); left owes 2 (= hands left: forced), across 1,
+    # right 0 (not forced; they double only when forced).  Trumps pays 5 a trick: declarer 5 tricks = 25,
+    # left 3 = 15, across 2 = 10, right 3 = 15.  Only left doubles: 25 - 15 = 10.  Value 25 + 10 = 35.
+    # Owed after: (1, 1, 0), index 9 + 3 = 12.
+    two_left = 1 << TRUMPS | 1 << 0
+    value, nexts = hand_outcome(np.array([[25, 15, 10, 15]], float), TRUMPS, two_left, (2, 1, 0),
+                                [CompulsoryOnly()] * 3, CompulsoryOnly())
+    assert value.tolist() == [35.0]
+    assert nexts == [(1.0, 12)]
+    # The last hand, one double owed by each: all three forced.  25 + (25-15) + (25-10) + (25-15) = 60.
+    value, nexts = hand_outcome(np.array([[25, 15, 10, 15]], float), TRUMPS, 1 << TRUMPS, (1, 1, 1),
+                                [CompulsoryOnly()] * 3, CompulsoryOnly())
+    assert value.tolist() == [60.0]
+    assert nexts == [(1.0, 0)]
+
+
+def test_worked_example_forced_doubles_choose_the_order():
+    # Two contracts left, one double owed by each opponent, who double only when forced: the last hand
+    # is tripled.  No Tricks: declarer -2 (1 trick), each other -8 (4 tricks): -26.  Trumps: declarer 20,
+    # each other 15: 65.  The raw total is 18 in either order.
+    #   No Tricks first: -2 + (20 + 3 * (20 - 15)) = -2 + 35 = 33
+    #   Trumps first:    20 + (-2 + 3 * (-2 + 8)) = 20 + 16 = 36   <- best: keep No Tricks for last
+    # With a declarer that redoubles every doubler the last hand counts 1 + 3 * 2 times the difference:
+    #   No Tricks first: -2 + (20 + 6 * 5) = 48;  Trumps first: 20 + (-2 + 6 * 6) = 54
+    values = np.zeros((1, N_CONTRACTS, 4))
+    values[0, 0] = [-2, -8, -8, -8]
+    values[0, TRUMPS] = [20, 15, 15, 15]
+    two_left = 1 << TRUMPS | 1 << 0
+    V = settled_block_values(values, [CompulsoryOnly()] * 3, CompulsoryOnly())
+    assert V[two_left, owed_index((1, 1, 1))] == pytest.approx(36.0)
+    V = settled_block_values(values, [CompulsoryOnly()] * 3, Always())
+    assert V[two_left, owed_index((1, 1, 1))] == pytest.approx(54.0)
+    # Nothing owed: no doubles at all, the raw total either way.
+    assert V[two_left, owed_index((0, 0, 0))] == pytest.approx(18.0)
+
+
+def _policy_pool():
+    rates_b = [np.array([-1.0, 6, 6])] * N_CONTRACTS  # doubles every contract 2 times in 3
+    opponents = [CompulsoryOnly(), Always(), Threshold(None, 3.0, RATES), Threshold(None, 0.0, rates_b)]
+    owns = [CompulsoryOnly(), Always(), Threshold(None, 2.0), Threshold(None, -3.0)]
+    return opponents, owns
+
+
+def test_hand_outcome_equals_the_reference_on_many_cases():
+    import settlement_reference as sref
+    rng = np.random.default_rng(24)
+    opponents, owns = _policy_pool()
+    compared = rows = 0
+    for _ in range(400):
+        subset = int(rng.integers(1, ALL + 1))
+        k = bin(subset).count("1")
+        contract = int(rng.choice([c for c in range(N_CONTRACTS) if subset >> c & 1]))
+        owed = tuple(int(rng.integers(0, min(k, 2) + 1)) for _ in range(3))
+        opp = [opponents[i] for i in rng.integers(0, len(opponents), 3)]
+        own = owns[int(rng.integers(0, len(owns)))]
+        e = rng.integers(-30, 31, size=(int(rng.integers(1, 5)), 4)).astype(float)
+        value, nexts = hand_outcome(e, contract, subset, owed, opp, own)
+        ref_value, ref_nexts = sref.hand_outcome(e, contract, subset, owed, opp, own)
+        assert value.tolist() == pytest.approx(ref_value)
+        merged = {}
+        for w, i in nexts:
+            merged[OWED_STATES[i]] = merged.get(OWED_STATES[i], 0.0) + w
+        assert merged == pytest.approx(ref_nexts)
+        compared += 1
+        rows += len(e)
+    assert compared == 400 and rows > 800
+
+
+@pytest.mark.parametrize("opponents,own", POLICY_MIXES + [([Always()] * 3, Always())])
+def test_settled_dp_equals_the_reference_block_value(opponents, own):
+    import settlement_reference as sref
+    values = hand_made(3, 11)
+    V = settled_block_values(values, opponents, own)
+    checked = 0
+    for subset in (0b1100101, 0b0110010, 0b1000000, ALL):
+        k = bin(subset).count("1")
+        for owed in [(2, 2, 2), (2, 1, 0), (1, 1, 1), (0, 0, 0)]:
+            if max(owed) > k:
+                assert np.isnan(V[subset, owed_index(owed)])
+                continue
+            assert V[subset, owed_index(owed)] == pytest.approx(sref.block_value(values, subset, owed, opponents, own))
+            checked += 1
+    assert checked == 14  # 4 subsets x 4 owed states, less the two impossible ones with one hand left
 
 
 def test_spending_rule_waits_for_the_best_contract():
