@@ -6,21 +6,30 @@ from pathlib import Path
 
 import polars as pl
 
-from ..core.runs import read_manifest
+from ..core.files import replace_set
+from ..core.runs import Snapshot, snapshot_run
 from ..core.seats import SEAT_LETTERS
-from ..core.tables import plain, to_markdown, write_table
+from ..core.tables import plain, table_writers, to_markdown
 from .analysis import (
     by_domino_rank, by_trump, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
-    policy_scores, scan_run, score_distribution,
+    policy_scores, score_distribution,
 )
 
 # The expected-scores JSON: a list of records with exactly these fields.
 EXPECTED_FIELDS = ["contract", "trump", "domino_rank", "rel_seat", "n", "mean", "std", "se", "ci_low", "ci_high"]
 
 
-def build_tables(run_dir) -> dict[str, pl.DataFrame]:
-    """Every report table of a run, by name (empty tables are left out)."""
-    lf = scan_run(run_dir)
+def snapshot(run_dir) -> Snapshot:
+    """One reading of a run: its manifest, read once, and exactly the chunks it lists (see
+    :func:`barbu_sim.core.runs.snapshot_run`); a report's tables, counts and notes all come from it."""
+    if isinstance(run_dir, Snapshot):
+        return run_dir
+    return snapshot_run(run_dir, "deals", repair=f"barbu-sim run --resume --out {run_dir}")
+
+
+def build_tables(run) -> dict[str, pl.DataFrame]:
+    """Every report table of a run (a directory or a :func:`snapshot`), by name (empty tables are left out)."""
+    lf = snapshot(run).records
     expected = expected_scores(lf)
     pooled = contract_scores(lf)
     tables = {
@@ -50,36 +59,48 @@ TITLES = {
 }
 
 
-def write_report(run_dir, tables: dict[str, pl.DataFrame] | None = None) -> list[Path]:
-    """Write ``report.md`` and each table as CSV and JSON into ``run_dir/report``; returns the paths."""
-    run_dir = Path(run_dir)
-    tables = tables if tables is not None else build_tables(run_dir)
-    manifest = read_manifest(run_dir, "deals")
+def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Path]:
+    """Write ``report.md`` and each table as CSV and JSON into ``run_dir/report``; returns the paths.
+
+    ``run``: a run directory or a :func:`snapshot` (the one the tables were built from).
+    The files are replaced as a set: all of them, or (if a write fails) none.
+    """
+    snap = snapshot(run)
+    run_dir, manifest = snap.run_dir, snap.manifest
+    tables = tables if tables is not None else build_tables(snap)
     out = run_dir / "report"
     out.mkdir(exist_ok=True)
-    paths = []
+    writers = {}
     cfg = manifest["config"]
     md = [f"# barbu-sim report: {run_dir.name}", "",
           f"{manifest['deals_done']:,} deals, seed {cfg['seed']}, strategies {', '.join(cfg['strategies'])}, "
           f"declarer seat {SEAT_LETTERS[cfg['declarer']]}, trump choice `{cfg['trump']}`, domino rank `{cfg['domino_rank']}`, "
-          f"barbu-sim {manifest['package_version']}." + ("" if manifest.get("complete") else " **Run incomplete.**"),
-          "", "Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
+          f"barbu-sim {manifest['package_version']}.", ""]
+    note = incomplete_note(snap)
+    if note:
+        md += [f"**{note}**", ""]
+    md += ["Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
     for name, table in tables.items():
-        paths += write_table(table, out, name)
+        writers.update(table_writers(table, out, name))
         if name != "distribution":
             md += [f"## {TITLES[name]}", "", to_markdown(table), ""]
-    (out / "report.md").write_text("\n".join(md))
-    paths.append(out / "report.md")
-    return paths
+    text = "\n".join(md)
+    writers[out / "report.md"] = lambda p: p.write_text(text, encoding="utf-8")
+    return replace_set(writers, what="the run's report")
 
 
-def incomplete_note(run_dir) -> str | None:
-    """For a run not yet complete: how far it got and the command that finishes it; else ``None``."""
-    manifest = read_manifest(run_dir, "deals")
+def incomplete_note(run) -> str | None:
+    """For a run not yet complete: how far it got and the command that finishes it (or that it is still
+    being written); else ``None``.  ``run``: a run directory or a :func:`snapshot`."""
+    snap = snapshot(run)
+    manifest = snap.manifest
     if manifest.get("complete"):
         return None
-    return (f"Run incomplete: {manifest['deals_done']:,} of {manifest['config']['deals']:,} deals; "
-            f"finish it with: barbu-sim run --resume --out {run_dir}")
+    counts = f"{manifest['deals_done']:,} of {manifest['config']['deals']:,} deals"
+    if snap.being_written:
+        return (f"Run incomplete and still being written: this report covers the first {counts} "
+                f"(those on disk when it was read); run barbu-sim report {snap.run_dir} again when the run ends")
+    return f"Run incomplete: {counts}; finish it with: barbu-sim run --resume --out {snap.run_dir}"
 
 
 def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:

@@ -77,10 +77,13 @@ def run_games(games: int, seed: int = 0, bidding="accept-first", strategies="heu
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        frame.write_parquet(out / "games.parquet")
         config = {"games": games, "seed": seed, "bidding": bidding, "strategies": strategies,
                   "rules": (rules or Rules()).to_dict()}
-        (out / "summary.json").write_text(json.dumps({**summary, "config": config}, indent=2) + "\n")
+        text = json.dumps({**summary, "config": config}, indent=2) + "\n"
+        from ..core.files import replace_set
+        replace_set({out / "games.parquet": frame.write_parquet,
+                     out / "summary.json": lambda p: p.write_text(text, encoding="utf-8")},
+                    what="the games' records")
     return summary
 
 

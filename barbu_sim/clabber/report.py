@@ -12,18 +12,30 @@ from pathlib import Path
 
 import polars as pl
 
-from ..core.runs import read_manifest
+from ..core.files import replace_set
+from ..core.runs import RunError, Snapshot, snapshot_run
 from ..core.seats import SEAT_LETTERS
-from ..core.tables import to_markdown, write_table
-from .analysis import GROUPINGS, by_group, clabber_scores, meld_frequencies, scan_run
+from ..core.tables import table_writers, to_markdown
+from .analysis import GROUPINGS, by_group, clabber_scores, meld_frequencies
 
 SCORE_FIELDS = ["team", "metric", "n", "mean", "std", "se", "ci_low", "ci_high"]
 MELD_FIELDS = ["meld", "p", "se", "n"]
 
 
-def build_tables(run_dir) -> dict[str, pl.DataFrame]:
-    """Every report table of a run, by name."""
-    lf = scan_run(run_dir)
+def snapshot(run_dir) -> Snapshot:
+    """One reading of a Clabber run: its manifest, read once, and exactly the chunks it lists."""
+    if isinstance(run_dir, Snapshot):
+        return run_dir
+    snap = snapshot_run(run_dir, "rounds", repair=f"barbu-sim clabber run --resume --out {run_dir}")
+    if snap.manifest.get("game") != "clabber":
+        raise RunError(f"{run_dir} holds a Barbu run, not a Clabber one: use barbu-sim report, "
+                       "or write a Clabber run with barbu-sim clabber run")
+    return snap
+
+
+def build_tables(run) -> dict[str, pl.DataFrame]:
+    """Every report table of a run (a directory or a :func:`snapshot`), by name."""
+    lf = snapshot(run).records
     tables = {"clabber_scores": clabber_scores(lf).select(SCORE_FIELDS),
               "meld_frequencies": meld_frequencies(lf).select(MELD_FIELDS)}
     for key in GROUPINGS:
@@ -41,27 +53,47 @@ TITLES = {
 }
 
 
-def write_report(run_dir, tables: dict[str, pl.DataFrame] | None = None) -> list[Path]:
-    """Write ``report.md`` and each table as CSV and JSON into ``run_dir/report``; returns the paths."""
-    run_dir = Path(run_dir)
-    tables = tables if tables is not None else build_tables(run_dir)
-    manifest = read_manifest(run_dir)
+def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Path]:
+    """Write ``report.md`` and each table as CSV and JSON into ``run_dir/report``; returns the paths.
+
+    ``run``: a run directory or a :func:`snapshot` (the one the tables were built from).
+    The files are replaced as a set: all of them, or (if a write fails) none.
+    """
+    snap = snapshot(run)
+    run_dir, manifest = snap.run_dir, snap.manifest
+    tables = tables if tables is not None else build_tables(snap)
     cfg = manifest["config"]
     out = run_dir / "report"
     out.mkdir(exist_ok=True)
-    paths = []
+    writers = {}
     md = [f"# barbu-sim Clabber report: {run_dir.name}", "",
           f"{manifest['rounds_done']:,} rounds, seed {cfg['seed']}, dealer seat {SEAT_LETTERS[cfg['dealer']]}, "
           f"bidding {', '.join(cfg['bidding'])}, strategies {', '.join(cfg['strategies'])}, "
-          f"rules {cfg['rules']}, barbu-sim {manifest['package_version']}."
-          + ("" if manifest.get("complete") else " **Run incomplete.**"),
-          "", "CIs are 95% normal intervals (mean ± 1.96 se).", ""]
+          f"rules {cfg['rules']}, barbu-sim {manifest['package_version']}.", ""]
+    note = incomplete_note(snap)
+    if note:
+        md += [f"**{note}**", ""]
+    md += ["CIs are 95% normal intervals (mean ± 1.96 se).", ""]
     for name, table in tables.items():
-        paths += write_table(table, out, name)
+        writers.update(table_writers(table, out, name))
         md += [f"## {TITLES[name]}", "", to_markdown(table), ""]
-    (out / "report.md").write_text("\n".join(md))
-    paths.append(out / "report.md")
-    return paths
+    text = "\n".join(md)
+    writers[out / "report.md"] = lambda p: p.write_text(text, encoding="utf-8")
+    return replace_set(writers, what="the run's report")
+
+
+def incomplete_note(run) -> str | None:
+    """For a run not yet complete: how far it got and the command that finishes it (or that it is still
+    being written); else ``None``.  ``run``: a run directory or a :func:`snapshot`."""
+    snap = snapshot(run)
+    manifest = snap.manifest
+    if manifest.get("complete"):
+        return None
+    counts = f"{manifest['rounds_done']:,} of {manifest['config']['rounds']:,} rounds"
+    if snap.being_written:
+        return (f"Run incomplete and still being written: this report covers the first {counts} "
+                f"(those on disk when it was read); run barbu-sim clabber report {snap.run_dir} again when it ends")
+    return f"Run incomplete: {counts}; finish it with: barbu-sim clabber run --resume --out {snap.run_dir}"
 
 
 def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:

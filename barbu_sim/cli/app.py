@@ -64,6 +64,17 @@ class Command(TyperCommand):
     def collect_usage_pieces(self, ctx):
         return _plain_usage(super().collect_usage_pieces(ctx))
 
+    def invoke(self, ctx):
+        """Run the command; a file that cannot be written (a full disk, a read-only folder) is a
+        one-line error naming the file, with exit code 1 (the environment failed, not the user)."""
+        from ..core.files import OutputError, describe_os_error
+        try:
+            return super().invoke(ctx)
+        except OutputError as e:
+            fail(str(e), code=1)
+        except OSError as e:
+            fail(describe_os_error(e), code=1)
+
 
 class Group(TyperGroup):
     """A command group with the same help conventions as :class:`Command`."""
@@ -110,10 +121,11 @@ app = Typer(
 )
 
 
-def fail(message: str) -> None:
-    """Print a one-line error and exit with code 2 (a usage error, never a traceback)."""
+def fail(message: str, code: int = 2) -> None:
+    """Print a one-line error and exit with ``code``: 2 for a usage error, 1 for an environment failure
+    (never a traceback)."""
     typer.echo(f"Error: {message}", err=True)
-    raise typer.Exit(2)
+    raise typer.Exit(code)
 
 
 def version_callback(value: bool):
@@ -203,6 +215,15 @@ def check_out(out: str | None, flag: str = "--out") -> str | None:
         raise ValueError(f"{flag} is empty: name a directory")
     if Path(out).exists() and not Path(out).is_dir():
         raise ValueError(f"{flag} {out} is a file, not a directory")
+    return out
+
+
+def check_out_writable(out: str | None, flag: str = "--out") -> str | None:
+    """:func:`check_out`, and files can be written there: checked before the work starts, so that a
+    read-only folder is said at once rather than after the work (an environment failure: exit 1)."""
+    from ..core.files import ensure_writable
+    if check_out(out, flag) is not None:
+        ensure_writable(out, f"the {flag} folder")
     return out
 
 

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    BARBU_STRATEGY_CHOICES, PLUGIN_SPECS, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out, check_range, check_seed, cli_backend,
+    BARBU_STRATEGY_CHOICES, PLUGIN_SPECS, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out, check_out_writable, check_range, check_seed, cli_backend,
     fail, interrupted, load_cli_rules, per_seat,
 )
 
@@ -139,6 +139,7 @@ def run(
     """
     from ..barbu.rules import CONTRACTS, parse_contract
     from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
+    from ..core.files import OutputError
     from ..core.seats import parse_seat
     try:
         check_out(out)
@@ -160,6 +161,8 @@ def run(
             summary = run_simulation(out, config, force=force, threads=threads, progress=progress, backend=where)
     except KeyboardInterrupt:
         interrupted(f"the completed chunks are saved; finish with: barbu-sim run --resume --out {out}")
+    except OutputError as e:  # a full disk: the run stays consistent, and resumable
+        fail(f"{e}; once there is room, finish the run with: barbu-sim run --resume --out {out}", code=1)
     except ValueError as e:
         fail(str(e))
     if resume and summary.played == 0:
@@ -184,12 +187,13 @@ def report(run_dir: RunDir):
 
       barbu-sim report runs/small
     """
-    from ..barbu.report import build_tables, incomplete_note, terminal_summary, write_report
+    from ..barbu.report import build_tables, incomplete_note, snapshot, terminal_summary, write_report
     try:
-        tables = build_tables(run_dir)
-        paths = write_report(run_dir, tables)
-        note = incomplete_note(run_dir)
-    except (ValueError, OSError) as e:
+        snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
+        tables = build_tables(snap)
+        paths = write_report(snap, tables)
+        note = incomplete_note(snap)
+    except ValueError as e:
         fail(str(e))
     if note:
         typer.echo(note + "\n")
@@ -213,10 +217,10 @@ def plot(run_dir: RunDir,
     from ..barbu.plots import write_plots
     from ..barbu.report import build_tables
     try:
-        check_out(out)
+        check_out_writable(out)
         tables = build_tables(run_dir)
         paths = write_plots(tables, out or Path(run_dir) / "plots")
-    except (ValueError, OSError) as e:
+    except ValueError as e:
         fail(str(e))
     for p in paths:
         typer.echo(str(p))

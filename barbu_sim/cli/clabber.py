@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    CLABBER_BIDDING, CLABBER_STRATEGIES, MAX_SAMPLES, PLUGIN_SPECS, BackendOpt, Typer, RayAddressOpt, app, check_out, check_range, check_seed, cli_backend, fail, interrupted,
+    CLABBER_BIDDING, CLABBER_STRATEGIES, MAX_SAMPLES, PLUGIN_SPECS, BackendOpt, Typer, RayAddressOpt, app, check_out, check_out_writable, check_range, check_seed, cli_backend, fail, interrupted,
     per_seat,
 )
 
@@ -166,6 +166,7 @@ def run(
       barbu-sim clabber run -n 50000000 --bidding mc --backend ray --ray-address auto --out runs/c2
     """
     from ..clabber.runs import RunConfig, check_resume_settings, run as run_rounds
+    from ..core.files import OutputError
     from ..core.seats import parse_seat
     try:
         check_out(out)
@@ -188,6 +189,8 @@ def run(
             summary = run_rounds(out, config, force=force, threads=threads, progress=progress, backend=where)
     except KeyboardInterrupt:
         interrupted(f"the completed chunks are saved; finish with: barbu-sim clabber run --resume --out {out}")
+    except OutputError as e:  # a full disk: the run stays consistent, and resumable
+        fail(f"{e}; once there is room, finish the run with: barbu-sim clabber run --resume --out {out}", code=1)
     except ValueError as e:
         fail(str(e))
     if resume and summary.played == 0:
@@ -212,14 +215,20 @@ def report(run_dir: RunDir):
 
       barbu-sim clabber report runs/c-small
     """
-    from ..clabber.report import build_tables, terminal_summary, write_report
+    from ..clabber.report import build_tables, incomplete_note, snapshot, terminal_summary, write_report
     try:
-        tables = build_tables(run_dir)
-        paths = write_report(run_dir, tables)
-    except (ValueError, OSError) as e:
+        snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
+        tables = build_tables(snap)
+        paths = write_report(snap, tables)
+        note = incomplete_note(snap)
+    except ValueError as e:
         fail(str(e))
+    if note:
+        typer.echo(note + "\n")
     typer.echo(terminal_summary(tables))
     typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
+    if note:
+        typer.echo(note)
 
 
 @clabber_app.command()
@@ -235,7 +244,7 @@ def plot(run_dir: RunDir,
     from ..clabber.report import build_tables
     try:
         paths = write_plots(build_tables(run_dir), out or Path(run_dir) / "plots")
-    except (ValueError, OSError) as e:
+    except ValueError as e:
         fail(str(e))
     for p in paths:
         typer.echo(str(p))
@@ -274,7 +283,7 @@ def game(
     try:
         check_range(games, "--games", 1, MAX_GAMES)
         check_seed(seed)
-        check_out(out)
+        check_out_writable(out)
         if show is not None and not 0 <= show < games:
             raise ValueError(f"--show must name one of the games played, 0..{games - 1}")
         if threads is not None:

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    MAX_SAMPLES, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out, check_range, check_seed, cli_backend,
+    MAX_SAMPLES, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out_writable, check_range, check_seed, cli_backend,
     fail, interrupted, load_cli_rules, per_seat,
 )
 from .barbu import CONTRACT_POLICIES, DOUBLING_POLICIES, PLAY_STRATEGY_HELP
@@ -58,7 +58,7 @@ def game(
         check_range(games, "--games", 1, MAX_GAMES)
         check_range(samples, "--samples", 2, MAX_SAMPLES)
         check_seed(seed)
-        check_out(out)
+        check_out_writable(out)
         if show is not None and not 0 <= show < games:
             raise ValueError(f"--show must name one of the games played, 0..{games - 1}")
         summary, sheet = run_games(
@@ -70,7 +70,7 @@ def game(
     except KeyboardInterrupt:
         interrupted("no game record was written")
     except OSError as e:
-        fail(f"cannot write to {out}: {e.strerror or e}")
+        fail(f"cannot write to {out}: {e.strerror or e}", code=1)
     except ValueError as e:
         fail(str(e))
     if sheet:
@@ -139,7 +139,7 @@ def compare_orders_cmd(
         check_range(games, "--games", 0, MAX_ORDER_GAMES)
         check_range(samples, "--samples", 2, MAX_SAMPLES)
         check_seed(seed)
-        check_out(out)
+        check_out_writable(out)
         result = compare_orders(split_policies(policies), doublings=[d.strip() for d in doubling.split(",") if d.strip()],
                                 blocks=blocks, games=games, seed=seed, strategy=strategy,
                                 rules=load_cli_rules(rules, option), n_samples=samples,
@@ -148,7 +148,7 @@ def compare_orders_cmd(
     except KeyboardInterrupt:
         interrupted("nothing was written")
     except OSError as e:
-        fail(f"cannot write to {out}: {e.strerror or e}")
+        fail(f"cannot write to {out}: {e.strerror or e}", code=1)
     except ValueError as e:
         fail(str(e))
     typer.echo(text)

@@ -23,12 +23,16 @@ plt.rcParams.update({"figure.dpi": 110, "font.size": 10, "axes.spines.top": Fals
 def save_figure(fig, stem) -> list[Path]:
     """Save ``fig`` as ``stem.png`` and ``stem.svg``, close it, and return the two paths.
 
-    The SVG carries no date, so the same data gives byte-identical files in any process.
+    The SVG carries no date, so the same data gives byte-identical files in any process.  Both
+    are written under temporary names and renamed as a pair (:func:`barbu_sim.core.files.replace_set`).
     """
-    paths = []
-    for ext in ("png", "svg"):
-        p = Path(f"{stem}.{ext}")
-        fig.savefig(p, dpi=130 if ext == "png" else None, metadata={"Date": None} if ext == "svg" else None)
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    from .files import replace_set
+
+    def writer(ext):
+        return lambda p: fig.savefig(p, format=ext, dpi=130 if ext == "png" else None,
+                                     metadata={"Date": None} if ext == "svg" else None)
+    try:
+        return replace_set({Path(f"{stem}.{ext}"): writer(ext) for ext in ("png", "svg")},
+                           what=f"the chart {Path(stem).name}")
+    finally:
+        plt.close(fig)

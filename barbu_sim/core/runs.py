@@ -28,6 +28,7 @@ from typing import Callable
 import polars as pl
 
 from .. import __version__
+from . import files
 
 OUTPUTS = ("records", "report", "plots")  # what a run directory holds besides its manifest; --force clears them
 LOCK_FILE = ".lock"
@@ -51,10 +52,8 @@ class RunSummary:
 
 
 def write_json(path: Path, data: dict) -> None:
-    """Write ``data`` as JSON atomically (temporary file, then rename)."""
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
+    """Write ``data`` as JSON atomically (a unique temporary file, then rename)."""
+    files.write_json(path, data, what="the run's manifest" if Path(path).name == "manifest.json" else "")
 
 
 def read_manifest(run_dir, unit: str | None = None) -> dict:
@@ -78,7 +77,45 @@ def read_manifest(run_dir, unit: str | None = None) -> dict:
         if missing:
             raise RunError(f"{path} lacks {', '.join(missing)}: not a complete barbu-sim manifest "
                            "(start the run again with --force)")
+        check_manifest_shape(manifest, path, unit)
     return manifest
+
+
+def check_manifest_shape(manifest: dict, path, unit: str) -> None:
+    """Refuse a manifest whose fields have the wrong shape, naming the field (once, on reading it)."""
+    def bad(field: str, expected: str, value) -> RunError:
+        return RunError(f"{path}: field {field} should be {expected}, not {value!r}; "
+                        "the manifest is damaged (start the run again with --force)")
+
+    def count(field: str, value) -> None:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise bad(field, "a non-negative integer", value)
+
+    if not isinstance(manifest["config"], dict):
+        raise bad("config", "a table of settings", manifest["config"])
+    count("chunks_done", manifest["chunks_done"])
+    count(f"{unit}_done", manifest[f"{unit}_done"])
+    if not isinstance(manifest["complete"], bool):
+        raise bad("complete", "true or false", manifest["complete"])
+    if not isinstance(manifest["wall_seconds"], (int, float)) or isinstance(manifest["wall_seconds"], bool):
+        raise bad("wall_seconds", "a number", manifest["wall_seconds"])
+    chunks = manifest.get("chunks")
+    if chunks is None:
+        return
+    if not isinstance(chunks, dict):
+        raise bad("chunks", "a table of chunk entries by chunk number", chunks)
+    for key, entry in chunks.items():
+        if not (isinstance(key, str) and key.isdigit()):
+            raise bad(f"chunks[{key!r}]", "keyed by a chunk number", key)
+        if not isinstance(entry, dict):
+            raise bad(f"chunks.{key}", "a table with rows, bytes and sha256", entry)
+        for name in ("rows", "bytes"):
+            if name not in entry:
+                raise RunError(f"{path}: field chunks.{key}.{name} is missing; the manifest is damaged "
+                               "(start the run again with --force)")
+            count(f"chunks.{key}.{name}", entry[name])
+        if not isinstance(entry.get("sha256"), str):
+            raise bad(f"chunks.{key}.sha256", "a checksum string", entry.get("sha256"))
 
 
 def part_path(run_dir: Path, k: int) -> Path:
@@ -131,22 +168,69 @@ def verify_chunks(run_dir, manifest: dict) -> list[str]:
     return [p for k in sorted(set(ledger) | on_disk) if (p := chunk_problem(run_dir, k, ledger.get(k)))]
 
 
-def scan_records(run_dir, unit: str = "deals", repair: str | None = None) -> pl.LazyFrame:
-    """The records of a run directory as a LazyFrame, after checking every chunk against the manifest.
+@dataclass
+class Snapshot:
+    """One reading of a run: its manifest, read once, and exactly the chunks that manifest lists."""
 
-    A missing, damaged or unrecorded chunk is a :class:`RunError` naming it and
-    ``repair``, the command that mends the run.
+    run_dir: Path
+    manifest: dict
+    records: pl.LazyFrame
+    being_written: bool  # another process holds the run's lock: the run is still growing
+
+    def done(self, unit: str) -> int:
+        return self.manifest[f"{unit}_done"]
+
+
+def run_in_use(run_dir) -> bool:
+    """Whether another process holds ``run_dir``'s lock (is writing the run) right now."""
+    try:
+        fd = os.open(Path(run_dir) / LOCK_FILE, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # closing releases the shared lock taken to test it
+    return False
+
+
+def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None) -> Snapshot:
+    """Read a run once: one snapshot of its manifest and the records of exactly the chunks it lists.
+
+    A run still being written by another process keeps growing while it is read: its
+    later chunks (written after the manifest was read) are left out, so every table and
+    every count of a report come from the same deals.  A missing, damaged or (in a run
+    nobody is writing) unrecorded chunk is a :class:`RunError` naming it and ``repair``.
     """
     run_dir = Path(run_dir)
+    being_written = run_in_use(run_dir)
     manifest = read_manifest(run_dir, unit)
-    problems = verify_chunks(run_dir, manifest)
+    ledger = _ledger(manifest)
+    if ledger is None:  # a run written before chunks were recorded: every chunk file on disk
+        problems = verify_chunks(run_dir, manifest)
+        parts = sorted((run_dir / "records").glob("part-*.parquet"))
+    else:
+        listed = sorted(ledger)
+        problems = [p for k in listed if (p := chunk_problem(run_dir, k, ledger[k]))]
+        if not being_written:
+            on_disk = {int(p.name[5:11]) for p in (run_dir / "records").glob("part-*.parquet")}
+            problems += [p for k in sorted(on_disk - set(ledger)) if (p := chunk_problem(run_dir, k, None))]
+        parts = [part_path(run_dir, k) for k in listed]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise RunError(f"{run_dir}: {problems[0]}{more}; repair it with: {repair or 'a resumed run'}")
-    parts = sorted((run_dir / "records").glob("part-*.parquet"))
     if not parts:
-        raise RunError(f"{run_dir} holds no records yet")
-    return pl.scan_parquet(parts)
+        raise RunError(f"{run_dir} holds no records yet" + (" (it is being written)" if being_written else ""))
+    return Snapshot(run_dir, manifest, pl.scan_parquet(parts), being_written)
+
+
+def scan_records(run_dir, unit: str = "deals", repair: str | None = None) -> pl.LazyFrame:
+    """The records of a run directory as a LazyFrame (those of one :func:`snapshot_run`)."""
+    return snapshot_run(run_dir, unit, repair).records
 
 
 @contextmanager
@@ -179,8 +263,11 @@ def lock_run(run_dir, create: bool = True):
             holder = os.read(fd, 32).decode(errors="replace").strip() or "?"
             raise RunError(f"{run_dir} is in use by another barbu-sim process (pid {holder}): "
                            "wait for it to finish, or choose another --out") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError as e:
+            raise files.OutputError(run_dir / LOCK_FILE, "the run's lock", e) from None
         yield run_dir
     finally:
         os.close(fd)  # closing the file releases the lock
@@ -338,8 +425,12 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
         for k, (data, rows) in zip(todo, results):
             n = chunk_size(k)
             path = part_path(run_dir, k)
-            tmp = path.with_suffix(".parquet.tmp")
-            tmp.write_bytes(data)
+            tmp = path.with_suffix(".parquet.tmp")  # one writer (the lock's holder): a fixed name is safe
+            try:
+                tmp.write_bytes(data)
+            except OSError as e:
+                tmp.unlink(missing_ok=True)
+                raise files.OutputError(path, f"chunk {k} of the run; the chunks before it are kept", e) from None
             entry = {"rows": rows, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
             os.replace(tmp, path)
             ledger[f"{k:06d}"] = entry

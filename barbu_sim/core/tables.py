@@ -24,9 +24,17 @@ def to_markdown(df: pl.DataFrame, decimals: int = 3) -> str:
         return str(shown)
 
 
+def table_writers(table: pl.DataFrame, out_dir: Path, name: str) -> dict:
+    """``name.csv`` and ``name.json`` (a list of records) in ``out_dir``, each with the function that writes
+    it to a given path (for :func:`barbu_sim.core.files.replace_set`)."""
+    shown = plain(table)
+    text = json.dumps(shown.to_dicts(), indent=1) + "\n"
+    return {Path(out_dir) / f"{name}.csv": lambda p: shown.write_csv(p),
+            Path(out_dir) / f"{name}.json": lambda p: p.write_text(text, encoding="utf-8")}
+
+
 def write_table(table: pl.DataFrame, out_dir: Path, name: str) -> list[Path]:
-    """Write ``table`` as ``name.csv`` and ``name.json`` (a list of records) into ``out_dir``; return both paths."""
-    csv, js = Path(out_dir) / f"{name}.csv", Path(out_dir) / f"{name}.json"
-    plain(table).write_csv(csv)
-    js.write_text(json.dumps(plain(table).to_dicts(), indent=1) + "\n")
-    return [csv, js]
+    """Write ``table`` as ``name.csv`` and ``name.json`` (a list of records) into ``out_dir``, atomically as a
+    pair; return both paths."""
+    from .files import replace_set
+    return replace_set(table_writers(table, out_dir, name), what=f"the {name} table")

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ... import __version__
+from ...core.files import OutputError, write_text
 from ...core.plugins import is_plugin_spec
 from ..api import evaluate_hands
 from ..deals import random_deal
@@ -294,9 +295,7 @@ def value_table(strategies="heuristic", rules: Rules | None = None, *, n_hands: 
                        defender.mean.copy())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(table.to_json()))
-        os.replace(tmp, path)
-    except OSError:
+        write_text(path, json.dumps(table.to_json()), what="the value-table cache")  # a unique temporary name
+    except (OSError, OutputError):
         pass  # an unwritable cache only costs the time to rebuild
     return table

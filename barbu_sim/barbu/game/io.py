@@ -12,7 +12,8 @@ import polars as pl
 
 from ...core.seats import N_SEATS, SEAT_LETTERS
 from ..choices import param_name
-from ...core.tables import to_markdown
+from ...core.files import replace_set
+from ...core.tables import table_writers, to_markdown
 from ..rules import CONTRACTS, DOMINO, TRUMPS, Rules
 from ..schema import CONTRACT_ENUM, RANK_ENUM, SCORE_COLUMNS, SETTLED_COLUMNS, SUIT_ENUM
 from .game import play_game, score_sheet
@@ -101,8 +102,10 @@ def run_games(*, games: int, seed: int, strategies, contract_policies, doubling_
         out.mkdir(parents=True, exist_ok=True)
         frame = pl.DataFrame(rows).with_columns(pl.col("contract").cast(CONTRACT_ENUM),
                                                 pl.col("trump").cast(SUIT_ENUM), pl.col("domino_rank").cast(RANK_ENUM))
-        frame.write_parquet(out / "hands.parquet")
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        text = json.dumps(summary, indent=2) + "\n"
+        replace_set({out / "hands.parquet": frame.write_parquet,
+                     out / "summary.json": lambda p: p.write_text(text, encoding="utf-8")},
+                    what="the games' records")
     lines = [f"{games} game{'s' if games != 1 else ''}, seed {seed}", "seat  contract policy              doubling          mean total  win rate"]
     for s in range(N_SEATS):
         lines.append(f"{SEAT_LETTERS[s]:<5} {players[s].contract_policy.name[:26]:<27} "
@@ -127,12 +130,13 @@ def write_comparison(result, out) -> str:
         from ..plots import plot_comparison
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
+        writers = {}
         for name in ("blocks", "differences", "win_rates"):
             table = getattr(result, name)
             if not table.is_empty():
-                table.write_csv(out / f"orders_{name}.csv")
-                (out / f"orders_{name}.json").write_text(json.dumps(table.to_dicts(), indent=1) + "\n")
-        (out / "orders.md").write_text(text + "\n")
+                writers.update(table_writers(table, out, f"orders_{name}"))
+        writers[out / "orders.md"] = lambda p: p.write_text(text + "\n", encoding="utf-8")
+        replace_set(writers, what="the comparison's tables")
         save_figure(plot_comparison(result.blocks.filter(pl.col("score") == "settled"), "settled", result.win_rates),
                     out / "orders")
     return text

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from itertools import product
 from pathlib import Path
 
 import numpy as np
 
+from ...core.files import OutputError, atomic_path
 from ..rules import N_CONTRACTS
 from .evaluation import N_SUBSETS, default_cache_dir
 
@@ -215,9 +215,8 @@ def cached_block_values(table, opponents, own, cache_dir=None) -> np.ndarray:
     V = settled_block_values(table.seat_values, opponents, own)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.stem + ".tmp.npy")
-        np.save(tmp, V)
-        os.replace(tmp, path)
-    except OSError:
+        with atomic_path(path, "the settled-DP cache") as tmp:  # a unique temporary name per process and call
+            np.save(tmp, V)
+    except (OSError, OutputError):
         pass
     return V

@@ -1,0 +1,166 @@
+"""Writing output files atomically: a temporary name in the same directory, then a rename.
+
+Every file a command writes goes through here.  A reader (or a later run) sees either
+the old file or the new one, never a half-written one; a write that fails (a full disk,
+a read-only folder) leaves the old file in place, removes its temporary file, and raises
+:class:`OutputError`, whose message names the path and what was being written.  A set
+of files that belong together (:func:`replace_set`) is written in full under
+temporary names before any of them replaces its old version.
+
+Temporary names are unique per process and call (``.NAME.PID-RANDOM.tmp.EXT``), so two
+processes writing the same file (two ``advise`` filling one cache) never interleave.
+
+This module does not import numba.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import secrets
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable
+
+
+class OutputError(Exception):
+    """A file could not be written (an environment failure: exit code 1, not a usage error)."""
+
+    def __init__(self, path, what: str, error: BaseException):
+        self.path, self.what, self.error = Path(path), what, error
+        reason = getattr(error, "strerror", None) or str(error)
+        super().__init__(f"cannot write {path}" + (f" ({what})" if what else "") + f": {reason}")
+
+
+def temporary_path(path) -> Path:
+    """A fresh temporary name beside ``path``, keeping its extension (``np.save`` and ``savefig`` read it)."""
+    path = Path(path)
+    return path.with_name(f".{path.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp{path.suffix}")
+
+
+@contextmanager
+def atomic_path(path, what: str = ""):
+    """Yield a temporary path to write ``path``'s new content to; on success rename it to ``path``.
+
+    Any failure removes the temporary file and leaves ``path`` as it was; an ``OSError``
+    (or an error of a writer that wraps one, like polars') becomes :class:`OutputError`.
+    """
+    path = Path(path)
+    tmp = None
+    try:
+        tmp = temporary_path(path)
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException as e:
+        if tmp is not None:
+            _discard(tmp)
+        if isinstance(e, OSError) or _wraps_os_error(e):
+            raise OutputError(path, what, e) from None
+        raise
+
+
+def _wraps_os_error(e: BaseException) -> bool:
+    """polars reports a failed write as a ``ComputeError`` whose text holds the OS error."""
+    return type(e).__name__ == "ComputeError" and ("os error" in str(e) or "No space" in str(e))
+
+
+def _discard(tmp: Path) -> None:
+    try:
+        tmp.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def write_text(path, text: str, what: str = "") -> Path:
+    """Write ``text`` to ``path`` atomically."""
+    with atomic_path(path, what) as tmp:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+    return Path(path)
+
+
+def write_bytes(path, data: bytes, what: str = "") -> Path:
+    """Write ``data`` to ``path`` atomically."""
+    with atomic_path(path, what) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(data)
+    return Path(path)
+
+
+def write_json(path, data, what: str = "", indent: int | None = 2) -> Path:
+    """Write ``data`` as JSON (and a final newline) to ``path`` atomically."""
+    return write_text(path, json.dumps(data, indent=indent) + "\n", what)
+
+
+def replace_set(writers: dict, what: str = "") -> list[Path]:
+    """Write a set of files that belong together: all or none.
+
+    ``writers`` maps each path to a function that writes its content to a given path.
+    Every file is first written to a temporary name; only when all are written are they
+    renamed over the old ones (renames in one directory do not fail for want of space).
+    If any write fails, every temporary file is removed and the old set stays whole.
+    """
+    done: list[tuple[Path, Path]] = []
+    try:
+        for path, write in writers.items():
+            path = Path(path)
+            try:
+                tmp = temporary_path(path)
+                done.append((tmp, path))
+                write(tmp)
+            except BaseException as e:
+                if isinstance(e, OSError) or _wraps_os_error(e):
+                    raise OutputError(path, what, e) from None
+                raise
+        for tmp, path in done:
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in done:
+            _discard(tmp)
+        raise
+    return [path for _, path in done]
+
+
+def ensure_writable(directory, what: str = "output") -> Path:
+    """Check, before any work, that files can be written in ``directory`` (made later if need be).
+
+    An existing directory gets a probe file, written and removed; for one still to be made,
+    its nearest existing parent must be writable.  Raises :class:`OutputError` naming the
+    directory (a read-only filesystem, no permission...).
+    """
+    directory = Path(directory)
+    try:
+        if directory.is_dir():
+            probe = temporary_path(directory / "probe")
+            with open(probe, "wb") as f:
+                f.write(b"0")
+            probe.unlink()
+        else:
+            parent = directory.parent
+            while not parent.exists() and parent != parent.parent:
+                parent = parent.parent
+            if not os.access(parent, os.W_OK | os.X_OK):
+                err = errno.EROFS if _read_only(parent) else errno.EACCES
+                raise OSError(err, os.strerror(err), str(parent))
+    except OSError as e:
+        raise OutputError(directory, what, e) from None
+    return directory
+
+
+def _read_only(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def describe_os_error(e: OSError) -> str:
+    """An OS error as one line that names its file when it has one."""
+    reason = e.strerror or str(e)
+    if e.filename is not None:
+        return f"{e.filename}: {reason}"
+    return reason
+
+
+WriteFn = Callable[[Path], None]

@@ -1,0 +1,233 @@
+"""Hardening, round two (issue 19): one snapshot per report, atomic outputs, no silent coercion,
+no traceback on a full disk.  The number in each test's comment is the item it pins down."""
+
+import errno
+import json
+import os
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from barbu_sim.barbu.runs import RunConfig, run
+from barbu_sim.cli import app
+from barbu_sim.core import files as files_module
+from barbu_sim.core import runs as runs_module
+from barbu_sim.core.runs import lock_run
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("BARBU_SIM_CACHE", str(tmp_path / "cache"))
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def assert_clean_error(result, *needles, code=2):
+    """One line starting ``Error:``, the exit code, no traceback, every needle in the message."""
+    assert result.exit_code == code, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines and lines[-1].startswith("Error: "), result.output
+    assert "Traceback" not in result.output
+    for needle in needles:
+        assert needle in result.output, result.output
+
+
+@pytest.fixture(scope="module")
+def three_chunks(tmp_path_factory):
+    """A complete run of 3 chunks of 1,000 deals (no-tricks and domino)."""
+    out = tmp_path_factory.mktemp("runs") / "r"
+    run(out, RunConfig(deals=3000, seed=5, contracts=["no-tricks", "domino"], chunk_deals=1000), progress=False)
+    return out
+
+
+def copy_run(src, dst):
+    import shutil
+    shutil.copytree(src, dst)
+    return dst
+
+
+def cut_manifest(out, chunks: int):
+    """The manifest as the writer leaves it after ``chunks`` chunks (the later chunk files stay on disk)."""
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest.update(complete=False, deals_done=1000 * chunks, chunks_done=chunks)
+    manifest["chunks"] = {k: v for k, v in manifest["chunks"].items() if int(k) < chunks}
+    return manifest
+
+
+def expected_n(out):
+    table = pl.read_csv(out / "report" / "expected_scores.csv")
+    return set(table["n"].to_list())
+
+
+# ---------------------------------------------------------------- 1: one snapshot per report
+def test_report_of_a_run_being_written_reads_exactly_the_chunks_of_one_manifest(tmp_path, three_chunks):
+    out = copy_run(three_chunks, tmp_path / "r")
+    (out / "manifest.json").write_text(json.dumps(cut_manifest(out, 1)))  # chunks 1, 2 on disk, not yet recorded
+    with lock_run(out):  # the writer holds the lock
+        r = invoke("report", out)
+    assert r.exit_code == 0, r.output
+    assert expected_n(out) == {1000}
+    md = (out / "report" / "report.md").read_text()
+    for text in (r.output, md):
+        assert "still being written" in text and "1,000 of 3,000 deals" in text, text
+
+
+def test_report_reads_the_manifest_once_while_the_writer_moves_on(tmp_path, three_chunks, monkeypatch):
+    out = copy_run(three_chunks, tmp_path / "r")
+    (out / "manifest.json").write_text(json.dumps(cut_manifest(out, 1)))
+    later = cut_manifest(out, 2)
+    real = runs_module.read_manifest
+
+    def read_then_write_on(run_dir, unit=None):  # the writer records a chunk after each reading
+        manifest = real(run_dir, unit)
+        (out / "manifest.json").write_text(json.dumps(later))
+        return manifest
+
+    monkeypatch.setattr(runs_module, "read_manifest", read_then_write_on)
+    with lock_run(out):
+        r = invoke("report", out)
+    assert r.exit_code == 0, r.output
+    assert expected_n(out) == {1000}
+    assert "1,000 of 3,000 deals" in (out / "report" / "report.md").read_text()
+    assert "2,000" not in r.output
+
+
+# ---------------------------------------------------------------- 3, 7, 13: a failed write keeps the old output
+def full_disk(monkeypatch, after: int = 0):
+    """Every write of a temporary output file after the first ``after`` fails with ENOSPC."""
+    real = files_module.temporary_path
+    count = {"n": 0}
+
+    def failing(path):
+        count["n"] += 1
+        if count["n"] > after:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        return real(path)
+
+    monkeypatch.setattr(files_module, "temporary_path", failing)
+
+
+def test_a_report_on_a_full_disk_keeps_the_old_report_whole(tmp_path, three_chunks, monkeypatch):
+    out = copy_run(three_chunks, tmp_path / "r")
+    assert invoke("report", out).exit_code == 0
+    before = {p.name: p.read_bytes() for p in (out / "report").iterdir()}
+    (out / "manifest.json").write_text(json.dumps(cut_manifest(out, 1)))
+    (out / "records" / "part-000001.parquet").unlink()
+    (out / "records" / "part-000002.parquet").unlink()
+    full_disk(monkeypatch, after=5)
+    r = invoke("report", out)
+    assert_clean_error(r, "No space left on device", "report", code=1)
+    assert {p.name: p.read_bytes() for p in (out / "report").iterdir()} == before  # not half old, half new
+
+
+def test_game_out_on_a_full_disk_keeps_the_earlier_output(tmp_path, monkeypatch):
+    out = tmp_path / "g"
+    args = ("game", "-n", "1", "--samples", "4", "--no-progress", "--out", out)
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert set(before) == {"hands.parquet", "summary.json"}
+    full_disk(monkeypatch, after=1)  # the second file fails: the first must not replace its old version
+    r = invoke(*args[:-1], out)
+    assert_clean_error(r, "No space left on device", str(out), code=1)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_every_output_is_written_under_a_temporary_name_and_renamed(tmp_path, three_chunks, monkeypatch):
+    out = copy_run(three_chunks, tmp_path / "r")
+    renamed = []
+    real = os.replace
+
+    def spy(src, dst):
+        renamed.append((os.path.basename(str(src)), os.path.basename(str(dst))))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", spy)
+    assert invoke("report", out).exit_code == 0
+    assert invoke("plot", out).exit_code == 0
+    targets = {dst for _, dst in renamed}
+    written = {p.name for p in (out / "report").iterdir()} | {p.name for p in (out / "plots").iterdir()}
+    assert "report.md" in written and "contract_scores.png" in written
+    assert written <= targets, written - targets
+    assert all(src.startswith(".") and ".tmp" in src for src, dst in renamed if dst in written)
+
+
+def test_a_full_disk_while_running_is_a_one_line_error_and_resume_finishes(tmp_path, monkeypatch):
+    args = ("run", "-n", "3000", "--seed", "5", "-c", "no-tricks", "-c", "domino", "--no-progress", "--out")
+    assert invoke(*args, tmp_path / "whole").exit_code == 0
+    out = tmp_path / "r"
+    real = type(out).write_bytes
+    calls = {"n": 0}
+
+    def write_bytes(self, data):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            self.write_text("partial")  # the disk fills part-way through the chunk
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(self, data)
+
+    monkeypatch.setattr(type(out), "write_bytes", write_bytes)
+    r = invoke(*args, out)
+    assert_clean_error(r, "part-000000.parquet", "No space left on device", "--resume", code=1)
+    assert not list((out / "records").iterdir())  # no partial chunk, under any name
+    monkeypatch.undo()
+    r = invoke("run", "--resume", "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert [p.read_bytes() for p in sorted((out / "records").iterdir())] == \
+        [p.read_bytes() for p in sorted((tmp_path / "whole" / "records").iterdir())]
+
+
+# ---------------------------------------------------------------- 10: a damaged chunk ledger
+@pytest.mark.parametrize("damage,field", [
+    (lambda m: m["chunks"]["000000"].pop("bytes"), "chunks.000000.bytes"),
+    (lambda m: m.update(chunks=[1]), "chunks"),
+    (lambda m: m["chunks"].update({"000001": "x"}), "chunks.000001"),
+    (lambda m: m.update(deals_done="3000"), "deals_done"),
+])
+def test_a_damaged_manifest_is_named_by_its_field(tmp_path, three_chunks, damage, field):
+    out = copy_run(three_chunks, tmp_path / "r")
+    manifest = json.loads((out / "manifest.json").read_text())
+    damage(manifest)
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    for args in (("report", out), ("run", "--resume", "--out", out, "--no-progress")):
+        assert_clean_error(invoke(*args), f"field {field}", "manifest.json")
+
+
+# ---------------------------------------------------------------- 8: an unwritable --out is said before the work
+def read_only(directory, monkeypatch):
+    """``directory`` read-only: by its mode where that binds (not root), else by refusing its writes."""
+    directory.mkdir(exist_ok=True)
+    directory.chmod(0o555)
+    if os.access(directory, os.W_OK):  # root ignores the mode
+        real = files_module.temporary_path
+
+        def refuse(path):
+            if str(path).startswith(str(directory)):
+                raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+            return real(path)
+        monkeypatch.setattr(files_module, "temporary_path", refuse)
+
+
+@pytest.mark.parametrize("args", [
+    ("clabber", "game", "-n", "1"),
+    ("game", "-n", "1", "--samples", "4", "--no-progress"),
+])
+def test_an_unwritable_out_is_refused_before_any_game_is_played(tmp_path, monkeypatch, args):
+    import barbu_sim.barbu.game.io as barbu_io
+    import barbu_sim.clabber.game as clabber_game
+    out = tmp_path / "ro"
+    read_only(out, monkeypatch)
+    played = []
+    monkeypatch.setattr(barbu_io, "play_games_chunk", lambda *a: played.append(a))
+    monkeypatch.setattr(clabber_game, "play_games_chunk", lambda *a: played.append(a))
+    try:
+        r = invoke(*args, "--out", out)
+    finally:
+        out.chmod(0o755)
+    assert_clean_error(r, str(out), code=1)
+    assert not played
