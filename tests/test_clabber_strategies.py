@@ -9,7 +9,7 @@ import clabber_reference as ref
 from barbu_sim.clabber.api import IllegalPlayError, StrategyError, play_round, play_rounds
 from barbu_sim.clabber.bidding import parse_bidding
 from barbu_sim.clabber.rules import ROUND_COLUMNS, Rules
-from barbu_sim.core.bits import highest_bit, lowest_bit
+from barbu_sim.core.bits import highest_bit, lowest_bit, nth_set_bit, popcount
 
 COL = {c: i for i, c in enumerate(ROUND_COLUMNS)}
 
@@ -45,20 +45,70 @@ def wrong_shape(legal, hand):
     return 0
 
 
-def test_plugin_plays_like_the_reference():
-    def lowest(legal, hand, view, rng):
-        return min(legal)
+@njit
+def pick_by_hash(legal, hand, state, rng):
+    # A card picked by a hash of the legal cards and the hand: like no built-in and not the fallback.
+    h = (legal ^ (hand >> np.uint64(1))) * np.uint64(0x9E3779B97F4A7C15)
+    return nth_set_bit(legal, int((h >> np.uint64(40)) % np.uint64(popcount(legal))))
+
+
+def highest_py(legal, hand, view, rng):
+    return max(legal)
+
+
+def lowest_py(legal, hand, view, rng):
+    return min(legal)
+
+
+def hash_py(legal, hand, view, rng):
+    legal_mask = sum(1 << c for c in legal)
+    hand_mask = sum(1 << c for c in hand)
+    h = ((legal_mask ^ (hand_mask >> 1)) * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    return sorted(legal)[(h >> 40) % len(legal)]
+
+
+def test_plugins_play_like_the_reference():
+    # The engine's plays, seat by seat, equal those of the reference calling the plugins' pure-Python twins.
+    compared = differ_from_lowest = 0
     for index in range(10):
-        engine = play_round(2, index, 0, "accept-first", play_low)
+        engine = play_round(2, index, 0, "accept-first", [play_high, pick_by_hash, play_high, pick_by_hash])
         hands, turned = ref.deal(2, index, 0)
-        out = ref.play_round(hands, turned, 0, [("accept-first",)] * 4, [lowest] * 4, seed=2, round_index=index)
+        out = ref.play_round(hands, turned, 0, [("accept-first",)] * 4, [highest_py, hash_py] * 2, seed=2,
+                             round_index=index)
         assert engine.plays == out["plays"] and [engine.row["score_ns"], engine.row["score_ew"]] == out["scores"]
+        low = ref.play_round(hands, turned, 0, [("accept-first",)] * 4, [lowest_py] * 4, seed=2, round_index=index)
+        compared += len(engine.plays)
+        differ_from_lowest += engine.plays != low["plays"]
+    assert compared == 10 * 24 and differ_from_lowest == 10
 
 
 def test_plugin_by_file_spec_and_per_seat(tmp_path):
+    # North: the highest legal card (a plugin loaded from this file by path), East random, South the
+    # heuristic, West the lowest.  Replay the round through the reference, where North and West choose
+    # with their pure-Python twins and East and South replay what the engine played.
     here = __file__
-    mixed = play_round(1, 3, 0, "accept-first", [f"{here}:play_high", "random", "heuristic", play_low])
-    assert len(mixed.plays) == 24
+    rounds = plays_checked = north_not_lowest = 0
+    for index in range(6):
+        mixed = play_round(1, index, 0, "accept-first", [f"{here}:play_high", "random", "heuristic", play_low])
+        assert len(mixed.plays) == 24
+        queue = {s: [c for seat, c in mixed.plays if seat == s] for s in (1, 2)}
+
+        def replay(seat):
+            return lambda legal, hand, view, rng: queue[seat].pop(0)
+        north = []
+
+        def high_noted(legal, hand, view, rng):
+            north.append(max(legal) != min(legal))
+            return max(legal)
+        hands, turned = ref.deal(1, index, 0)
+        out = ref.play_round(hands, turned, 0, [("accept-first",)] * 4, [high_noted, replay(1), replay(2), lowest_py],
+                             seed=1, round_index=index)
+        assert mixed.plays == out["plays"]
+        assert queue == {1: [], 2: []}
+        rounds += 1
+        plays_checked += len(out["plays"])
+        north_not_lowest += sum(north)
+    assert rounds == 6 and plays_checked == 6 * 24 and north_not_lowest > 6
 
 
 def test_illegal_card_names_strategy_seat_and_card():

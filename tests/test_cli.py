@@ -47,12 +47,38 @@ def test_rules_command():
 
 
 def test_plugin_strategy_on_the_command_line(tmp_path):
+    # West plays the highest legal card (a plugin from a file); checked card by card from the printed
+    # deal and tricks with the reference's legal cards.
+    import re
+    import reference
+    from barbu_sim.barbu.rules import NO_QUEENS, Rules
+    from barbu_sim.core.cards import cards_of, parse_card, parse_pbn
     f = tmp_path / "mine.py"
-    f.write_text("from numba import njit\nfrom barbu_sim.core.bits import lowest_bit\n\n"
-                 "@njit\ndef low(legal, hand, state, rng):\n    return lowest_bit(legal)\n")
-    result = runner.invoke(app, ["play", "-c", "no-queens", "--seat-strategy", f"W={f}:low"])
+    f.write_text("from numba import njit\nfrom barbu_sim.core.bits import highest_bit\n\n"
+                 "@njit\ndef high(legal, hand, state, rng):\n    return highest_bit(legal)\n")
+    assert f.exists()
+    result = runner.invoke(app, ["play", "-c", "no-queens", "--seat-strategy", f"W={f}:high"])
     assert result.exit_code == 0, result.output
-    assert f"W={f}:low" in result.output
+    assert f"W={f}:high" in result.output
+    deal = re.search(r"^Deal: (\S+ \S+ \S+ \S+)$", result.output, re.M).group(1)
+    west = set(cards_of(parse_pbn(deal)[3]))
+    tricks = re.findall(r"^  Trick +\d+: (.+?)   won by", result.output, re.M)
+    assert 0 < len(tricks) == result.output.count("  Trick ")  # No Queens stops once the four queens are out
+    checked = not_lowest = 0
+    for line in tricks:
+        plays = re.findall(r"([NESW]) +(\S+)", line)
+        assert len(plays) == 4
+        trick = []
+        for seat, text in plays:
+            card = parse_card(text)
+            if seat == "W":
+                legal = reference.legal_cards(west, trick, NO_QUEENS, 0, Rules())
+                assert card == max(legal), (line, sorted(legal))
+                not_lowest += max(legal) != min(legal)
+                west.remove(card)
+                checked += 1
+            trick.append(card)
+    assert checked == len(tricks) and not_lowest >= 1
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -31,18 +31,67 @@ def test_one_heuristic_seat_beats_a_random_seat(contract):
         assert mean[seat] > base[seat] + 4 * se, (contract, seat, mean[seat], base[seat])
 
 
-def test_user_plugin_from_file(tmp_path):
+# Two plugins no built-in and no fallback plays like: the highest legal card, and a card picked by a
+# hash of the legal cards and the hand.  Their pure-Python twins below pick the same cards.
+PLUGINS = """
+import numpy as np
+from numba import njit
+from barbu_sim.core.bits import highest_bit, nth_set_bit, popcount
+
+
+@njit
+def play_high(legal, hand, state, rng):
+    return highest_bit(legal)
+
+
+@njit
+def pick_by_hash(legal, hand, state, rng):
+    h = (legal ^ (hand >> np.uint64(1))) * np.uint64(0x9E3779B97F4A7C15)
+    return nth_set_bit(legal, int((h >> np.uint64(40)) % np.uint64(popcount(legal))))
+"""
+MASK64 = (1 << 64) - 1
+
+
+def high_py(legal, hand, state, rng):
+    return int(legal).bit_length() - 1
+
+
+def hash_py(legal, hand, state, rng):
+    legal, hand = int(legal), int(hand)
+    cards = [c for c in range(52) if legal >> c & 1]
+    h = ((legal ^ (hand >> 1)) * 0x9E3779B97F4A7C15) & MASK64
+    return cards[(h >> 40) % len(cards)]
+
+
+def test_user_plugins_from_a_file_play_their_own_cards(tmp_path):
+    import reference
+    from barbu_sim.barbu.rules import Rules
+    from barbu_sim.barbu.strategies import BUILTINS
+    from barbu_sim.core.cards import cards_of
     f = tmp_path / "mine.py"
-    f.write_text(
-        "from numba import njit\n"
-        "from barbu_sim.core.bits import highest_bit\n\n"
-        "@njit\n"
-        "def play_high(legal, hand, state, rng):\n"
-        "    return highest_bit(legal)\n"
-    )
-    s = resolve_strategy(f"{f}:play_high")
-    r = play_deal(random_deal(1, 1), "trumps", [s, "random", "random", "random"], param=0)
-    assert r.scores.sum() == 65
+    f.write_text(PLUGINS)
+    assert f.exists()
+    specs = [f"{f}:play_high", f"{f}:pick_by_hash", "random", "random"]
+    rnd = BUILTINS["random"].func
+    plays = not_lowest = 0
+    for contract in range(7):
+        for i in range(3):
+            hands, param, declarer = random_deal(1, i), standard_param(contract), (contract + i) % 4
+            r = play_deal(hands, contract, specs, param=param, declarer=declarer, seed=1, index=i)
+            if contract == 5:
+                assert r.scores.sum() == 65
+            lowest = []
+
+            def high_and_note(legal, hand, state, rng):
+                lowest.append(int(legal) & -int(legal) != 1 << high_py(legal, hand, state, rng))
+                return high_py(legal, hand, state, rng)
+            _, _, actions, _ = reference.play([cards_of(h) for h in hands], contract, param, declarer, Rules(),
+                                              [high_and_note, hash_py, rnd, rnd], seed=1, index=i)
+            assert list(zip(r.seats.tolist(), r.cards.tolist())) == actions, (contract, i)
+            plays += sum(1 for seat, card in actions if seat < 2 and card >= 0)
+            not_lowest += sum(lowest)
+    # Every card of the two plugin seats compared; North's highest card was not its lowest many times.
+    assert plays > 300 and not_lowest > 100
 
 
 def test_plugin_from_module_matches_file_and_builtin_path():
