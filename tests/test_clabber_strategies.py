@@ -162,9 +162,15 @@ def test_wrong_signature_is_a_clear_error():
         play_round(0, 0, 0, "accept-first", "cleverest")
 
 
-@pytest.mark.parametrize("spec", ["greedy", "threshold:x", "random:3", "mc:0", "threshold:-5"])
-def test_bad_bidding_policies(spec):
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize("spec,needle", [
+    ("greedy", "unknown bidding policy 'greedy': use accept-first, random, threshold"),
+    ("threshold:x", "'x' is not an integer"),
+    ("random:3", "bidding policy random takes no parameter"),
+    ("mc:0", "samples must be 1..100000"),
+    ("threshold:-5", "the threshold must be 0..1000"),
+])
+def test_bad_bidding_policies(spec, needle):
+    with pytest.raises(ValueError, match=needle):
         parse_bidding(spec)
 
 

@@ -23,9 +23,9 @@ def test_pairs_take_strategy_parameters():
     assert parse_pairs("mine.py:play:basic") == [("mine.py:play", "basic")]
     assert parse_deals("1000", 2) == [1000, 1000] and parse_deals("1000,20", 2) == [1000, 20]
     for bad in ("heuristic", "a:b:c", ""):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"a pair is STRONG:WEAK \(e.g. heuristic:basic\), not '" + bad):
             parse_pairs(bad)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="--deals gives 3 counts for 2 pairs"):
         parse_deals("5,6,7", 2)
 
 

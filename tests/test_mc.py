@@ -160,8 +160,12 @@ def test_mc_names_and_parameters():
     assert resolve_strategy("mc").name == "mc:samples=64,rollout=heuristic"
     assert resolve_strategy("mc:samples=200,rollout=basic").name == "mc:samples=200,rollout=basic"
     assert parse_mc(" samples = 8 ") == (8, "heuristic")
-    for bad in ("mc:samples=0", "mc:samples=x", "mc:rollout=mc", "mc:depth=3", "mc:samples"):
-        with pytest.raises(ValueError):
+    for bad, needle in [("mc:samples=0", "samples must be a whole number from 1 to 100,000, not '0'"),
+                        ("mc:samples=x", "samples must be a whole number from 1 to 100,000, not 'x'"),
+                        ("mc:rollout=mc", "rollout must be one of heuristic, basic, random, not 'mc'"),
+                        ("mc:depth=3", "unknown mc parameter 'depth'"),
+                        ("mc:samples", "'samples' is not NAME=VALUE")]:
+        with pytest.raises(ValueError, match=needle):
             resolve_strategy(bad)
 
 

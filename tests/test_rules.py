@@ -1,3 +1,5 @@
+import dataclasses
+
 import pytest
 
 from barbu_sim.barbu.rules import (
@@ -39,7 +41,7 @@ def test_options_and_errors():
 
 
 def test_rules_are_frozen():
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'trumps_void'"):
         Rules().trumps_void = "free"
 
 
