@@ -231,3 +231,95 @@ def test_an_unwritable_out_is_refused_before_any_game_is_played(tmp_path, monkey
         out.chmod(0o755)
     assert_clean_error(r, str(out), code=1)
     assert not played
+
+
+# ---------------------------------------------------------------- 4, 14: rule files are typed, and named
+@pytest.mark.parametrize("line,option,expected", [
+    ("domino-payout = [1.5, 2, 3, 4]", "domino-payout", "a list of four integers"),
+    ("domino-payout = [true, false, 0, 0]", "domino-payout", "a list of four integers"),
+    ("trumps-overtrump = 1", "trumps-overtrump", "true or false"),
+    ('trumps-overtrump = "on"', "trumps-overtrump", "true or false"),
+    ("trumps-void = 2", "trumps-void", "a string"),
+])
+def test_a_rules_file_with_a_wrong_type_is_refused(tmp_path, line, option, expected):
+    f = tmp_path / "bad.toml"
+    f.write_text(line + "\n")
+    assert_clean_error(invoke("rules", "--rules", f), "bad.toml", option, expected)
+
+
+def test_a_float_payout_is_not_truncated_by_the_library_either():
+    from barbu_sim.barbu.rules import Rules
+    with pytest.raises(ValueError, match="domino-payout"):
+        Rules(domino_payout=(1.5, 2, 3, 4))
+    with pytest.raises(ValueError, match="domino-payout"):
+        Rules(domino_payout=(True, False, 0, 0))
+    assert Rules(domino_payout=(1, 2, 3, 4)).domino_payout == (1, 2, 3, 4)
+
+
+def test_a_rules_file_that_is_not_utf8_is_named(tmp_path):
+    f = tmp_path / "latin.toml"
+    f.write_bytes(b'trumps-void = "free" # \xff\n')
+    assert_clean_error(invoke("rules", "--rules", f), "latin.toml", "UTF-8")
+
+
+# ---------------------------------------------------------------- 6: no float option takes nan or inf
+@pytest.mark.parametrize("args", [
+    ("advise", "T98.765.AK32.QJ2", "--double", "barbu", "--seat", "E", "--margin", "nan", "--samples", "4"),
+    ("advise", "T98.765.AK32.QJ2", "--double", "barbu", "--seat", "E", "--margin", "inf", "--samples", "4"),
+    ("advise", "T98.765.AK32.QJ2", "--doubling", "threshold:nan", "--samples", "4"),
+    ("game", "-n", "1", "--doubling", "bayes:-inf", "--samples", "4", "--no-progress"),
+])
+def test_nan_and_inf_are_refused(args):
+    assert_clean_error(invoke(*args), "finite")
+
+
+# ---------------------------------------------------------------- 12: --resume with --force
+@pytest.mark.parametrize("prefix", [(), ("clabber",)])
+def test_resume_with_force_is_refused(tmp_path, three_chunks, prefix):
+    r = invoke(*prefix, "run", "--resume", "--force", "--out", three_chunks, "--no-progress")
+    assert_clean_error(r, "--resume", "--force")
+    assert json.loads((three_chunks / "manifest.json").read_text())["complete"]
+
+
+# ---------------------------------------------------------------- 5, 15: verify-games checks types and names places
+@pytest.fixture(scope="module")
+def game_record(tmp_path_factory):
+    d = tmp_path_factory.mktemp("games")
+    os.environ.setdefault("BARBU_SIM_CACHE", str(d / "cache"))
+    r = invoke("game", "-n", "1", "--contract-policy", "fixed", "--samples", "4", "--out", d / "g", "--no-progress")
+    assert r.exit_code == 0, r.output
+    df = pl.read_parquet(d / "g" / "hands.parquet")
+    assert df.height == 28
+    return df
+
+
+def verify(tmp_path, df):
+    path = tmp_path / "bad.parquet"
+    df.write_parquet(path)
+    return invoke("verify-games", path)
+
+
+def test_verify_games_accepts_the_good_record(tmp_path, game_record):
+    r = verify(tmp_path, game_record)
+    assert r.exit_code == 0 and "1 game(s)" in r.output, r.output
+
+
+def half_points(df):
+    """+0.5 on one seat and -0.5 on another of hand 3: the totals still add up."""
+    bump = pl.when(pl.int_range(pl.len()) == 3)
+    return df.with_columns(
+        (pl.col("score_n").cast(pl.Float64) + bump.then(0.5).otherwise(0.0)).alias("score_n"),
+        (pl.col("score_e").cast(pl.Float64) - bump.then(0.5).otherwise(0.0)).alias("score_e"))
+
+
+@pytest.mark.parametrize("change,needles", [
+    (half_points, ["column score_n", "integers", ".5 in game 0, hand 3"]),
+    (lambda df: df.with_columns(pl.col("declarer").cast(pl.Float64) + 0.4), ["column declarer", "integers"]),
+    (lambda df: df.with_columns(pl.col("game").cast(pl.String)), ["column game", "integers"]),
+    (lambda df: df.with_columns(pl.lit("x").alias("doubles_on_declarer")), ["column doubles_on_declarer", "'x'"]),
+    (lambda df: df.head(0), ["no hands"]),
+    (lambda df: df.with_columns(pl.when(pl.col("hand") == 5).then(28).otherwise(pl.col("hand")).alias("hand")),
+     ["hand 5 is missing", "has 28 instead"]),
+])
+def test_verify_games_refuses_what_cannot_be_and_says_where(tmp_path, game_record, change, needles):
+    assert_clean_error(verify(tmp_path, change(game_record)), *needles)

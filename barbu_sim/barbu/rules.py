@@ -8,6 +8,7 @@ kernels read with the ``R_*`` indices below.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import tomllib
 from dataclasses import dataclass
 from enum import IntEnum
@@ -105,7 +106,13 @@ def _parse_payout(value) -> tuple[int, int, int, int]:
     if isinstance(value, str):
         parts = [p for p in value.replace(" ", "").split(",") if p]
     else:
-        parts = list(value)
+        try:
+            parts = list(value)
+        except TypeError:
+            raise ValueError(f"option domino-payout: {value!r} is not a list of four integers") from None
+        if not all(isinstance(p, numbers.Integral) and not isinstance(p, bool) for p in parts):
+            # int() would truncate 1.5 and read true as 1: refuse rather than coerce
+            raise ValueError(f"option domino-payout: {value!r} is not a list of four integers") from None
     try:
         payout = tuple(int(p) for p in parts)
     except (TypeError, ValueError):
@@ -222,11 +229,15 @@ def load_rules(spec: str | None = None, options: dict | None = None) -> Rules:
     elif spec.endswith(".toml"):
         path = Path(spec)
         try:
-            data = tomllib.loads(path.read_text())
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
         except OSError as e:
             raise ValueError(f"cannot read rules file {spec}: {e.strerror}") from None
+        except UnicodeDecodeError as e:
+            raise ValueError(f"rules file {spec} is not UTF-8 text (byte {e.object[e.start]:#04x} at offset "
+                             f"{e.start}): save it as UTF-8") from None
         except tomllib.TOMLDecodeError as e:
             raise ValueError(f"rules file {spec} is not valid TOML: {e}") from None
+        check_toml_types(spec, data)
         base = data.pop("preset", "default")
         if base not in PRESETS:
             raise ValueError(f"rules file {spec}: unknown preset {base!r}")
@@ -237,6 +248,34 @@ def load_rules(spec: str | None = None, options: dict | None = None) -> Rules:
     else:
         raise ValueError(f"unknown rules preset {spec!r}: use one of {', '.join(PRESETS)} or a .toml file")
     return rules.with_options(**options) if options else rules
+
+
+# What each key of a rules file must hold, as TOML types: no value is coerced (1.5 is not 1, true is not 1).
+TOML_TYPES = {"preset": (str, "a string"), "rotation": (str, "a string"), "barbu-heart-lead": (str, "a string"),
+              "trumps-void": (str, "a string"), "barbu-forced-discard": (bool, "true or false"),
+              "trumps-overtrump": (bool, "true or false"), "domino-payout": (list, "a list of four integers")}
+
+
+def _toml_type(value) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "a list",
+            dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def check_toml_types(spec, data: dict) -> None:
+    """Refuse a rules file whose values have the wrong TOML type, naming the file, the option and the type."""
+    for key, value in data.items():
+        name = key.replace("_", "-")
+        if name not in TOML_TYPES:
+            continue  # an unknown option is refused by name later
+        kind, expected = TOML_TYPES[name]
+        ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+        if ok and kind is list:
+            bad = [v for v in value if not isinstance(v, int) or isinstance(v, bool)]
+            if bad:
+                raise ValueError(f"rules file {spec}: option {name} must be {expected}, "
+                                 f"not {_toml_type(bad[0])} ({bad[0]!r} in {value!r})")
+        if not ok:
+            raise ValueError(f"rules file {spec}: option {name} must be {expected}, not {_toml_type(value)} ({value!r})")
 
 
 def parse_option_pairs(pairs: list[str]) -> dict:

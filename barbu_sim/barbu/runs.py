@@ -161,6 +161,8 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
     if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
         raise ValueError(f"--threads must be at least 1 and at most {numba.config.NUMBA_NUM_THREADS} "
                          f"(the cores numba may use here), not {threads}")
+    if resume and force:
+        raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
     if not resume and config is None:
         raise ValueError("give a configuration (or resume an existing run)")
     with lock_run(run_dir, create=not resume):

@@ -131,6 +131,8 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
     run_dir = Path(run_dir)
     if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
         raise ValueError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, not {threads}")
+    if resume and force:
+        raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
     if not resume and config is None:
         raise ValueError("give a configuration (or resume an existing run)")
     with lock_run(run_dir, create=not resume):

@@ -142,6 +142,8 @@ def run(
     from ..core.files import OutputError
     from ..core.seats import parse_seat
     try:
+        if resume and force:
+            raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
         check_out(out)
         if seed is not None:
             check_seed(seed)

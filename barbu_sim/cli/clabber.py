@@ -169,6 +169,8 @@ def run(
     from ..core.files import OutputError
     from ..core.seats import parse_seat
     try:
+        if resume and force:
+            raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
         check_out(out)
         if seed is not None:
             check_seed(seed)
@@ -243,6 +245,7 @@ def plot(run_dir: RunDir,
     from ..clabber.plots import write_plots
     from ..clabber.report import build_tables
     try:
+        check_out_writable(out)
         paths = write_plots(build_tables(run_dir), out or Path(run_dir) / "plots")
     except ValueError as e:
         fail(str(e))

@@ -11,6 +11,8 @@ choice, with the call ``bayes`` makes.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 import polars as pl
@@ -127,6 +129,8 @@ def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, 
     the compulsory doubles ``seat`` still owes by its stopping rule.  ``remaining``:
     the declarer's contracts left, ``contract`` included.
     """
+    if not math.isfinite(margin):
+        raise ValueError(f"--margin must be a finite number of points, not {margin}")
     rules = rules or Rules()
     if seat == declarer:
         raise ValueError("--double asks a defender's question: --seat must not be the declarer")

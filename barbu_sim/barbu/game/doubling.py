@@ -32,6 +32,8 @@ own hands, :meth:`evaluation.ValueTable.defender_gains`) and when it redoubles
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -276,9 +278,12 @@ def _margin(spec: str) -> float:
     if ":" not in spec:
         return 5.0
     try:
-        return float(spec.split(":", 1)[1])
+        margin = float(spec.split(":", 1)[1])
     except ValueError:
         raise ValueError(f"{spec.split(':')[0]} margin must be a number: {spec!r}") from None
+    if not math.isfinite(margin):
+        raise ValueError(f"{spec.split(':')[0]} margin must be a finite number, not {spec.split(':', 1)[1]!r}: {spec!r}")
+    return margin
 
 
 def make_doubling_policy(spec: str, evaluator: Evaluator, table_factory=None) -> DoublingPolicy:

@@ -19,6 +19,36 @@ from .rules import check_game, no_doubles
 
 GAME_COLUMNS = ["game", "hand", "contract", "declarer", "dealer", "cutter", "doubles", *SCORE_COLUMNS,
                 *SETTLED_COLUMNS]
+INTEGER_COLUMNS = ["game", "hand", "declarer", "dealer", "cutter", "doubles_on_declarer", *SCORE_COLUMNS,
+                   *SETTLED_COLUMNS]
+TEXT_COLUMNS = ["contract", "doubles", "trump", "domino_rank"]
+
+
+def check_column_types(frame: pl.DataFrame) -> None:
+    """Refuse columns of the wrong type, naming the column, the first game and hand with a bad value,
+    and what was expected: a float score is not truncated to an integer, a text number not parsed."""
+    def first_row(column: str) -> str:
+        """Where the first value that is not as expected sits (for floats: the first that is not whole)."""
+        try:
+            rows = frame
+            if frame.schema[column].is_float():
+                rows = frame.filter(pl.col(column) != pl.col(column).floor()) if column not in TEXT_COLUMNS else frame
+                rows = rows if not rows.is_empty() else frame
+            r = rows.row(0, named=True)
+            return f" (e.g. {r[column]!r} in game {r.get('game')!r}, hand {r.get('hand')!r})"
+        except Exception:  # noqa: BLE001 - an odd frame: say no more
+            return ""
+
+    for column in INTEGER_COLUMNS:
+        if column in frame.columns:
+            dtype = frame.schema[column]
+            if not (dtype.is_integer() or dtype == pl.Null):
+                raise ValueError(f"column {column} must hold integers, not {dtype}{first_row(column)}")
+    for column in TEXT_COLUMNS:
+        if column in frame.columns:
+            dtype = frame.schema[column]
+            if not (dtype in (pl.String, pl.Null) or isinstance(dtype, (pl.Enum, pl.Categorical))):
+                raise ValueError(f"column {column} must hold text, not {dtype}{first_row(column)}")
 
 
 def read_records(path) -> tuple[pl.DataFrame, Rules | None]:
@@ -94,6 +124,9 @@ def verify_records(frame: pl.DataFrame, rules: Rules | None = None) -> int:
     missing = set(GAME_COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"not a game record: missing columns {', '.join(sorted(missing))}")
+    if frame.is_empty():
+        raise ValueError("the record holds no hands: there is nothing to verify")
+    check_column_types(frame)
     if frame["game"].null_count() or frame["hand"].null_count():
         raise ValueError("a game or hand number is missing")
     numbers = frame["game"].unique().sort().to_list()

@@ -169,8 +169,15 @@ def check_game(hands: list[dict], rules: Rules) -> None:
     rank, 0 otherwise), ``doubles`` (4x4 booleans), ``raw`` and ``settled`` (four
     scores each), and optionally ``doubles_on_declarer``.
     """
-    if [h["hand"] for h in hands] != list(range(HANDS_PER_GAME)):
-        raise ValueError(f"a game has hands 0..{HANDS_PER_GAME - 1}, not {len(hands)} hands")
+    numbers = [h["hand"] for h in hands]
+    if numbers != list(range(HANDS_PER_GAME)):
+        if len(numbers) != HANDS_PER_GAME:
+            raise ValueError(f"a game has {HANDS_PER_GAME} hands, numbered 0..{HANDS_PER_GAME - 1}, "
+                             f"not {len(numbers)} hands")
+        missing = sorted(set(range(HANDS_PER_GAME)) - set(numbers))
+        extra = sorted(n for n in set(numbers) if not 0 <= n < HANDS_PER_GAME or numbers.count(n) > 1)
+        raise ValueError(f"hands are numbered 0..{HANDS_PER_GAME - 1}: hand {missing[0]} is missing"
+                         + (f" (column hand has {extra[0]} instead)" if extra else ""))
     referee = GameReferee(rules, hands[0]["declarer"])
     for h in hands:
         where = f"hand {h['hand']}"
