@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.cli import app
-from barbu_sim.core import files as files_module
 from barbu_sim.core import runs as runs_module
 from barbu_sim.core.runs import lock_run
 
@@ -100,6 +99,7 @@ def test_report_reads_the_manifest_once_while_the_writer_moves_on(tmp_path, thre
 # ---------------------------------------------------------------- 3, 7, 13: a failed write keeps the old output
 def full_disk(monkeypatch, after: int = 0):
     """Every write of a temporary output file after the first ``after`` fails with ENOSPC."""
+    from barbu_sim.core import files as files_module
     real = files_module.temporary_path
     count = {"n": 0}
 
@@ -201,6 +201,7 @@ def test_a_damaged_manifest_is_named_by_its_field(tmp_path, three_chunks, damage
 # ---------------------------------------------------------------- 8: an unwritable --out is said before the work
 def read_only(directory, monkeypatch):
     """``directory`` read-only: by its mode where that binds (not root), else by refusing its writes."""
+    from barbu_sim.core import files as files_module
     directory.mkdir(exist_ok=True)
     directory.chmod(0o555)
     if os.access(directory, os.W_OK):  # root ignores the mode
@@ -323,3 +324,82 @@ def half_points(df):
 ])
 def test_verify_games_refuses_what_cannot_be_and_says_where(tmp_path, game_record, change, needles):
     assert_clean_error(verify(tmp_path, change(game_record)), *needles)
+
+
+# ---------------------------------------------------------------- 19: caches write through unique temporary names
+def spy_replace(monkeypatch):
+    sources = []
+    real = os.replace
+
+    def spy(src, dst):
+        sources.append((str(src), str(dst)))
+        return real(src, dst)
+    monkeypatch.setattr(os, "replace", spy)
+    return sources
+
+
+def test_the_settled_dp_cache_writes_through_a_unique_temporary_name(tmp_path, monkeypatch):
+    import numpy as np
+
+    from barbu_sim.barbu.game import settled
+
+    class Policy:
+        def cache_name(self):
+            return "always"
+
+    class Table:
+        grid_mean = np.arange(6.0)
+        seat_values = None
+
+    values = np.ones((settled.N_SUBSETS, settled.N_OWED))
+    monkeypatch.setattr(settled, "settled_block_values", lambda *a: values)
+    sources = spy_replace(monkeypatch)
+    path = settled.block_values_path(Table(), [Policy()] * 3, Policy(), tmp_path)
+    for _ in range(2):  # two processes (or calls) filling the same cache file
+        path.unlink(missing_ok=True)
+        assert (settled.cached_block_values(Table(), [Policy()] * 3, Policy(), tmp_path) == values).all()
+    temporaries = [src for src, dst in sources if dst == str(path)]
+    assert len(temporaries) == 2 and len(set(temporaries)) == 2, temporaries
+    assert all(os.path.dirname(t) == str(tmp_path) and str(os.getpid()) in t for t in temporaries)
+    assert (np.load(path) == values).all()
+
+
+def test_the_value_table_cache_writes_through_a_unique_temporary_name(tmp_path, monkeypatch):
+    from barbu_sim.barbu.game.evaluation import value_table, value_table_path
+    from barbu_sim.barbu.rules import Rules
+    sources = spy_replace(monkeypatch)
+    path = value_table_path(["random"] * 4, Rules(), n_hands=6, n_samples=4)
+    for _ in range(2):
+        path.unlink(missing_ok=True)
+        value_table(["random"] * 4, Rules(), n_hands=6, n_samples=4)
+    temporaries = [src for src, dst in sources if dst == str(path)]
+    assert len(temporaries) == 2 and len(set(temporaries)) == 2, temporaries
+    assert json.loads(path.read_text())["n_hands"] == 6
+
+
+# ---------------------------------------------------------------- 13: OS errors name the path and what was written
+def test_plot_into_a_read_only_folder_names_it(tmp_path, three_chunks, monkeypatch):
+    charts = tmp_path / "charts"
+    read_only(charts, monkeypatch)
+    try:
+        r = invoke("plot", three_chunks, "--out", charts)
+    finally:
+        charts.chmod(0o755)
+    assert_clean_error(r, str(charts), code=1)
+    assert "Errno" not in r.output
+
+
+# ---------------------------------------------------------------- 11: clabber report says a run is incomplete
+def test_clabber_report_of_a_killed_run_says_so_in_the_terminal(tmp_path):
+    out = tmp_path / "c"
+    r = invoke("clabber", "run", "-n", "3000", "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["complete"] = False
+    manifest["config"]["rounds"] = 6000  # as a run killed half-way leaves it
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    r = invoke("clabber", "report", out)
+    assert r.exit_code == 0, r.output
+    note = "Run incomplete: 3,000 of 6,000 rounds; finish it with: barbu-sim clabber run --resume"
+    assert r.output.count(note) == 2, r.output  # before the tables and after them
+    assert note in (out / "report" / "report.md").read_text()
