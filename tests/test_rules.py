@@ -16,6 +16,28 @@ def test_defaults_are_the_spec():
     assert PRESETS["default"] == r
 
 
+def test_contract_scores_worked_out_by_hand():
+    # What one seat can score in one hand, from the rules: No Tricks -2 a trick (0..13 tricks); No Queens
+    # -6 a queen (0..4); No Last Two -10 and -20 for the last two tricks; No Hearts -2 a heart and -4 more
+    # for the ace (0..12 hearts without the ace: 0..-24; 1..13 with it: -6..-30); Barbu -20 for the king;
+    # Trumps +5 a trick; Domino one place of the payout.
+    r = Rules()
+    assert sorted(r.seat_scores(0)) == list(range(-26, 1, 2))
+    assert sorted(r.seat_scores(1)) == [-24, -18, -12, -6, 0]
+    assert sorted(r.seat_scores(2)) == [-30, -20, -10, 0]
+    assert sorted(r.seat_scores(3)) == sorted(set(range(-24, 1, 2)) | set(range(-30, -5, 2)))
+    assert min(r.seat_scores(3)) == -30 and -28 in r.seat_scores(3) and -26 in r.seat_scores(3)
+    assert sorted(r.seat_scores(4)) == [-20, 0]
+    assert sorted(r.seat_scores(5)) == list(range(0, 66, 5))
+    assert sorted(r.seat_scores(6)) == [-5, 5, 20, 45]
+    # The totals: 13 tricks x -2; 4 queens x -6; -10 - 20; 13 hearts x -2 - 4; -20; 13 x 5; 45 + 20 + 5 - 5.
+    assert [r.contract_total(c) for c in range(7)] == [-26, -24, -30, -30, -20, 65, 65]
+    house = Rules(domino_payout=(50, 20, 0, -5))
+    assert house.contract_total(6) == 65 and sorted(house.seat_scores(6)) == [-5, 0, 20, 50]
+    house = Rules(domino_payout=(40, 10, 0, -10))
+    assert house.contract_total(6) == 40 and house.contract_total(5) == 65
+
+
 def test_contract_names():
     assert [parse_contract(n) for n in CONTRACTS] == list(range(7))
     assert parse_contract("No_Queens") == 1
