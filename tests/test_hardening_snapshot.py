@@ -403,3 +403,28 @@ def test_clabber_report_of_a_killed_run_says_so_in_the_terminal(tmp_path):
     note = "Run incomplete: 3,000 of 6,000 rounds; finish it with: barbu-sim clabber run --resume"
     assert r.output.count(note) == 2, r.output  # before the tables and after them
     assert note in (out / "report" / "report.md").read_text()
+
+
+# ---------------------------------------------------------------- 2: the value-table cache follows imported helpers
+def test_the_value_table_cache_key_follows_the_modules_a_plugin_imports(tmp_path, monkeypatch):
+    from barbu_sim.barbu.game.evaluation import user_module_files, value_table_path
+    from barbu_sim.barbu.rules import Rules
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "deeper_helper.py").write_text("SHIFT = 0\n")
+    (tmp_path / "helper_mod.py").write_text("import os\nfrom deeper_helper import SHIFT\nLOW = 0\n")
+    plugin = tmp_path / "usehelper.py"
+    plugin.write_text("import numpy as np\nfrom numba import njit\nimport helper_mod\n\n"
+                      "@njit\ndef s(legal, hand, state, rng):\n    return helper_mod.LOW\n")
+    assert [p.name for p in user_module_files(plugin)] == ["usehelper.py", "deeper_helper.py", "helper_mod.py"]
+    spec = [f"{plugin}:s"] * 4
+
+    def key():
+        return value_table_path(spec, Rules(), n_hands=4, n_samples=3)
+
+    first = key()
+    assert key() == first  # stable while nothing changes
+    (tmp_path / "helper_mod.py").write_text("import os\nfrom deeper_helper import SHIFT\nLOW = 1\n")
+    second = key()
+    assert second != first
+    (tmp_path / "deeper_helper.py").write_text("SHIFT = 2\n")
+    assert key() not in (first, second)

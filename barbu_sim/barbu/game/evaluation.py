@@ -13,6 +13,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,13 +211,80 @@ def default_cache_dir() -> Path:
 
 
 def _source_digest(spec: str) -> str:
-    """A digest of the code behind a plugin strategy (its file), so that editing it changes cache keys."""
+    """A digest of the code behind a plugin strategy, so that editing it changes cache keys.
+
+    The plugin's file and every user module it imports, directly or through another
+    user module (:func:`user_module_files`): editing a helper the plugin imports
+    rebuilds the table too.
+    """
     where = spec.strip().rpartition(":")[0]
     try:
         origin = where if where.endswith(".py") else importlib.util.find_spec(where).origin
-        return hashlib.sha256(Path(origin).read_bytes()).hexdigest()
-    except (AttributeError, ImportError, OSError, TypeError, ValueError):
+        digest = hashlib.sha256()
+        for path in user_module_files(Path(origin)):
+            digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+        return digest.hexdigest()
+    except (AttributeError, ImportError, OSError, TypeError, ValueError, SyntaxError):
         return "unreadable"  # resolve_strategy reports the real problem when the table is built
+
+
+def _library_dirs() -> list[Path]:
+    """Where installed code lives (the standard library, site-packages, this package): not user modules."""
+    import sysconfig
+    dirs = {Path(sys.prefix), Path(sys.base_prefix), Path(__file__).resolve().parents[2]}
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        try:
+            dirs.add(Path(sysconfig.get_paths()[key]))
+        except KeyError:
+            pass
+    return [d.resolve() for d in dirs]
+
+
+def _find_module(dotted: str, search: list[str]) -> Path | None:
+    """The file of module ``dotted`` on ``search`` without importing (or running) anything."""
+    from importlib.machinery import PathFinder
+    path, origin = search, None
+    for part in dotted.split("."):
+        spec = PathFinder.find_spec(part, path)
+        if spec is None or not spec.origin or spec.origin in ("built-in", "frozen"):
+            return None
+        origin = spec.origin
+        path = list(spec.submodule_search_locations or [])
+        if not path:
+            break
+    return Path(origin) if origin and origin.endswith(".py") else None
+
+
+def user_module_files(plugin: Path) -> list[Path]:
+    """``plugin`` and the user modules it imports, transitively, found by reading the ``import`` lines.
+
+    A user module is one whose file is not in the standard library, site-packages or
+    barbu-sim.  Imports made at run time (``importlib``, ``__import__``) are not seen.
+    """
+    import ast
+    library = _library_dirs()
+    seen: list[Path] = []
+    todo = [plugin.resolve()]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.append(path)
+        search = [str(path.parent), *sys.path]
+        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            else:
+                continue
+            for name in names:
+                found = _find_module(name, search)
+                if found is not None:
+                    found = found.resolve()
+                    if not any(found.is_relative_to(d) for d in library):
+                        todo.append(found)
+    return [seen[0], *sorted(seen[1:])]
 
 
 def table_strategy(spec):
