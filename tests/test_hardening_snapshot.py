@@ -428,3 +428,52 @@ def test_the_value_table_cache_key_follows_the_modules_a_plugin_imports(tmp_path
     assert second != first
     (tmp_path / "deeper_helper.py").write_text("SHIFT = 2\n")
     assert key() not in (first, second)
+
+
+# ---------------------------------------------------------------- 18: which Ray cluster a run joined
+class FakeRay:
+    """Just enough of ``ray`` to see how a backend connects: no cluster is started."""
+
+    def __init__(self, gcs_address):
+        self.inits, self.gcs_address = [], gcs_address
+
+    def is_initialized(self):
+        return bool(self.inits)
+
+    def init(self, address=None, **kwargs):
+        self.inits.append(address)
+
+    def get_runtime_context(self):
+        return type("Context", (), {"gcs_address": self.gcs_address})()
+
+    def remote(self, fn):
+        return type("Remote", (), {"options": lambda self, **kw: self})()
+
+
+@pytest.mark.parametrize("address,asked,shown", [
+    (None, "local", "a new local instance at 127.0.0.1:6380"),  # never whatever cluster happens to run here
+    ("auto", "auto", "joined the cluster at 10.1.2.3:6379, from --ray-address auto"),
+])
+def test_a_ray_backend_names_the_cluster_it_joined(monkeypatch, address, asked, shown):
+    from barbu_sim.core import backends
+    fake = FakeRay("127.0.0.1:6380" if address is None else "10.1.2.3:6379")
+    monkeypatch.setattr(backends, "import_ray", lambda: fake)
+    backend = backends.RayBackend(address)
+    backend.connect()
+    assert fake.inits == [asked]
+    assert backend.describe() == f"ray ({shown})"
+
+
+def test_a_run_records_the_cluster_in_its_manifest(tmp_path, monkeypatch):
+    from barbu_sim.core import backends
+    from barbu_sim.core.runs import fill_chunks, start_run
+    monkeypatch.setattr(backends, "import_ray", lambda: FakeRay("10.1.2.3:6379"))
+    backend = backends.RayBackend("auto")
+    monkeypatch.setattr(backend, "imap_chunks", lambda play, merge, items, what="chunk": (
+        merge([play(lo, n)]) for lo, n in items))
+    manifest = start_run(tmp_path / "r", 1, {"config": {}}, unit="items")
+    fill_chunks(tmp_path / "r", manifest, 4, 2, lambda lo, n: pl.DataFrame({"i": list(range(lo, lo + n))}),
+                unit="items", progress=False, backend=backend)
+    stored = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert stored["backend"] == "ray (joined the cluster at 10.1.2.3:6379, from --ray-address auto)"
+    assert stored["complete"] and stored["items_done"] == 4

@@ -173,6 +173,8 @@ def run(
         return
     typer.echo(f"{summary.done:,} deals in {summary.wall_seconds:.1f} s "
                f"({summary.per_second:,.0f} deals/s) -> {summary.run_dir}")
+    if where.name != "local":
+        typer.echo(f"Played on {where.describe()}")
     typer.echo(f"Next: barbu-sim report {summary.run_dir}   and   barbu-sim plot {summary.run_dir}")
 
 

@@ -201,6 +201,8 @@ def run(
         return
     typer.echo(f"{summary.done:,} rounds in {summary.wall_seconds:.1f} s "
                f"({summary.per_second:,.0f} rounds/s) -> {summary.run_dir}")
+    if where.name != "local":
+        typer.echo(f"Played on {where.describe()}")
     typer.echo(f"Next: barbu-sim clabber report {summary.run_dir}   and   barbu-sim clabber plot {summary.run_dir}")
 
 

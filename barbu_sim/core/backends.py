@@ -109,9 +109,12 @@ class RayBackend:
 
     Parameters
     ----------
-    address : ``None`` starts a local Ray instance (unless this process already
-        joined one); ``"auto"`` joins the cluster started on this machine by
-        ``ray start``; ``HOST:PORT`` joins that cluster.
+    address : ``None`` starts a new local Ray instance (unless this process already
+        joined one): never a cluster some other process runs, whatever ``RAY_ADDRESS``
+        says; ``"auto"`` joins whatever cluster is running on this machine (``RAY_ADDRESS``,
+        else the latest started by ``ray start``): any running cluster, possibly another
+        user's; ``HOST:PORT`` joins that cluster.  :meth:`describe` names the cluster
+        joined, by its address; runs print it and record it in their manifest.
     threads : numba threads (and CPUs reserved) per task, default 1.
     max_in_flight : tasks submitted but not yet consumed; default twice the
         cluster's CPUs divided by ``threads`` (so no worker waits for the driver).
@@ -134,6 +137,7 @@ class RayBackend:
         self.num_cpus = num_cpus
         self._ray = import_ray()
         self._remote = self._merge = None
+        self.joined: str | None = None  # the address of the cluster connected to, once connected
 
     def connect(self) -> None:
         """Start or join the cluster (once per process) and prepare the task function."""
@@ -147,11 +151,17 @@ class RayBackend:
                 # machine's cores as the local backend's threads do (RAY_worker_niceness overrides).
                 os.environ.setdefault("RAY_worker_niceness", "0")
             try:
-                ray.init(address=self.address, **kwargs)
+                # "local": a new instance of our own; Ray's default (None) would join any running cluster.
+                ray.init(address=self.address or "local", **kwargs)
             except (ConnectionError, RuntimeError, ValueError) as e:
                 where = f"at {self.address}" if self.address else "on this machine"
                 first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
                 raise BackendError(f"cannot start or reach a Ray cluster {where}: {first}") from None
+        if self.joined is None:
+            try:
+                self.joined = str(ray.get_runtime_context().gcs_address)
+            except Exception:  # noqa: BLE001 - an older Ray without it: the address stays unknown
+                self.joined = "unknown address"
         if self._remote is None:
             self._remote = ray.remote(_run_task).options(num_cpus=self.threads, max_retries=self.max_retries,
                                                          retry_exceptions=False)
@@ -240,7 +250,12 @@ class RayBackend:
                     ray.cancel(ref, force=True)
 
     def describe(self) -> str:
-        return f"ray ({self.address or 'local instance'})"
+        """Which cluster the work runs on, by address (once connected)."""
+        if self.joined is None:
+            return f"ray ({self.address or 'a new local instance'})"
+        if self.address is None:
+            return f"ray (a new local instance at {self.joined})"
+        return f"ray (joined the cluster at {self.joined}, from --ray-address {self.address})"
 
 
 def make_backend(name: str = "local", address: str | None = None, *, threads: int | None = None):

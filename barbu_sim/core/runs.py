@@ -407,6 +407,8 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
         return RunSummary(run_dir, done, manifest.get("wall_seconds", 0.0),
                           manifest.get(f"{unit}_per_second") or 0.0, True, played=0)
     backend.connect()  # start or join a cluster before the clock starts
+    if not isinstance(backend, LocalBackend):
+        manifest["backend"] = backend.describe()  # which cluster played it, by address
     if isinstance(backend, LocalBackend):
         # One item, played and dropped, compiles (or loads) the kernels first: a first use's
         # compile is then reported on its own lines, not counted in the bar's rate or the run's speed.
