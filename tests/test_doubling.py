@@ -246,22 +246,36 @@ def test_bayes_sampler_keeps_only_deals_consistent_with_the_choice(table, declar
     contract, param = (int(x) for x in pairs[:, np.argmax(counts)])
     deals, level = bayes.consistent_deals(hand, player, declarer, contract, param, situation, seed=3)
     assert level == 0 and len(deals) >= Bayes.MIN_KEPT
+    import settlement_reference as sref
+    checked = 0
     for d in deals:
         assert d[player] == hand
         assert np.bitwise_or.reduce(d) == (1 << 52) - 1
         assert sum(bin(int(h)).count("1") for h in d) == 52
-        # Checked one hand at a time through the policy's own scalar ranking of the proxy's estimates.
+        # Checked one hand at a time, the choice worked out here from the proxy's estimates (not through the
+        # policy's score_matrix, which the sampler uses): the fixed order; the value above the contract's
+        # average; the settled value of this hand (the reference settlement) plus the block DP of the rest.
         values, params, seat_values = grid_to_contracts(bayes.proxy.predict(d[declarer:declarer + 1]))
         if declarer_policy == "fixed":
             c = next(c for c in policy.order if c in remaining)
             p = policy.param_for(c, d[declarer])
+            assert c == contract
         else:
-            scores = policy.scores(values[0], remaining, situation.owed, seat_values[0])
-            c = max(remaining, key=lambda k: (scores[k], -k))
-            p = int(params[0, c])
-        assert c == contract
+            if declarer_policy == "relative":
+                scores = {k: float(values[0, k] - table.average[k]) for k in remaining}
+            else:
+                S = sum(1 << k for k in remaining)
+                scores = {}
+                for k in remaining:
+                    v, nexts = sref.hand_outcome(seat_values[0:1, k, :], k, S, situation.owed, policy.opponents,
+                                                 policy.own)
+                    scores[k] = v[0] + sum(q * policy.V[S & ~(1 << k), owed_index(o)] for o, q in nexts.items())
+            assert scores[contract] == pytest.approx(max(scores.values()), abs=1e-9), (scores, contract)
+            p = int(params[0, contract])
         if contract in (TRUMPS, DOMINO):
             assert p == param
+        checked += 1
+    assert checked == len(deals)
 
 
 def test_advantage_r2_tells_a_readable_contract_from_an_unreadable_one():
@@ -359,10 +373,12 @@ def test_doubling_study_runs_tiny(tmp_path):
                     "--policies", "compulsory-only,bayes", "--out", str(tmp_path / "d")], check=True,
                    capture_output=True, text=True, env={**__import__("os").environ,
                                                         "BARBU_SIM_CACHE": str(tmp_path / "cache")})
+    assert (tmp_path / "d" / "policies.json").exists() and (tmp_path / "d" / "gain_by_contract_hand.json").exists()
     policies = json.loads((tmp_path / "d" / "policies.json").read_text())
     assert [r["policy"] for r in policies] == ["compulsory-only", "bayes:5"]
     assert policies[0]["doubles_per_block"] == 2.0  # East makes exactly the compulsory doubles
     gains = json.loads((tmp_path / "d" / "gain_by_contract_hand.json").read_text())
+    assert len(gains) > 0 and all(r["n"] > 0 for r in gains)
     assert sum(r["n"] for r in gains) <= 3 * 7 * 3 and {r["hand"] for r in gains} <= set(range(1, 8))
 
 
@@ -421,13 +437,16 @@ def test_compare_orders_scores_raw_and_settled(tmp_path, monkeypatch, table):
     cmp = compare_orders(["raw-optimal", "optimal"], doublings=["compulsory-only", "always"], blocks=60, games=0,
                          seed=5, n_samples=20)
     write_comparison(cmp, tmp_path / "o")
+    assert (tmp_path / "o" / "orders_differences.json").exists()
     diffs = json.loads((tmp_path / "o" / "orders_differences.json").read_text())
+    assert len(diffs) == 4  # one row per doubling policy and score
     assert {(d["doubling"], d["score"]) for d in diffs} == {(a, b) for a in ("compulsory-only", "always")
                                                             for b in ("raw", "settled")}
     assert all(d["policy"] == "optimal" and d["baseline"] == "raw-optimal" for d in diffs)
     settled = next(d for d in diffs if d["doubling"] == "compulsory-only" and d["score"] == "settled")
     assert settled["ci_low"] > 0  # planning for the forced doubles pays
     # Settled minus raw is the settlement: zero for raw-optimal only if nobody doubled, which never happens.
-    for (dbl, pol, score), t in cmp.totals.items():
-        if score == "settled":
-            assert not np.array_equal(t, cmp.totals[(dbl, pol, "raw")])
+    settled_rows = [(dbl, pol) for dbl, pol, score in cmp.totals if score == "settled"]
+    assert len(settled_rows) == 4  # 2 doubling policies x 2 contract policies
+    for dbl, pol in settled_rows:
+        assert not np.array_equal(cmp.totals[(dbl, pol, "settled")], cmp.totals[(dbl, pol, "raw")])

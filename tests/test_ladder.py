@@ -34,6 +34,7 @@ def test_tiny_ladder(tmp_path):
     r = run_ladder("--pairs", "basic:random,heuristic:basic", "--deals", "300,200", "-c", "barbu", "-c", "trumps",
                    "--out", str(out))
     assert r.returncode == 0, r.stderr
+    assert out.exists()
     rows = json.loads(out.read_text())["rows"]
     assert [(x["strong"], x["weak"], x["contract"], x["deals"]) for x in rows] == [
         ("basic", "random", "barbu", 300), ("basic", "random", "trumps", 300),
@@ -45,6 +46,7 @@ def test_tiny_ladder(tmp_path):
     assert "| `heuristic` | `basic` | trumps | 200 |" in r.stdout
     # A second run of one pair keeps the other pair's rows.
     assert run_ladder("--pairs", "heuristic:basic", "--deals", "50", "-c", "barbu", "--out", str(out)).returncode == 0
+    assert out.exists()
     rows = json.loads(out.read_text())["rows"]
     assert [(x["strong"], x["contract"], x["deals"]) for x in rows] == [
         ("basic", "barbu", 300), ("basic", "trumps", 300), ("heuristic", "barbu", 50)]
