@@ -477,3 +477,35 @@ def test_a_run_records_the_cluster_in_its_manifest(tmp_path, monkeypatch):
     stored = json.loads((tmp_path / "r" / "manifest.json").read_text())
     assert stored["backend"] == "ray (joined the cluster at 10.1.2.3:6379, from --ray-address auto)"
     assert stored["complete"] and stored["items_done"] == 4
+
+
+# ---------------------------------------------------------------- 9, 17: plugins that misplay or always raise
+MISBEHAVING = '''
+from numba import njit
+
+
+@njit
+def big(legal, hand, state, rng):
+    return 200
+
+
+@njit
+def always(legal, hand, state, rng):
+    raise ValueError("never in the mood")
+'''
+
+
+def test_clabber_play_prints_a_round_ended_by_a_misplaying_plugin(tmp_path):
+    (tmp_path / "illegal.py").write_text(MISBEHAVING)
+    r = invoke("clabber", "play", "--seat-strategy", f"E={tmp_path / 'illegal.py'}:big", "--bidding", "accept-first",
+               "-o", "misplay=penalty")
+    assert r.exit_code == 0, r.output
+    assert "Misplay by East" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("prefix", [(), ("clabber",)])
+def test_a_plugin_that_always_raises_is_reported_with_its_exception(tmp_path, prefix):
+    (tmp_path / "illegal.py").write_text(MISBEHAVING)
+    r = invoke(*prefix, "play", "--seat-strategy", f"E={tmp_path / 'illegal.py'}:always")
+    assert_clean_error(r, "always", "ValueError: never in the mood")
+    assert "does not compile" not in r.output

@@ -49,10 +49,17 @@ def format_round(result, melds_by_seat=None, symbols: bool = False, title: str =
         shown = [f"{SEAT_NAMES[s]} {p} (best: {describe_meld(k)})" for s, (p, k) in enumerate(melds_by_seat) if p]
         lines.append("Melds declared: " + (", ".join(shown) if shown else "none"))
     lines.append("")
-    for t in range(6):
+    def shown(card) -> str:  # a misplaying strategy may have returned a value that is not a card
+        try:
+            return format_card(int(card), symbols)
+        except (ValueError, IndexError, KeyError):
+            return f"{card} (not a card)"
+
+    for t in range(-(-len(result.plays) // 4)):  # a misplay ends the round part-way through a trick
         trick = result.plays[4 * t:4 * t + 4]
-        cards = "  ".join(f"{SEAT_NAMES[s][0]}:{format_card(c, symbols):>3}" for s, c in trick)
-        lines.append(f"  trick {t + 1}: {cards}   -> {SEAT_NAMES[result.winners[t]]}")
+        cards = "  ".join(f"{SEAT_NAMES[s][0]}:{shown(c):>3}" for s, c in trick)
+        won = SEAT_NAMES[result.winners[t]] if t < len(result.winners) else "misplay"
+        lines.append(f"  trick {t + 1}: {cards}   -> {won}")
     lines.append("")
     if row["misplay"] >= 0:
         lines.append(f"Misplay by {SEAT_NAMES[row['misplay']]}: the round ends, the opponents score 162 and their melds.")

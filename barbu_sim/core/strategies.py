@@ -71,6 +71,22 @@ def _guarded(func):
     return guarded
 
 
+def _raises_always(func) -> Exception | None:
+    """The exception ``func`` raises when called in Python on a plain position, if it raises one.
+
+    A strategy that raises on every path compiles to a function returning nothing, which
+    numba reports as a signature mismatch: calling it once shows the user's real error.
+    """
+    py_func = getattr(func, "py_func", None)
+    if py_func is None:
+        return None
+    try:
+        py_func(np.uint64(0xFF), np.uint64(0xFF), np.zeros(256, np.uint64), np.ones(1, np.uint64))
+    except Exception as e:  # noqa: BLE001 - the user's own exception, whatever it is
+        return e
+    return None
+
+
 def function_pointer(func):
     """A numba ``cfunc`` of a strategy: a first-class function the cached kernels accept.
 
@@ -86,6 +102,10 @@ def function_pointer(func):
                 pointer = cfunc(STRATEGY_SIG)(_guarded(func))
             _POINTERS[key] = (func, pointer)
         except Exception as e:  # numba's typing errors for a wrong signature
+            raised = _raises_always(func)
+            if raised is not None:  # it types as returning nothing because it raises on every path
+                raise ValueError(f"strategy {getattr(func, '__name__', func)!r} raised {type(raised).__name__}: "
+                                 f"{raised} (it raises whatever it is given, so it never returns a card)") from None
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise ValueError(
                 f"strategy {getattr(func, '__name__', func)!r} does not compile with the strategy "
