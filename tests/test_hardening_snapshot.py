@@ -125,13 +125,17 @@ def test_a_report_on_a_full_disk_keeps_the_old_report_whole(tmp_path, three_chun
     assert {p.name: p.read_bytes() for p in (out / "report").iterdir()} == before  # not half old, half new
 
 
-def test_game_out_on_a_full_disk_keeps_the_earlier_output(tmp_path, monkeypatch):
+@pytest.mark.parametrize("args,names", [
+    (("game", "-n", "1", "--samples", "4", "--no-progress"), {"hands.parquet", "summary.json"}),
+    (("clabber", "game", "-n", "2"), {"games.parquet", "summary.json"}),
+])
+def test_game_out_on_a_full_disk_keeps_the_earlier_output(tmp_path, monkeypatch, args, names):
     out = tmp_path / "g"
-    args = ("game", "-n", "1", "--samples", "4", "--no-progress", "--out", out)
+    args = (*args, "--out", out)
     r = invoke(*args)
     assert r.exit_code == 0, r.output
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    assert set(before) == {"hands.parquet", "summary.json"}
+    assert set(before) == names
     full_disk(monkeypatch, after=1)  # the second file fails: the first must not replace its old version
     r = invoke(*args[:-1], out)
     assert_clean_error(r, "No space left on device", str(out), code=1)
@@ -407,7 +411,7 @@ def test_clabber_report_of_a_killed_run_says_so_in_the_terminal(tmp_path):
 
 # ---------------------------------------------------------------- 2: the value-table cache follows imported helpers
 def test_the_value_table_cache_key_follows_the_modules_a_plugin_imports(tmp_path, monkeypatch):
-    from barbu_sim.barbu.game.evaluation import user_module_files, value_table_path
+    from barbu_sim.barbu.game.evaluation import value_table_path
     from barbu_sim.barbu.rules import Rules
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "deeper_helper.py").write_text("SHIFT = 0\n")
@@ -415,7 +419,6 @@ def test_the_value_table_cache_key_follows_the_modules_a_plugin_imports(tmp_path
     plugin = tmp_path / "usehelper.py"
     plugin.write_text("import numpy as np\nfrom numba import njit\nimport helper_mod\n\n"
                       "@njit\ndef s(legal, hand, state, rng):\n    return helper_mod.LOW\n")
-    assert [p.name for p in user_module_files(plugin)] == ["usehelper.py", "deeper_helper.py", "helper_mod.py"]
     spec = [f"{plugin}:s"] * 4
 
     def key():
@@ -428,6 +431,8 @@ def test_the_value_table_cache_key_follows_the_modules_a_plugin_imports(tmp_path
     assert second != first
     (tmp_path / "deeper_helper.py").write_text("SHIFT = 2\n")
     assert key() not in (first, second)
+    from barbu_sim.barbu.game.evaluation import user_module_files
+    assert [p.name for p in user_module_files(plugin)] == ["usehelper.py", "deeper_helper.py", "helper_mod.py"]
 
 
 # ---------------------------------------------------------------- 18: which Ray cluster a run joined
@@ -509,3 +514,32 @@ def test_a_plugin_that_always_raises_is_reported_with_its_exception(tmp_path, pr
     r = invoke(*prefix, "play", "--seat-strategy", f"E={tmp_path / 'illegal.py'}:always")
     assert_clean_error(r, "always", "ValueError: never in the mood")
     assert "does not compile" not in r.output
+
+
+def test_a_writer_failing_inside_polars_keeps_the_old_set(tmp_path):
+    from barbu_sim.core.files import OutputError, replace_set
+    (tmp_path / "a.json").write_text("old a")
+    (tmp_path / "b.parquet").write_text("old b")
+
+    def full(path):
+        path.write_bytes(b"x" * 100)  # part-way through
+        raise pl.exceptions.ComputeError("No space left on device (os error 28)")
+
+    with pytest.raises(OutputError, match=r"b\.parquet.*No space left on device"):
+        replace_set({tmp_path / "a.json": lambda p: p.write_text("new a"), tmp_path / "b.parquet": full})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.parquet"]  # no temporary file left
+    assert (tmp_path / "a.json").read_text() == "old a" and (tmp_path / "b.parquet").read_text() == "old b"
+
+
+def test_a_full_disk_when_taking_the_run_lock_is_a_one_line_error(tmp_path, monkeypatch):
+    from barbu_sim.core import runs
+    real = os.write
+
+    def write(fd, data):
+        if os.readlink(f"/proc/self/fd/{fd}").endswith(".lock"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    monkeypatch.setattr(runs.os, "write", write)
+    r = invoke("clabber", "run", "-n", "100", "--out", tmp_path / "c", "--no-progress")
+    assert_clean_error(r, ".lock", "No space left on device", "run the command again", code=1)

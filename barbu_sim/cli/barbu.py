@@ -164,7 +164,10 @@ def run(
     except KeyboardInterrupt:
         interrupted(f"the completed chunks are saved; finish with: barbu-sim run --resume --out {out}")
     except OutputError as e:  # a full disk: the run stays consistent, and resumable
-        fail(f"{e}; once there is room, finish the run with: barbu-sim run --resume --out {out}", code=1)
+        from pathlib import Path
+        again = (f"finish the run with: barbu-sim run --resume --out {out}" if (Path(out) / "manifest.json").exists()
+                 else "run the command again")
+        fail(f"{e}; once there is room, {again}", code=1)
     except ValueError as e:
         fail(str(e))
     if resume and summary.played == 0:

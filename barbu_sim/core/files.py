@@ -93,7 +93,7 @@ def write_json(path, data, what: str = "", indent: int | None = 2) -> Path:
     return write_text(path, json.dumps(data, indent=indent) + "\n", what)
 
 
-def replace_set(writers: dict, what: str = "") -> list[Path]:
+def replace_set(writers: dict[Path, Callable[[Path], object]], what: str = "") -> list[Path]:
     """Write a set of files that belong together: all or none.
 
     ``writers`` maps each path to a function that writes its content to a given path.
@@ -162,5 +162,3 @@ def describe_os_error(e: OSError) -> str:
         return f"{e.filename}: {reason}"
     return reason
 
-
-WriteFn = Callable[[Path], None]
