@@ -1,0 +1,240 @@
+"""A mutation check of the code every figure rests on: the rules of play, the contract scores, the
+settlement and the doubling constraints.
+
+Each mutation below is a small, deliberate bug (a file, its exact original text, the replacement,
+and the tests meant to catch it).  The script copies the project to a scratch directory, applies
+one mutation at a time there (never in the working tree), runs the targeted tests with the scratch
+copy first on the import path, and records whether they failed ("killed") or passed ("survived")
+in ``results/mutation_check.json``.  A survivor is a hole in the tests: add a test that catches it,
+or explain in ``EQUIVALENT`` why it changes nothing.
+
+Not part of CI (a few minutes).  Run from the project root::
+
+    python scripts/mutation_check.py            # every mutation
+    python scripts/mutation_check.py -k settled # those whose id contains "settled"
+
+numba caches compiled code next to each source file and checks only that file's timestamp, so a
+kernel compiled from an unchanged file could keep a mutated helper's old code: for mutations of a
+numba module the scratch copy's numba caches are removed, and the targeted tests call the mutated
+functions directly (tests/test_play_rules.py), without the play kernels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "results" / "mutation_check.json"
+
+PLAY_RULES = "barbu_sim/barbu/play_rules.py"
+SCORES = "barbu_sim/barbu/rules.py"
+GAME_RULES = "barbu_sim/barbu/game/rules.py"
+SETTLED = "barbu_sim/barbu/game/settled.py"
+DOUBLING = "barbu_sim/barbu/game/doubling.py"
+NUMBA_MODULES = {PLAY_RULES}
+
+T_PLAY = "tests/test_play_rules.py"
+T_GAME = ("tests/test_game.py tests/test_referee.py -k 'settlement or allowed_targets or verify_doubles or "
+          "forced_doubles or rotation or tampering or check_game or referee'")
+T_SETTLED = "tests/test_doubling.py -k 'worked or reference or settled_dp or compulsory or spending'"
+T_RULES = "tests/test_rules.py"
+T_GAME_POLICIES = "tests/test_game.py -k 'zero_sum'"
+PLUGIN_TESTS = {  # one run each: every one of them must catch the plugins being replaced
+    "barbu": "tests/test_strategies.py::test_user_plugins_from_a_file_play_their_own_cards",
+    "clabber": "tests/test_clabber_strategies.py::test_plugins_play_like_the_reference",
+    "clabber-per-seat": "tests/test_clabber_strategies.py::test_plugin_by_file_spec_and_per_seat",
+    "cli": "tests/test_cli.py::test_plugin_strategy_on_the_command_line",
+}
+STRATEGIES = "barbu_sim/core/strategies.py"
+
+# (id, file, original text, replacement, targeted tests)
+MUTATIONS = [
+    # ---- the rules of play
+    ("play/lead-restriction-ignored", PLAY_RULES, "return others if others else hand", "return hand", T_PLAY),
+    ("play/barbu-king-lead-allowed", PLAY_RULES, "    if contract == BARBU:\n        return KING_OF_HEARTS_BIT\n"
+     "    return U0", "    return U0", T_PLAY),
+    ("play/forced-discard-inverted", PLAY_RULES, "rules[R_BARBU_FORCED_DISCARD] == 1", "rules[R_BARBU_FORCED_DISCARD] == 0",
+     T_PLAY),
+    ("play/overtrump-in-led-trumps-lower", PLAY_RULES, "higher = follow & above(top_trump)",
+     "higher = follow & below(top_trump)", T_PLAY),
+    ("play/trumps-void-option-inverted", PLAY_RULES, "if rules[R_TRUMPS_VOID] == 0:", "if rules[R_TRUMPS_VOID] == 1:",
+     T_PLAY),
+    ("play/no-overtrump-when-ruffing", PLAY_RULES, "            if higher:\n                allowed = higher\n", "", T_PLAY),
+    ("play/no-need-to-follow-suit", PLAY_RULES, "    if follow:\n        return follow\n    must = hand & forced",
+     "    must = hand & forced", T_PLAY),
+    ("play/lower-card-wins", PLAY_RULES, "return card > win_card", "return card < win_card", T_PLAY),
+    ("play/trumps-do-not-ruff", PLAY_RULES, "return contract == TRUMPS and suit == trump", "return False", T_PLAY),
+    ("play/trick-winner-off-by-one", PLAY_RULES, "for k in range(1, n):", "for k in range(1, n - 1):", T_PLAY),
+    ("play/domino-ace-opens-next-suit", PLAY_RULES, "up_lane = SUIT_LANE & ~below_start & ~(U1 << np.uint64(12))",
+     "up_lane = SUIT_LANE & ~below_start", T_PLAY),
+    ("play/domino-grows-wrong-way", PLAY_RULES, "((b & grows_down) >> U1)", "((b & grows_up) >> U1)", T_PLAY),
+    ("play/no-queens-over-at-first-queen", PLAY_RULES, "return (played & QUEENS) == QUEENS",
+     "return (played & QUEENS) != U0", T_PLAY),
+    # ---- the contract scores
+    ("scores/no-tricks-1-a-trick", PLAY_RULES, "        return -2\n", "        return -1\n", T_PLAY),
+    ("scores/queen-5", PLAY_RULES, "return -6 * popcount(trick & QUEENS)", "return -5 * popcount(trick & QUEENS)",
+     T_PLAY),
+    ("scores/last-two-swapped", PLAY_RULES, "return -10 if trick_no == 11 else (-20 if trick_no == 12 else 0)",
+     "return -20 if trick_no == 11 else (-10 if trick_no == 12 else 0)", T_PLAY),
+    ("scores/ace-of-hearts-plain", PLAY_RULES, "return p - 4 if trick & ACE_OF_HEARTS_BIT else p", "return p", T_PLAY),
+    ("scores/barbu-any-heart", PLAY_RULES, "return -20 if trick & KING_OF_HEARTS_BIT else 0",
+     "return -20 if trick & HEARTS_MASK else 0", T_PLAY),
+    ("scores/trick-in-trumps-4", PLAY_RULES, "        return -20 if trick & KING_OF_HEARTS_BIT else 0\n    return 5",
+     "        return -20 if trick & KING_OF_HEARTS_BIT else 0\n    return 4", T_PLAY),
+    ("scores/seat-scores-no-queens", SCORES, "frozenset(-6 * k for k in range(5))", "frozenset(-6 * k for k in range(4))",
+     T_RULES),
+    ("scores/seat-scores-no-hearts-ace", SCORES, "[-2 * h - 4 for h in range(1, 14)]", "[-2 * h - 4 for h in range(1, 13)]",
+     T_RULES),
+    ("scores/domino-total", SCORES, "return sum(self.domino_payout) if contract == DOMINO else CONTRACT_TOTALS[contract]",
+     "return CONTRACT_TOTALS[contract]", T_RULES),
+    # ---- the settlement
+    ("settle/redouble-counted-once", GAME_RULES, "m = int(bool(doubles[a][b])) + int(bool(doubles[b][a]))",
+     "m = int(bool(doubles[a][b]) or bool(doubles[b][a]))", T_GAME),
+    ("settle/lower-scorer-wins", GAME_RULES, "winner, loser = (a, b) if raw[a] > raw[b] else (b, a)",
+     "winner, loser = (a, b) if raw[a] < raw[b] else (b, a)", T_GAME),
+    ("settled/redoubles-counted-once", SETTLED, "value -= q * (1 + redoubled) * edge", "value -= q * edge", T_SETTLED),
+    ("settled/redouble-on-the-doublers-gain", SETTLED, "own.predict_redouble(-edge)", "own.predict_redouble(edge)",
+     T_SETTLED),
+    ("settled/forced-one-hand-late", SETTLED, "q = 1.0 if o >= k else", "q = 1.0 if o > k else", T_SETTLED),
+    ("settled/double-pays-nothing-off", SETTLED, "max(int(owed[i]) - 1, 0) if doubled[i]", "int(owed[i]) if doubled[i]",
+     T_SETTLED),
+    ("settled/continuation-ignores-doubles", SETTLED, "return sum(w * V[rest, i] for w, i in nexts)",
+     "return V[rest, nexts[-1][1]]", T_SETTLED),
+    ("settled/dp-takes-the-worst", SETTLED, "best = total if best is None else np.maximum(best, total)",
+     "best = total if best is None else np.minimum(best, total)", T_SETTLED),
+    ("settled/spending-never-waits", SETTLED,
+     "parts.append(np.maximum(gains[:, c] + W[rest, o - 1], W[rest, o]).mean())",
+     "parts.append((gains[:, c] + W[rest, o - 1]).mean())", T_SETTLED),
+    ("settled/spending-forced-one-hand-late", SETTLED, "    if owed >= popcount(subset):\n        return -np.inf",
+     "    if owed > popcount(subset):\n        return -np.inf", T_SETTLED),
+    # ---- the doubling constraints
+    ("doubling/positive-contracts-open", GAME_RULES, "    if contract in POSITIVE_CONTRACTS:\n        return {declarer}\n",
+     "", T_GAME),
+    ("doubling/declarer-doubles-anyone", GAME_RULES,
+     "return {p for p in range(N_SEATS) if p != declarer and doubles[p][declarer]}",
+     "return {p for p in range(N_SEATS) if p != declarer}", T_GAME),
+    ("doubling/compulsory-not-enforced", GAME_RULES, "if forced and declarer not in targets:",
+     "if False and declarer not in targets:", T_GAME),
+    ("doubling/forced-one-hand-late", GAME_RULES, "self.hands_left(hand_no, declarer) <= COMPULSORY_DOUBLES - k",
+     "self.hands_left(hand_no, declarer) < COMPULSORY_DOUBLES - k", T_GAME),
+    ("doubling/one-double-is-enough", GAME_RULES, "if p != d and self.doubles_on[p, d] < COMPULSORY_DOUBLES:",
+     "if p != d and self.doubles_on[p, d] < 1:", T_GAME),
+    ("doubling/owed-below-zero", GAME_RULES,
+     "max(COMPULSORY_DOUBLES - int(self.doubles_on[left_of(declarer, r), declarer]), 0)",
+     "COMPULSORY_DOUBLES - int(self.doubles_on[left_of(declarer, r), declarer])", T_GAME),
+    ("doubling/contract-twice-allowed", GAME_RULES, "if contract in self.used[declarer]:", "if False:", T_GAME),
+    ("doubling/block-of-four", GAME_RULES, "return left_of(first, hand_no // BLOCK)", "return left_of(first, hand_no // 4)",
+     T_GAME),
+    ("doubling/compulsory-only-skips-forced", DOUBLING, "return {declarer} if forced else set()", "return set()",
+     T_GAME_POLICIES),
+    ("doubling/threshold-rate-inverted", DOUBLING, "return float((self.gain_samples(contract) > self.margin).mean())",
+     "return float((self.gain_samples(contract) <= self.margin).mean())", T_SETTLED),
+    ("doubling/always-never-redoubles", DOUBLING, "    def predict_redouble(self, gain):\n        return np.ones(len(gain), bool)",
+     "    def predict_redouble(self, gain):\n        return np.zeros(len(gain), bool)", T_SETTLED),
+    ("doubling/threshold-redoubles-on-any-gain", DOUBLING,
+     "    def predict_redouble(self, gain):\n        return np.asarray(gain) > self.margin\n\n\ndef _masks",
+     "    def predict_redouble(self, gain):\n        return np.asarray(gain) > 0\n\n\ndef _masks", T_SETTLED),
+    # ---- user plugins: every plugin slot given the fallback (the lowest legal card)
+] + [(f"plugins/replaced-by-lowest[{name}]", STRATEGIES,
+       "function_pointer(s.func if s.builtin_id == self.user_id else lowest_strategy)",
+       "function_pointer(lowest_strategy)", test) for name, test in PLUGIN_TESTS.items()]
+
+# Mutations that change no behaviour, with the reason (none so far).
+EQUIVALENT: dict[str, str] = {}
+
+
+def scratch_copy(dest: Path) -> None:
+    """The project without .git, results and run outputs; file times kept, so numba's caches of unchanged
+    files stay valid."""
+    ignore = shutil.ignore_patterns(".git", "results", "runs", ".pytest_cache", "*.egg-info")
+    shutil.copytree(ROOT, dest, ignore=ignore, copy_function=shutil.copy2)
+
+
+def drop_numba_caches(tree: Path) -> None:
+    for p in tree.rglob("__pycache__"):
+        for f in p.iterdir():
+            if f.suffix in (".nbi", ".nbc"):
+                f.unlink()
+
+
+def run_tests(tree: Path, tests: str, env: dict, timeout: int) -> tuple[bool, float, str, str]:
+    """Run ``tests`` (stopping at the first failure): (passed, seconds, pytest's last line, the failing
+    test and the first line of its error)."""
+    t0 = time.time()
+    cmd = f"{sys.executable} -m pytest -q -x -p no:cacheprovider -o addopts='' -rf {tests}"
+    try:
+        r = subprocess.run(cmd, shell=True, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout)
+        lines = (r.stdout + r.stderr).strip().splitlines()
+        passed, tail = r.returncode == 0, lines[-1:]
+        failed = next((ln for ln in lines if ln.startswith("FAILED ") or ln.startswith("ERROR ")), "")
+    except subprocess.TimeoutExpired:
+        passed, tail, failed = False, ["timed out"], ""
+    return passed, round(time.time() - t0, 1), tail[0] if tail else "", failed[:300]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-k", default="", help="only the mutations whose id contains this")
+    ap.add_argument("--timeout", type=int, default=600, help="seconds per test run")
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+    chosen = [m for m in MUTATIONS if args.k in m[0]]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="barbu-mutants-") as tmp:
+        tree = Path(tmp) / "tree"
+        scratch_copy(tree)
+        env = {**os.environ, "PYTHONPATH": str(tree), "BARBU_SIM_CACHE": str(Path(tmp) / "cache")}
+        where = subprocess.run([sys.executable, "-c", "import barbu_sim; print(barbu_sim.__file__)"], cwd=tree, env=env,
+                               capture_output=True, text=True).stdout.strip()
+        if not where.startswith(str(tree)):
+            sys.exit(f"the scratch copy is not what the tests import ({where})")
+        # The targeted tests must pass on the unmutated copy, or a failure says nothing.
+        for tests in sorted({m[4] for m in chosen}):
+            ok, secs, tail, _ = run_tests(tree, tests, env, args.timeout)
+            print(f"baseline {tests}: {'passed' if ok else 'FAILED'} ({secs} s)", flush=True)
+            if not ok:
+                sys.exit(f"the targeted tests fail without a mutation: {tests}: {tail}")
+        for mid, path, original, replacement, tests in chosen:
+            target = tree / path
+            text = target.read_text()
+            if text.count(original) != 1:
+                sys.exit(f"{mid}: the original text occurs {text.count(original)} times in {path}, not once")
+            target.write_text(text.replace(original, replacement))
+            if path in NUMBA_MODULES:
+                drop_numba_caches(tree)
+            try:
+                passed, secs, tail, failed = run_tests(tree, tests, env, args.timeout)
+            finally:
+                target.write_text(text)
+                if path in NUMBA_MODULES:
+                    drop_numba_caches(tree)
+            status = "survived" if passed else "killed"
+            if passed and mid in EQUIVALENT:
+                status = "equivalent"
+            row = {"id": mid, "file": path, "original": original, "replacement": replacement, "tests": tests,
+                   "status": status, "seconds": secs, "last_line": tail, "caught_by": failed}
+            if mid in EQUIVALENT:
+                row["why_equivalent"] = EQUIVALENT[mid]
+            results.append(row)
+            print(f"{status:>10}  {mid}  ({secs} s)", flush=True)
+    summary = {s: sum(r["status"] == s for r in results) for s in ("killed", "survived", "equivalent")}
+    report = {"what": "scripts/mutation_check.py: each mutation applied alone to a scratch copy, its targeted "
+                      "tests run; killed = the tests failed", "mutations": len(results), **summary,
+              "python": sys.version.split()[0], "results": results}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"{summary['killed']} killed, {summary['survived']} survived, {summary['equivalent']} equivalent "
+          f"of {len(results)}: {args.out}")
+    return 1 if summary["survived"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
