@@ -542,4 +542,21 @@ def test_a_full_disk_when_taking_the_run_lock_is_a_one_line_error(tmp_path, monk
 
     monkeypatch.setattr(runs.os, "write", write)
     r = invoke("clabber", "run", "-n", "100", "--out", tmp_path / "c", "--no-progress")
-    assert_clean_error(r, ".lock", "No space left on device", "run the command again", code=1)
+    assert_clean_error(r, ".lock", "No space left on device", "once that is fixed, run the command again", code=1)
+
+
+@pytest.mark.parametrize("prefix", [(), ("clabber",)])
+def test_a_run_into_a_read_only_folder_is_an_environment_error_naming_it(tmp_path, monkeypatch, prefix):
+    from barbu_sim.core import runs
+    out = tmp_path / "ro"
+    out.mkdir()
+    real = os.open
+
+    def refuse(path, *args, **kwargs):
+        if str(path).startswith(str(out)):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(runs.os, "open", refuse)
+    r = invoke(*prefix, "run", "-n", "100", "--out", out, "--no-progress")
+    assert_clean_error(r, str(out), "Read-only file system", code=1)

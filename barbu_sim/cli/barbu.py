@@ -167,7 +167,7 @@ def run(
         from pathlib import Path
         again = (f"finish the run with: barbu-sim run --resume --out {out}" if (Path(out) / "manifest.json").exists()
                  else "run the command again")
-        fail(f"{e}; once there is room, {again}", code=1)
+        fail(f"{e}; once that is fixed, {again}", code=1)
     except ValueError as e:
         fail(str(e))
     if resume and summary.played == 0:

@@ -194,7 +194,7 @@ def run(
     except OutputError as e:  # a full disk: the run stays consistent, and resumable
         again = (f"finish the run with: barbu-sim clabber run --resume --out {out}" if (Path(out) / "manifest.json").exists()
                  else "run the command again")
-        fail(f"{e}; once there is room, {again}", code=1)
+        fail(f"{e}; once that is fixed, {again}", code=1)
     except ValueError as e:
         fail(str(e))
     if resume and summary.played == 0:

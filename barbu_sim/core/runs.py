@@ -251,11 +251,11 @@ def lock_run(run_dir, create: bool = True):
         try:
             run_dir.mkdir(parents=True)
         except OSError as e:
-            raise RunError(f"cannot create {run_dir}: {e.strerror or e}") from None
+            raise files.OutputError(run_dir, "creating the run directory", e) from None
     try:
         fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as e:
-        raise RunError(f"cannot write to {run_dir}: {e.strerror or e}") from None
+        raise files.OutputError(run_dir / LOCK_FILE, "the run's lock", e) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -337,7 +337,7 @@ def start_run(run_dir, schema_version: int, fields: dict, *, unit: str, force: b
         }
         write_json(manifest_path, manifest)
     except OSError as e:
-        raise RunError(f"cannot write to {run_dir}: {e.strerror or e}") from None
+        raise files.OutputError(run_dir, "starting the run", e) from None
     return manifest
 
 
