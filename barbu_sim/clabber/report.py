@@ -26,11 +26,13 @@ def snapshot(run_dir) -> Snapshot:
     """One reading of a Clabber run: its manifest, read once, and exactly the chunks it lists."""
     if isinstance(run_dir, Snapshot):
         return run_dir
-    snap = snapshot_run(run_dir, "rounds", repair=f"barbu-sim clabber run --resume --out {run_dir}")
-    if snap.manifest.get("game") != "clabber":
-        raise RunError(f"{run_dir} holds a Barbu run, not a Clabber one: use barbu-sim report, "
-                       "or write a Clabber run with barbu-sim clabber run")
-    return snap
+    def clabber_only(manifest: dict) -> None:
+        if manifest.get("game") != "clabber":
+            raise RunError(f"{run_dir} holds a Barbu run, not a Clabber one: use barbu-sim report, "
+                           "or write a Clabber run with barbu-sim clabber run")
+
+    return snapshot_run(run_dir, "rounds", repair=f"barbu-sim clabber run --resume --out {run_dir}",
+                        check=clabber_only)
 
 
 def build_tables(run) -> dict[str, pl.DataFrame]:

@@ -73,12 +73,17 @@ def read_manifest(run_dir, unit: str | None = None) -> dict:
     if not isinstance(manifest, dict):
         raise RunError(f"{path} is not a barbu-sim manifest")
     if unit is not None:
-        missing = [k for k in (*MANIFEST_KEYS, f"{unit}_done") if k not in manifest]
-        if missing:
-            raise RunError(f"{path} lacks {', '.join(missing)}: not a complete barbu-sim manifest "
-                           "(start the run again with --force)")
-        check_manifest_shape(manifest, path, unit)
+        check_manifest(manifest, path, unit)
     return manifest
+
+
+def check_manifest(manifest: dict, path, unit: str) -> None:
+    """Refuse a manifest that lacks a key a run's manifest has, or whose fields have the wrong shape."""
+    missing = [k for k in (*MANIFEST_KEYS, f"{unit}_done") if k not in manifest]
+    if missing:
+        raise RunError(f"{path} lacks {', '.join(missing)}: not a complete barbu-sim manifest "
+                       "(start the run again with --force)")
+    check_manifest_shape(manifest, path, unit)
 
 
 def check_manifest_shape(manifest: dict, path, unit: str) -> None:
@@ -198,17 +203,22 @@ def run_in_use(run_dir) -> bool:
     return False
 
 
-def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None) -> Snapshot:
+def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None,
+                 check: Callable[[dict], None] | None = None) -> Snapshot:
     """Read a run once: one snapshot of its manifest and the records of exactly the chunks it lists.
 
     A run still being written by another process keeps growing while it is read: its
     later chunks (written after the manifest was read) are left out, so every table and
     every count of a report come from the same deals.  A missing, damaged or (in a run
     nobody is writing) unrecorded chunk is a :class:`RunError` naming it and ``repair``.
+    ``check(manifest)``, if given, may refuse the manifest first (a run of another game).
     """
     run_dir = Path(run_dir)
     being_written = run_in_use(run_dir)
-    manifest = read_manifest(run_dir, unit)
+    manifest = read_manifest(run_dir)
+    if check is not None:  # e.g. that the run is of the game asked for, before its keys are checked
+        check(manifest)
+    check_manifest(manifest, run_dir / "manifest.json", unit)
     ledger = _ledger(manifest)
     if ledger is None:  # a run written before chunks were recorded: every chunk file on disk
         problems = verify_chunks(run_dir, manifest)
