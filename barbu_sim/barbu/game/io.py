@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 
 from ...core.seats import N_SEATS, SEAT_LETTERS
+from ..api import compile_engine
 from ..choices import param_name
 from ...core.files import replace_set
 from ...core.tables import table_writers, to_markdown
@@ -82,6 +83,8 @@ def run_games(*, games: int, seed: int, strategies, contract_policies, doubling_
     backend = backend or LocalBackend()
     chunks = [(lo, min(GAMES_PER_CHUNK, games - lo)) for lo in range(0, games, GAMES_PER_CHUNK)]
     rows, totals, wins, sheet = [], [], np.zeros(N_SEATS), ""
+    if isinstance(backend, LocalBackend):  # the kernels of the deals and of the hands' estimates compile
+        compile_engine(strategies)        # here, not inside the progress bar
     with tqdm(total=games, unit=" games", disable=not progress, desc="games") as bar:
         for chunk in backend.imap(partial(play_games_chunk, spec), chunks, what="chunk of games"):
             for game_rows, game_totals, winners, game_sheet in chunk:
