@@ -119,6 +119,18 @@ def test_illegal_card_names_strategy_seat_and_card():
         play_rounds(0, 0, 200, strategies=["random", renege, "random", "random"])
 
 
+@njit
+def minus_seven(legal, hand, state, rng):
+    return -7
+
+
+def test_a_value_that_is_not_a_card_is_shown():
+    with pytest.raises(IllegalPlayError, match=r"strategy 'minus_seven' at seat E returned -7, which is not a card"):
+        play_round(0, 0, 0, "accept-first", ["random", minus_seven, "random", "random"])
+    with pytest.raises(IllegalPlayError, match=r"returned -7, which is not a card"):
+        play_rounds(0, 0, 100, strategies=["random", minus_seven, "random", "random"])
+
+
 def test_misplay_penalty_ends_the_round():
     rules = Rules(misplay="penalty")
     rows = play_rounds(0, 0, 200, strategies=["random", renege, "random", "random"], rules=rules)

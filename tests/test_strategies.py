@@ -109,7 +109,7 @@ def test_plugin_from_module_matches_file_and_builtin_path():
 
 
 @pytest.mark.parametrize("name,needle", [("plugin_examples:cheat", r"seat E played \w+"),
-                                         ("plugin_examples:off_the_table", "not a card")])
+                                         ("plugin_examples:off_the_table", r"returned 99, which is not a card")])
 def test_illegal_cards_are_stopped_with_names(name, needle):
     with pytest.raises(IllegalPlayError, match=needle) as err:
         play_batch(1, 0, 50, [(0, 0, 0)], ["heuristic", name, "heuristic", "heuristic"])

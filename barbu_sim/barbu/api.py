@@ -16,7 +16,7 @@ from ..core.interrupt import call_kernel
 from ..core.rng import STREAM_EVAL, stream_key
 from ..core.seats import N_SEATS, SEAT_LETTERS
 from ..core.stats import mean_and_se
-from ..core.strategies import Strategy
+from ..core.strategies import Strategy, call_again, not_a_card_message
 from .choices import Choice, check_param
 from .deals import deal_around_into, random_deal
 from .engine import batch_kernel, one_kernel
@@ -91,12 +91,14 @@ def _raise_failed_play(code: int, resolved: list[Strategy], where: str, snap: np
             # numba could not carry the exception out of the kernel: call the strategy again on the
             # same state, here in Python, to show what it raised.
             try:
-                strategy.func(np.uint64(snap[SNAP_LEGAL]), np.uint64(snap[SNAP_HAND]), snap[:STATE_SIZE].copy(),
-                              np.array([snap[SNAP_RNG]], np.uint64))
+                call_again(strategy, snap[SNAP_LEGAL], snap[SNAP_HAND], snap[:STATE_SIZE], snap[SNAP_RNG])
             except Exception as e:
                 raise StrategyError(f"{who} raised {type(e).__name__}: {e} ({where})") from None
         raise StrategyError(f"{who} raised an exception, which it did not raise again when called with "
                             f"the same state ({where})")
+    if card >= NOT_A_CARD and snap is not None:
+        said = not_a_card_message(strategy, snap[SNAP_LEGAL], snap[SNAP_HAND], snap[:STATE_SIZE], snap[SNAP_RNG])
+        raise IllegalPlayError(f"{who} {said} ({where})")
     shown = format_card(card) if card < NOT_A_CARD else "a value that is not a card"
     raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
 

@@ -14,7 +14,7 @@ from numba import get_num_threads
 from ..core.cards import format_card
 from ..core.interrupt import call_kernel
 from ..core.seats import SEAT_LETTERS
-from ..core.strategies import Strategy
+from ..core.strategies import Strategy, call_again, not_a_card_message
 from .bidding import parse_bidding
 from .kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
 from .play import NOT_A_CARD, STRATEGY_RAISED
@@ -91,13 +91,16 @@ def raise_illegal(code: int, resolved: list[Strategy], where: str, state: np.nda
     if card == STRATEGY_RAISED:
         if state is not None:
             try:
-                strategy.func(np.uint64(state[S_SNAP_LEGAL]), np.uint64(state[S_SNAP_HAND]),
-                              state[:STATE_SIZE].copy(), np.array([state[S_SNAP_RNG]], np.uint64))
+                call_again(strategy, state[S_SNAP_LEGAL], state[S_SNAP_HAND], state[:STATE_SIZE], state[S_SNAP_RNG])
             except Exception as e:
                 raise StrategyError(f"{who} raised {type(e).__name__}: {e} ({where})") from None
             raise StrategyError(f"{who} raised an exception, which it did not raise again when called with "
                                 f"the same state ({where})")
         raise StrategyError(f"{who} raised an exception ({where})")
+    if card >= NOT_A_CARD and state is not None:
+        said = not_a_card_message(strategy, state[S_SNAP_LEGAL], state[S_SNAP_HAND], state[:STATE_SIZE],
+                                  state[S_SNAP_RNG])
+        raise IllegalPlayError(f"{who} {said} ({where})")
     shown = format_card(card) if card < NOT_A_CARD else "a value that is not a card"
     raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
 

@@ -172,3 +172,24 @@ class StrategyRegistry:
         # Built-in seats never call their slot; it still needs a function of the right type.
         fns = tuple(function_pointer(s.func if s.builtin_id == self.user_id else lowest_strategy) for s in resolved)
         return ids, fns, resolved
+
+
+def call_again(strategy: Strategy, legal, hand, state, rng) -> int:
+    """Call ``strategy`` here, in Python, on the state a kernel saved from a failed play, and
+    return the value it gives (an exception it raises propagates).
+
+    numba carries neither an exception nor an out-of-range value out of a kernel (the
+    kernel only knows the play failed), so the error message is made from this call.
+    """
+    return strategy.func(np.uint64(legal), np.uint64(hand), np.ascontiguousarray(state, dtype=np.uint64).copy(),
+                         np.array([rng], np.uint64))
+
+
+def not_a_card_message(strategy: Strategy, legal, hand, state, rng) -> str:
+    """What to say of a strategy whose play was not a card (0..51): the value it returns on that state."""
+    try:
+        value = call_again(strategy, legal, hand, state, rng)
+    except Exception as e:  # it raised this time: say that instead
+        return f"raised {type(e).__name__}: {e}"
+    return f"returned {value!r}, which is not a card (cards are 0..51)"
+
