@@ -36,7 +36,7 @@ from barbu_sim.barbu.report import build_tables, write_report
 from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.barbu.schema import REL_SEATS
 from barbu_sim.core.backends import make_backend
-from barbu_sim.core.runs import read_manifest
+from barbu_sim.core.rundir import read_manifest
 from barbu_sim.core.tables import to_markdown, write_table
 
 ROOT = Path(__file__).resolve().parent.parent

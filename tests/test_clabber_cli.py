@@ -125,7 +125,7 @@ def test_run_resume_report_plot(tmp_path):
 
 def test_resume_finishes_an_interrupted_run_identically(tmp_path):
     from barbu_sim.clabber.runs import RunConfig, run
-    from barbu_sim.core.runs import part_path
+    from barbu_sim.core.rundir import part_path
     import polars as pl
     config = RunConfig(rounds=3000, seed=4, bidding=["threshold:55"] * 4, strategies=["heuristic"] * 4,
                        chunk_rounds=1000)

@@ -79,7 +79,7 @@ def test_the_layer_check_sees_an_upward_import():
 def test_importing_the_analytics_does_not_import_numba():
     code = ("import sys\n"
             "import barbu_sim.barbu.analysis, barbu_sim.barbu.report, barbu_sim.barbu.plots, barbu_sim.barbu.schema\n"
-            "import barbu_sim.core.runs, barbu_sim.core.stats, barbu_sim.barbu.game.records\n"
+            "import barbu_sim.core.runs, barbu_sim.core.rundir, barbu_sim.core.stats, barbu_sim.barbu.game.records\n"
             "import barbu_sim.clabber.analysis, barbu_sim.clabber.report, barbu_sim.clabber.plots\n"
             "print('numba' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

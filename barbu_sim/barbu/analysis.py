@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..core.runs import scan_records
+from ..core.rundir import scan_records
 from ..core.seats import N_SEATS
 from ..core.stats import STAT_COLUMNS, with_ci
 from .schema import CONTRACT_ENUM, REL_ENUM, REL_SEATS, SCORE_COLUMNS

@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from ..core.files import replace_set
-from ..core.runs import Snapshot, snapshot_run
+from ..core.rundir import Snapshot, snapshot_run
 from ..core.seats import SEAT_LETTERS
 from ..core.tables import plain, table_writers, to_markdown
 from .analysis import (
@@ -21,7 +21,7 @@ EXPECTED_FIELDS = ["contract", "trump", "domino_rank", "rel_seat", "n", "mean", 
 
 def snapshot(run_dir) -> Snapshot:
     """One reading of a run: its manifest, read once, and exactly the chunks it lists (see
-    :func:`barbu_sim.core.runs.snapshot_run`); a report's tables, counts and notes all come from it."""
+    :func:`barbu_sim.core.rundir.snapshot_run`); a report's tables, counts and notes all come from it."""
     if isinstance(run_dir, Snapshot):
         return run_dir
     return snapshot_run(run_dir, "deals", repair=f"barbu-sim run --resume --out {run_dir}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..core.runs import RunError, read_manifest, scan_records
+from ..core.rundir import RunError, read_manifest, scan_records
 from ..core.stats import STAT_COLUMNS, with_ci
 
 METRICS = ("card_points", "meld_points", "bell_points", "round_score", "made")

@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from ..core.files import replace_set
-from ..core.runs import RunError, Snapshot, snapshot_run
+from ..core.rundir import RunError, Snapshot, snapshot_run
 from ..core.seats import SEAT_LETTERS
 from ..core.tables import table_writers, to_markdown
 from .analysis import GROUPINGS, by_group, clabber_scores, meld_frequencies
