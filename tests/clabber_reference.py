@@ -1,7 +1,7 @@
 """A slow, readable pure-Python Clabber engine: the reference the numba engine must match.
 
 Cards are the package's ints ``suit * 13 + rank`` (rank 7 = 9 .. 12 = A; suits C D H S = 0..3);
-hands are Python sets.  Everything here is written from ``shared/rules/clabber.md`` as plainly as
+hands are Python sets.  Everything here is written from the rules (``docs/rules.md``) as plainly as
 possible, with its own tables and its own splitmix64, so that an error in the engine's tables or
 bit tricks cannot hide in a shared helper.
 

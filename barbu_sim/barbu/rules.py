@@ -1,6 +1,6 @@
 """Contracts, the rule-variant configuration (``Rules``) and its named presets.
 
-The options are those of ``rules/barbu.md``; the defaults are the spec's.  A
+The options are those of the rules (``docs/rules.md``); the defaults are the spec's.  A
 ``Rules`` compiles to a small int64 array (``Rules.to_array``) that the
 kernels read with the ``R_*`` indices below.
 """
@@ -127,7 +127,7 @@ def _parse_payout(value) -> tuple[int, int, int, int]:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rule variants in force; every field is an option of ``rules/barbu.md``.
+    """The rule variants in force; every field is an option of the rules (``docs/rules.md``).
 
     Build one with keyword arguments, from a preset (:data:`PRESETS`), from a
     TOML file (:func:`load_rules`) or by overriding options of another

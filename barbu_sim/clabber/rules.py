@@ -1,4 +1,4 @@
-"""Clabber's cards, orders, points and rule options (``rules/clabber.md``); no numba here.
+"""Clabber's cards, orders, points and rule options (``docs/rules.md``); no numba here.
 
 The 24 cards are the A K Q J 10 9 of the package's 52-card encoding (``card = suit * 13 + rank``,
 rank 7 = 9 .. 12 = A), so parsing and printing are shared with Barbu; this module only refuses the
