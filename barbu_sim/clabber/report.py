@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from ..core.files import replace_set
-from ..core.rundir import RunError, Snapshot, snapshot_run
+from ..core.rundir import RunError, Snapshot, incomplete_note as run_note, snapshot_run
 from ..core.seats import SEAT_LETTERS
 from ..core.tables import table_writers, to_markdown
 from .analysis import GROUPINGS, by_group, clabber_scores, meld_frequencies
@@ -87,15 +87,7 @@ def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Pat
 def incomplete_note(run) -> str | None:
     """For a run not yet complete: how far it got and the command that finishes it (or that it is still
     being written); else ``None``.  ``run``: a run directory or a :func:`snapshot`."""
-    snap = snapshot(run)
-    manifest = snap.manifest
-    if manifest.get("complete"):
-        return None
-    counts = f"{manifest['rounds_done']:,} of {manifest['config']['rounds']:,} rounds"
-    if snap.being_written:
-        return (f"Run incomplete and still being written: this report covers the first {counts} "
-                f"(those on disk when it was read); run barbu-sim clabber report {snap.run_dir} again when it ends")
-    return f"Run incomplete: {counts}; finish it with: barbu-sim clabber run --resume --out {snap.run_dir}"
+    return run_note(snapshot(run), "rounds", "barbu-sim clabber")
 
 
 def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:

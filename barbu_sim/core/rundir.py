@@ -210,3 +210,18 @@ def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None,
 def scan_records(run_dir, unit: str = "deals", repair: str | None = None) -> pl.LazyFrame:
     """The records of a run directory as a LazyFrame (those of one :func:`snapshot_run`)."""
     return snapshot_run(run_dir, unit, repair).records
+
+
+def incomplete_note(snap: Snapshot, unit: str, command: str) -> str | None:
+    """For a run not yet complete: how far it got and the command that finishes it (or that it is
+    still being written); else ``None``.  ``unit``: ``deals`` or ``rounds``; ``command``: the game's
+    command (``barbu-sim`` or ``barbu-sim clabber``)."""
+    manifest = snap.manifest
+    if manifest.get("complete"):
+        return None
+    counts = f"{manifest[f'{unit}_done']:,} of {manifest['config'][unit]:,} {unit}"
+    if snap.being_written:
+        return (f"Run incomplete and still being written: this report covers the first {counts} "
+                f"(those on disk when it was read); run {command} report {snap.run_dir} again when the run ends")
+    return f"Run incomplete: {counts}; finish it with: {command} run --resume --out {snap.run_dir}"
+
