@@ -10,34 +10,17 @@ import sys
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 from barbu_sim.barbu.rules import Rules
 from barbu_sim.barbu.runs import RunConfig, run
-from barbu_sim.cli import app
 from barbu_sim.core.runs import RunError
 from interrupting import ctrl_c_once_loaded
-
-runner = CliRunner()
+from cli_checks import assert_clean_error, invoke
 
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("BARBU_SIM_CACHE", str(tmp_path / "cache"))
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def assert_clean_error(result, *needles):
-    """Exit 2, one line starting ``Error:``, no traceback, every needle in the message."""
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert lines and lines[-1].startswith("Error: "), result.output
-    assert "Traceback" not in result.output
-    for needle in needles:
-        assert needle in result.output, result.output
 
 
 def small_run(out, deals=3000, chunk=1000, **kwargs):

@@ -7,33 +7,16 @@ import os
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 from barbu_sim.barbu.runs import RunConfig, run
-from barbu_sim.cli import app
 from barbu_sim.core import runs as runs_module
 from barbu_sim.core.runs import lock_run
-
-runner = CliRunner()
+from cli_checks import assert_clean_error, invoke
 
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("BARBU_SIM_CACHE", str(tmp_path / "cache"))
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def assert_clean_error(result, *needles, code=2):
-    """One line starting ``Error:``, the exit code, no traceback, every needle in the message."""
-    assert result.exit_code == code, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert lines and lines[-1].startswith("Error: "), result.output
-    assert "Traceback" not in result.output
-    for needle in needles:
-        assert needle in result.output, result.output
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,7 @@ from .state import (
     S_NOT_HELD, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT,
     S_WON, STATE_SIZE,
 )
-from .strategies import BASIC, HEURISTIC, LOWEST, RANDOM
+from .strategy_ids import BASIC, HEURISTIC, LOWEST, RANDOM
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

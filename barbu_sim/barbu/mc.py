@@ -32,7 +32,7 @@ from .state import (
     S_CARDS_LEFT, S_CONTRACT, S_N_IN_TRICK, S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK_CARDS, S_VOIDS,
     STATE_SIZE,
 )
-from .strategies import BASIC, HEURISTIC, RANDOM
+from .strategy_ids import BASIC, HEURISTIC, RANDOM
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

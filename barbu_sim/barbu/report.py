@@ -6,10 +6,9 @@ from pathlib import Path
 
 import polars as pl
 
-from ..core.files import replace_set
 from ..core.rundir import Snapshot, incomplete_note as run_note, snapshot_run
 from ..core.seats import SEAT_LETTERS
-from ..core.tables import plain, table_writers, to_markdown
+from ..core.tables import plain, write_report_set
 from .analysis import (
     by_domino_rank, by_trump, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
     policy_scores, score_distribution,
@@ -68,25 +67,16 @@ def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Pat
     snap = snapshot(run)
     run_dir, manifest = snap.run_dir, snap.manifest
     tables = tables if tables is not None else build_tables(snap)
-    out = run_dir / "report"
-    out.mkdir(exist_ok=True)
-    writers = {}
     cfg = manifest["config"]
-    md = [f"# barbu-sim report: {run_dir.name}", "",
-          f"{manifest['deals_done']:,} deals, seed {cfg['seed']}, strategies {', '.join(cfg['strategies'])}, "
-          f"declarer seat {SEAT_LETTERS[cfg['declarer']]}, trump choice `{cfg['trump']}`, domino rank `{cfg['domino_rank']}`, "
-          f"barbu-sim {manifest['package_version']}.", ""]
+    head = [f"# barbu-sim report: {run_dir.name}", "",
+            f"{manifest['deals_done']:,} deals, seed {cfg['seed']}, strategies {', '.join(cfg['strategies'])}, "
+            f"declarer seat {SEAT_LETTERS[cfg['declarer']]}, trump choice `{cfg['trump']}`, domino rank `{cfg['domino_rank']}`, "
+            f"barbu-sim {manifest['package_version']}.", ""]
     note = incomplete_note(snap)
     if note:
-        md += [f"**{note}**", ""]
-    md += ["Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
-    for name, table in tables.items():
-        writers.update(table_writers(table, out, name))
-        if name != "distribution":
-            md += [f"## {TITLES[name]}", "", to_markdown(table), ""]
-    text = "\n".join(md)
-    writers[out / "report.md"] = lambda p: p.write_text(text, encoding="utf-8")
-    return replace_set(writers, what="the run's report")
+        head += [f"**{note}**", ""]
+    head += ["Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
+    return write_report_set(run_dir / "report", head, tables, TITLES, not_in_markdown=("distribution",))
 
 
 def incomplete_note(run) -> str | None:

@@ -33,7 +33,7 @@ from .state import (
     S_CARDS_LEFT, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS,
     S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
 )
-from .strategies import BASIC, HEURISTIC, LOWEST
+from .strategy_ids import BASIC, HEURISTIC, LOWEST
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

@@ -20,8 +20,11 @@ from __future__ import annotations
 from ..core.strategies import Strategy, StrategyRegistry, lowest_strategy, random_strategy
 from .basic import basic_strategy
 from .heuristic import heuristic_strategy
+from .mc import ROLLOUTS, mc_id, parse_mc
+from .strategy_ids import BASIC, HEURISTIC, LOWEST, RANDOM, USER
 
-RANDOM, HEURISTIC, LOWEST, USER, BASIC = 0, 1, 2, 3, 4  # the kernels' strategy ids
+__all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LOWEST", "RANDOM", "REGISTRY", "USER", "resolve_strategy",
+           "seat_strategies"]
 
 BUILTINS: dict[str, Strategy] = {
     "random": Strategy("random", RANDOM, random_strategy),
@@ -33,8 +36,6 @@ BUILTINS: dict[str, Strategy] = {
 
 def _mc_strategy(params: str) -> Strategy:
     """``mc`` with the parameters after ``mc:`` (see :mod:`barbu_sim.barbu.mc`)."""
-    from .mc import ROLLOUTS, mc_id, parse_mc  # mc imports this module's ids
-
     samples, rollout = parse_mc(params)
     return Strategy(f"mc:samples={samples},rollout={rollout}", mc_id(samples, ROLLOUTS[rollout]), lowest_strategy)
 

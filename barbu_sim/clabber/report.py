@@ -12,10 +12,9 @@ from pathlib import Path
 
 import polars as pl
 
-from ..core.files import replace_set
 from ..core.rundir import RunError, Snapshot, incomplete_note as run_note, snapshot_run
 from ..core.seats import SEAT_LETTERS
-from ..core.tables import table_writers, to_markdown
+from ..core.tables import write_report_set
 from .analysis import GROUPINGS, by_group, clabber_scores, meld_frequencies
 
 SCORE_FIELDS = ["team", "metric", "n", "mean", "std", "se", "ci_low", "ci_high"]
@@ -65,23 +64,15 @@ def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Pat
     run_dir, manifest = snap.run_dir, snap.manifest
     tables = tables if tables is not None else build_tables(snap)
     cfg = manifest["config"]
-    out = run_dir / "report"
-    out.mkdir(exist_ok=True)
-    writers = {}
-    md = [f"# barbu-sim Clabber report: {run_dir.name}", "",
-          f"{manifest['rounds_done']:,} rounds, seed {cfg['seed']}, dealer seat {SEAT_LETTERS[cfg['dealer']]}, "
-          f"bidding {', '.join(cfg['bidding'])}, strategies {', '.join(cfg['strategies'])}, "
-          f"rules {cfg['rules']}, barbu-sim {manifest['package_version']}.", ""]
+    head = [f"# barbu-sim Clabber report: {run_dir.name}", "",
+            f"{manifest['rounds_done']:,} rounds, seed {cfg['seed']}, dealer seat {SEAT_LETTERS[cfg['dealer']]}, "
+            f"bidding {', '.join(cfg['bidding'])}, strategies {', '.join(cfg['strategies'])}, "
+            f"rules {cfg['rules']}, barbu-sim {manifest['package_version']}.", ""]
     note = incomplete_note(snap)
     if note:
-        md += [f"**{note}**", ""]
-    md += ["CIs are 95% normal intervals (mean ± 1.96 se).", ""]
-    for name, table in tables.items():
-        writers.update(table_writers(table, out, name))
-        md += [f"## {TITLES[name]}", "", to_markdown(table), ""]
-    text = "\n".join(md)
-    writers[out / "report.md"] = lambda p: p.write_text(text, encoding="utf-8")
-    return replace_set(writers, what="the run's report")
+        head += [f"**{note}**", ""]
+    head += ["CIs are 95% normal intervals (mean ± 1.96 se).", ""]
+    return write_report_set(run_dir / "report", head, tables, TITLES)
 
 
 def incomplete_note(run) -> str | None:

@@ -48,8 +48,9 @@ def _plain_usage(pieces: list[str]) -> list[str]:
     return [re.sub(r"^\{(.+)\}(\.\.\.)?$", r"\1\2", piece) for piece in pieces]
 
 
-class Command(TyperCommand):
-    """A command whose help names every value (``N``, ``DIR``, ``SEAT=NAME``) and shows no raw type."""
+class _NamedValues:
+    """Help that names every value (``N``, ``DIR``, ``SEAT=NAME``) and shows no raw type: mixed into
+    the command and group classes below."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -60,6 +61,10 @@ class Command(TyperCommand):
         if option is not None and option.metavar is None:
             option.metavar = ""
         return option
+
+
+class Command(_NamedValues, TyperCommand):
+    """A command whose help names every value and shows no raw type."""
 
     def collect_usage_pieces(self, ctx):
         return _plain_usage(super().collect_usage_pieces(ctx))
@@ -76,18 +81,8 @@ class Command(TyperCommand):
             fail(describe_os_error(e), code=1)
 
 
-class Group(TyperGroup):
+class Group(_NamedValues, TyperGroup):
     """A command group with the same help conventions as :class:`Command`."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        _value_names(self.params)
-
-    def get_help_option(self, ctx):
-        option = super().get_help_option(ctx)
-        if option is not None and option.metavar is None:
-            option.metavar = ""
-        return option
 
 
 class Typer(typer.Typer):

@@ -38,3 +38,22 @@ def write_table(table: pl.DataFrame, out_dir: Path, name: str) -> list[Path]:
     pair; return both paths."""
     from .files import replace_set
     return replace_set(table_writers(table, out_dir, name), what=f"the {name} table")
+
+
+def write_report_set(out_dir: Path, head: list[str], tables: dict[str, pl.DataFrame], titles: dict[str, str],
+                     *, not_in_markdown: tuple[str, ...] = ()) -> list[Path]:
+    """A run's report: each table as CSV and JSON, and ``report.md`` (the ``head`` lines, then each
+    table under its title but those ``not_in_markdown``), all in ``out_dir`` and replaced as a set:
+    every file, or (if a write fails) none.  Returns the paths."""
+    from .files import replace_set
+    out_dir = Path(out_dir)
+    out_dir.mkdir(exist_ok=True)
+    writers, md = {}, list(head)
+    for name, table in tables.items():
+        writers.update(table_writers(table, out_dir, name))
+        if name not in not_in_markdown:
+            md += [f"## {titles[name]}", "", to_markdown(table), ""]
+    text = "\n".join(md)
+    writers[out_dir / "report.md"] = lambda p: p.write_text(text, encoding="utf-8")
+    return replace_set(writers, what="the run's report")
+
