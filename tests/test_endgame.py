@@ -1,0 +1,101 @@
+"""Exact endgames (:mod:`barbu_sim.barbu.endgame`) against a brute-force maxⁿ search written with
+the reference rules of play (``tests/reference.py``): no merged cards, no transposition table."""
+
+import random
+
+import numpy as np
+import pytest
+
+from barbu_sim.barbu.endgame import TT_WORDS, solve_cards, solve_from_trick
+from barbu_sim.barbu.rules import TRUMPS, Contract, Rules
+from barbu_sim.barbu.state import S_LEADER, S_N_IN_TRICK, S_TRICK, S_TRICK_CARDS, STATE_SIZE
+
+from reference import legal_cards, penalties_exhausted, trick_score, trick_winner_index
+
+
+def brute_force(hands, trick, leader, t, contract, trump, rules, me, played):
+    """Maxⁿ by plain recursion: each seat takes its best card; ties go to the card worst for ``me``,
+    then to the lowest card.  Returns the four seats' points from here on."""
+    seat = (leader + len(trick)) % 4
+    best = None
+    for card in sorted(legal_cards(hands[seat], trick, contract, trump, rules)):
+        hands[seat].remove(card)
+        now = trick + [card]
+        if len(now) < 4:
+            v = brute_force(hands, now, leader, t, contract, trump, rules, me, played)
+        else:
+            winner = (leader + trick_winner_index(now, contract, trump)) % 4
+            done = played | set(now)
+            v = [0, 0, 0, 0]
+            if t < 12 and not penalties_exhausted(contract, done):
+                v = brute_force(hands, [], winner, t + 1, contract, trump, rules, me, done)
+            v = list(v)
+            v[winner] += trick_score(contract, t + 1, now)
+        hands[seat].add(card)
+        if best is None or v[seat] > best[seat] or (v[seat] == best[seat] and seat != me and v[me] < best[me]):
+            best = v
+    return best
+
+
+def _position(rng, contract, trump, rules, tricks_left, in_trick):
+    """A position reached by random legal play: hands (sets), the trick so far, leader, trick number, played."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [set(deck[13 * j:13 * j + 13]) for j in range(4)]
+    leader, played, trick = rng.randrange(4), set(), []
+    t = 0
+    while True:
+        if t == 13 - tricks_left and len(trick) == in_trick:
+            return hands, trick, leader, t, played
+        seat = (leader + len(trick)) % 4
+        card = rng.choice(sorted(legal_cards(hands[seat], trick, contract, trump, rules)))
+        hands[seat].remove(card)
+        trick.append(card)
+        if len(trick) == 4:
+            leader = (leader + trick_winner_index(trick, contract, trump)) % 4
+            played |= set(trick)
+            trick, t = [], t + 1
+
+
+@pytest.mark.parametrize("contract", [c for c in Contract if c != Contract.DOMINO])
+def test_exact_endgame_values_equal_brute_force(contract):
+    rng = random.Random(int(contract))
+    rules = Rules()
+    ra = rules.to_array()
+    tt = np.zeros(TT_WORDS, np.uint64)
+    checked = 0
+    for trial in range(12):
+        trump = rng.randrange(4) if contract == TRUMPS else 0
+        tricks_left = 2 + trial % 3
+        in_trick = trial % 4
+        hands, trick, leader, t, played = _position(rng, int(contract), trump, rules, tricks_left, in_trick)
+        me = (leader + len(trick)) % 4
+        state = np.zeros(STATE_SIZE, np.uint64)
+        state[S_TRICK], state[S_LEADER], state[S_N_IN_TRICK] = t, leader, len(trick)
+        for k, c in enumerate(trick):
+            state[S_TRICK_CARDS + k] = c
+        masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
+        legal = sorted(legal_cards(hands[me], trick, int(contract), trump, rules))
+        values = np.full(52, np.nan)
+        solve_cards(masks, state, int(contract), trump, ra, np.uint64(sum(1 << c for c in legal)), tt, values)
+        assert masks.tolist() == [sum(1 << c for c in h) for h in hands]  # hands restored
+        for card in legal:
+            hands[me].remove(card)
+            now = trick + [card]
+            if len(now) < 4:
+                want = brute_force(hands, now, leader, t, int(contract), trump, rules, me, played)
+            else:
+                winner = (leader + trick_winner_index(now, int(contract), trump)) % 4
+                done = played | set(now)
+                want = [0, 0, 0, 0]
+                if t < 12 and not penalties_exhausted(int(contract), done):
+                    want = brute_force(hands, [], winner, t + 1, int(contract), trump, rules, me, done)
+                want = list(want)
+                want[winner] += trick_score(int(contract), t + 1, now)
+            hands[me].add(card)
+            assert values[card] == want[me], (contract.name, trial, card)
+            checked += 1
+        if not trick:
+            whole = solve_from_trick(masks, t, leader, int(contract), trump, ra, me, tt, np.empty(0))
+            assert list(whole) == brute_force(hands, [], leader, t, int(contract), trump, rules, me, played)
+    assert checked >= 20
