@@ -2,6 +2,7 @@
 
 from . import barbu as _barbu  # noqa: F401  (registers the Barbu commands on the app)
 from . import games as _games  # noqa: F401  (registers the full-game commands)
+from . import table as _table  # noqa: F401  (registers review, table and sheet)
 from . import clabber as _clabber  # noqa: F401  (registers `barbu-sim clabber ...`)
 from .app import app
 

@@ -56,6 +56,7 @@ def play(
     option: OptionOpt = None,
     symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
     explain: Annotated[bool, typer.Option(help="At each decision of a seat playing mc, print every legal card's estimated score with its standard error.")] = False,
+    record: Annotated[Optional[str], typer.Option(metavar="FILE", help="Also write the deal as a played-deal file, which barbu-sim review reads.")] = None,
 ):
     """Play one deal under a contract and print it trick by trick.
 
@@ -68,6 +69,8 @@ def play(
       barbu-sim play -c trumps --trump H --deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
 
       barbu-sim play -c barbu --seed 1 --seat-strategy E=mc:samples=200 --explain
+
+      barbu-sim play -c no-queens --seed 3 --record deal.txt
     """
     from ..barbu.api import play_named
     from ..barbu.choices import contract_choices
@@ -99,6 +102,11 @@ def play(
         from ..barbu.explain import format_explain
         typer.echo("")
         typer.echo(format_explain(result, symbols=symbols))
+    if record:
+        from ..barbu.playlog import played_deal_of, write_playlog
+        write_playlog(record, [played_deal_of(result, the_rules, seed=seed, index=index,
+                                              title=f"{source}; strategies: {names}")])
+        typer.echo(f"\nWrote {record}: barbu-sim review {record} annotates it")
 
 
 @app.command()
