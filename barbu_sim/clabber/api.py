@@ -9,14 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import get_num_threads
+from numba import get_num_threads, types
 
 from ..core.cards import format_card
+from ..core.compiling import ensure_compiled
 from ..core.interrupt import call_kernel
 from ..core.seats import SEAT_LETTERS
 from ..core.strategies import Strategy, call_again, not_a_card_message
 from .bidding import parse_bidding
 from .kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
+from .mc_play import MC_PLAY
 from .play import NOT_A_CARD, STRATEGY_RAISED
 from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
 from .state import S_SNAP_HAND, S_SNAP_LEGAL, S_SNAP_RNG, STATE_ARRAY_SIZE, STATE_SIZE
@@ -105,12 +107,36 @@ def raise_illegal(code: int, resolved: list[Strategy], where: str, state: np.nda
     raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
 
 
+def uses_mc(ids: np.ndarray) -> bool:
+    """True when a seat plays mc: the kernels must then be the engine compiled with the mc card player."""
+    return bool(((np.asarray(ids) & 15) == MC_PLAY).any())
+
+
+_MC_PROTO = np.zeros(1, np.uint64)  # the last argument that selects the engine with the mc player
+
+
+def _engine(kernel, ids: np.ndarray):
+    """``(compiled kernel, its last argument)`` of the engine the seats ``ids`` need.
+
+    Every Clabber kernel ends with an argument that is None in the engine without the mc card
+    player and a uint64 array in the engine with it: numba compiles the two from one source, and
+    a command that plays no mc seat never compiles the mc player (see :mod:`barbu_sim.clabber.play`).
+    """
+    if not uses_mc(ids):
+        return kernel.compiled(), None
+    args = kernel.args[:-1] + (types.uint64[::1],)
+    return ensure_compiled(kernel.dispatcher, args, f"{kernel.what} with the mc player",
+                           f"{kernel.estimate_key}-mc"), _MC_PROTO
+
+
 def _call(kernel, ids: np.ndarray, *args):
-    """``kernel(*args)``, interruptible by Ctrl-C when a user strategy sits at any seat (``ids``).
+    """``kernel(*args)`` in the engine the seats ``ids`` need (with or without mc), interruptible by
+    Ctrl-C when a user strategy sits at any seat.
 
     The kernel is compiled (or loaded) here, in the calling thread, before a worker thread runs it.
     """
-    return call_kernel(kernel.compiled(), bool((ids == USER).any()), *args)
+    compiled, proto = _engine(kernel, ids)
+    return call_kernel(compiled, bool((ids == USER).any()), *args, proto)
 
 
 def _record_arrays():
@@ -203,6 +229,8 @@ def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-
         rows = out
     if chunk < 1:
         raise ValueError("chunk must be positive")
+    if uses_mc(ids):
+        chunk = min(chunk, 8)  # an mc round costs thousands of rollouts: threads claim a few rounds at a time
     errors = np.zeros((-(-n // chunk), 2), np.int64)
     dealer = _seat(dealer, "the dealer")
     rules_array, forced_array = rules.to_array(), _forced(forced)
@@ -231,6 +259,8 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
     ids, fns, resolved = seat_strategies(strategies)
     rules = rules or Rules()
     games = np.zeros((n, 6), np.int64)
+    if uses_mc(ids):
+        chunk = 1  # an mc game costs a few seconds: threads claim games one by one
     errors = np.zeros(n, np.int64)
     _call(games_batch_kernel, ids, _seed(seed), start, n, chunk, rules.to_array(), bid_ids, bid_params, ids, fns,
           np.array([-1, 0, 0], np.int64), games, errors, _workers(threads))

@@ -17,6 +17,7 @@ from .bidding import THRESHOLD
 from .deals import deal_around_into
 from .kernels import reset_state, round_from
 from .mc import new_workspace
+from .play import mc_work
 from .rules import C_SCORE, N_ROUND_COLUMNS, STREAM_EVAL
 from ..core.strategies import USER_FNS
 
@@ -26,13 +27,13 @@ NEVER = 1 << 30  # a threshold nobody reaches: the seat passes throughout
 @lazy_kernel(
     types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[:, ::1],
                 types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS,
-                types.int64[:, ::1], types.int64[:, ::1], types.uint64[::1]),
+                types.int64[:, ::1], types.int64[:, ::1], types.uint64[::1], types.none),
     "the Clabber hand evaluator", "clabber-eval",
     cache=True,
     nogil=True,
 )
 def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules, bid_ids, bid_params, strat_ids,
-                    user_fns, sums, squares, state):
+                    user_fns, sums, squares, state, mc_proto):
     """Play ``n_samples`` sample deals under every option; sum the seat's team score, the opponents', the net.
 
     Parameters
@@ -41,6 +42,7 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
         policies, with ``pass`` = 1 making ``seat`` pass throughout; else the contract is imposed.
     sums, squares : (k, 3) int64, zeroed: own team, opponents, own minus opponents.
     state : (STATE_ARRAY_SIZE,) uint64, the strategies' state array (for the message of a failed play).
+    mc_proto : None, or any uint64 array for the engine with the mc card player.
 
     Returns 0, or the error code of the first failed play (the sums are then incomplete).
     """
@@ -58,6 +60,7 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
     params = bid_params.copy()
     d2 = np.empty((1, 2), np.int64)
     d1 = np.empty(1, np.int64)
+    mcw = mc_work(mc_proto)
     team = seat & 1
     for k in range(n_samples):
         deal_around_into(key, k, hand, seat, turned, dealer, pack, dealt, rng)
@@ -67,7 +70,7 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
             ids[seat] = THRESHOLD if options[o, 3] else bid_ids[seat]
             params[seat] = NEVER if options[o, 3] else bid_params[seat]
             code = round_from(dealt, turned, key, np.uint64(k), dealer, rules, ids, params, strat_ids, user_fns,
-                              forced, ws, state, rng, hands, row, False, d2, d2, d1)
+                              forced, ws, state, rng, hands, row, False, d2, d2, d1, mcw)
             if code < 0:
                 return code
             own = row[C_SCORE + team]

@@ -15,6 +15,7 @@ from ..core.atomic import claim
 from ..core.rng import rand_below, stream_key
 from .kernels import new_state, reset_state, round_into
 from .mc import new_workspace
+from .play import mc_work
 from .rules import (
     C_BID_ROUND, C_SCORE, G_FIRST_DEALER, G_RESULT, G_ROUNDS, G_SCORE, G_THROWN_IN, GAME_TARGET, MAX_GAME_ROUNDS,
     N_ROUND_COLUMNS, STREAM_GAME,
@@ -24,7 +25,7 @@ from ..core.strategies import USER_FNS
 
 @njit(cache=True, _nrt=False)
 def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced, ws, state, rng, pack, dealt, hands,
-               row, sheet, dummy2, dummy1, result):
+               row, sheet, dummy2, dummy1, result, mcw):
     """Play game ``g`` of run ``seed`` to 500 into ``result`` (a ``GAME_COLUMNS`` row); 0 or an error code.
 
     The first dealer is drawn from the game's own stream; the deal passes left after every round,
@@ -40,7 +41,7 @@ def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
     r = 0
     while r < MAX_GAME_ROUNDS and total0 < GAME_TARGET and total1 < GAME_TARGET:
         code = round_into(key, np.uint64(r), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, ws,
-                          state, rng, pack, dealt, hands, row, False, dummy2, dummy2, dummy1)
+                          state, rng, pack, dealt, hands, row, False, dummy2, dummy2, dummy1, mcw)
         if code < 0:
             return code
         if row[C_BID_ROUND] == 0:
@@ -66,8 +67,10 @@ def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
 
 
 @njit(cache=True)
-def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games, errors):
+def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games, errors,
+                 mc_proto):
     ws = new_workspace(rules)
+    mcw = mc_work(mc_proto)
     state = new_state(rules)
     rng = np.empty(1, np.uint64)
     pack = np.empty(24, np.int64)
@@ -80,7 +83,7 @@ def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, use
     result = np.empty(6, np.int64)
     for i in range(lo, hi):
         code = _game_into(seed, start + i, rules, bid_ids, bid_params, strat_ids, user_fns, forced, ws, state, rng,
-                          pack, dealt, hands, row, sheet, dummy2, dummy1, result)
+                          pack, dealt, hands, row, sheet, dummy2, dummy1, result, mcw)
         if code < 0:
             errors[i] = code
             return
@@ -91,15 +94,18 @@ def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, use
 @lazy_kernel(
     types.void(types.uint64, types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
                types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[:, ::1],
-               types.int64[::1], types.int64),
+               types.int64[::1], types.int64, types.none),
     "the Clabber game engine", "clabber-games",
     cache=True,
     parallel=True,
     nogil=True,
 )
 def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games,
-                       errors, workers):
-    """Play games ``start .. start + n - 1`` of run ``seed`` to 500; ``games`` (n, 6) gets ``GAME_COLUMNS``."""
+                       errors, workers, mc_proto):
+    """Play games ``start .. start + n - 1`` of run ``seed`` to 500; ``games`` (n, 6) gets ``GAME_COLUMNS``.
+
+    ``mc_proto``: None, or any uint64 array for the engine with the mc card player (so for the sheet kernel).
+    """
     n_chunks = (n + chunk - 1) // chunk
     next_chunk = np.zeros(1, np.int64)
     for _ in prange(max(1, min(workers, n_chunks))):
@@ -109,17 +115,17 @@ def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_
                 break
             lo = k * chunk
             _games_chunk(seed, start, lo, min(n, lo + chunk), rules, bid_ids, bid_params, strat_ids, user_fns,
-                         forced, games, errors)
+                         forced, games, errors, mc_proto)
 
 
 @lazy_kernel(
     types.int64(types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
-                USER_FNS, types.int64[:, ::1], types.int64[::1], types.uint64[::1]),
+                USER_FNS, types.int64[:, ::1], types.int64[::1], types.uint64[::1], types.none),
     "the Clabber score-sheet engine", "clabber-sheet",
     cache=True,
     nogil=True,
 )
-def game_sheet_kernel(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, sheet, result, state):
+def game_sheet_kernel(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, sheet, result, state, mc_proto):
     """Game ``g`` with every round's row in ``sheet`` (MAX_GAME_ROUNDS, N_ROUND_COLUMNS); 0 or an error code.
 
     ``state`` (``STATE_ARRAY_SIZE``): the strategies' state array, for the error message of a failed play.
@@ -128,4 +134,4 @@ def game_sheet_kernel(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, 
                       new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64), np.empty(24, np.int64),
                       np.empty(4, np.uint64),
                       np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64), sheet,
-                      np.empty((1, 2), np.int64), np.empty(1, np.int64), result)
+                      np.empty((1, 2), np.int64), np.empty(1, np.int64), result, mc_work(mc_proto))

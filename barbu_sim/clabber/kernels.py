@@ -21,7 +21,7 @@ from .bidding import MC, accepts, names
 from .deals import deal_into
 from .mc import FAILED, mc_bid, new_workspace
 from .melds import meld_flags
-from .play import play_into
+from .play import mc_work, play_into
 from .play_rules import suit_bits
 from .rules import (
     C_BID_ROUND, C_DEALER, C_FLAGS, C_MAKER, C_MAKER_TRUMPS, C_MISPLAY, C_TRUMP, C_TURNED, N_ROUND_COLUMNS,
@@ -82,19 +82,20 @@ def bid_into(hands, turned, dealer, bid_ids, bid_params, rng, record, rec_bids, 
 
 @njit(cache=True, _nrt=False)
 def round_into(key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, ws, state, rng, pack,
-               dealt, hands, out, record, rec_bids, rec_plays, rec_winners):
+               dealt, hands, out, record, rec_bids, rec_plays, rec_winners, mcw):
     """Deal, bid, play and score round ``index`` of ``key`` into ``out``; returns 0 or an error code.
 
-    ``forced`` (3,) int64: ``(-1, ...)`` to bid, else ``(bid round, maker, trump)`` imposed.
+    ``forced`` (3,) int64: ``(-1, ...)`` to bid, else ``(bid round, maker, trump)`` imposed.  ``mcw``:
+    None (the engine without the mc card player) or its array (see :mod:`barbu_sim.clabber.play`).
     """
     turned = deal_into(key, index, dealer, pack, dealt, rng)
     return round_from(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
-                      ws, state, rng, hands, out, record, rec_bids, rec_plays, rec_winners)
+                      ws, state, rng, hands, out, record, rec_bids, rec_plays, rec_winners, mcw)
 
 
 @njit(cache=True, _nrt=False)
 def round_from(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, ws,
-               state, rng, hands, out, record, rec_bids, rec_plays, rec_winners):
+               state, rng, hands, out, record, rec_bids, rec_plays, rec_winners, mcw):
     """Bid, play and score a dealt round (bidding and play draws from the streams of ``(key, index)``)."""
     for j in range(out.shape[0]):
         out[j] = 0
@@ -130,7 +131,7 @@ def round_from(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, st
     state[S_BID_ROUND] = code >> 4
     rng[0] = stream_key(key, index, STREAM_PLAY)
     return play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, state, rng, out,
-                     record, rec_plays, rec_winners)
+                     record, rec_plays, rec_winners, mcw)
 
 
 @njit(cache=True)
@@ -152,32 +153,33 @@ def reset_state(state, rules):
 @lazy_kernel(
     types.int64(types.uint64, types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1],
                 types.int64[::1], USER_FNS, types.int64[::1], types.uint64[::1], types.int64[::1],
-                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1]),
+                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1], types.none),
     "the Clabber engine", "clabber-one",
     cache=True,
     nogil=True,
 )
 def play_one_kernel(key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, dealt, out,
-                    rec_bids, rec_plays, rec_winners, state):
+                    rec_bids, rec_plays, rec_winners, state, mc_proto):
     """One round with its full record (bids, plays, trick winners); returns 0 or an error code.
 
     ``state`` (``STATE_ARRAY_SIZE``): the strategies' state array, for the error message of a failed play.
+    ``mc_proto``: None, or any uint64 array for the engine with the mc card player (so for every kernel here).
     """
     return round_into(key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
                       new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64), np.empty(24, np.int64),
-                      dealt, np.empty(4, np.uint64), out, True, rec_bids, rec_plays, rec_winners)
+                      dealt, np.empty(4, np.uint64), out, True, rec_bids, rec_plays, rec_winners, mc_work(mc_proto))
 
 
 @njit(cache=True, _nrt=False)
 def _rounds_range(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, rows,
-                  errors, ws, state, rng, pack, dealt, hands, row, dummy2, dummy1):
+                  errors, ws, state, rng, pack, dealt, hands, row, dummy2, dummy1, mcw):
     """Rounds ``start + lo .. start + hi - 1`` of run ``seed`` into ``rows[lo:hi]``, serially.
 
     An illegal card stops the chunk: ``errors`` (2,) gets its code and the round's offset ``i``.
     """
     for i in range(lo, hi):
         code = round_into(seed, np.uint64(start + i), dealer, rules, bid_ids, bid_params, strat_ids, user_fns,
-                          forced, ws, state, rng, pack, dealt, hands, row, False, dummy2, dummy2, dummy1)
+                          forced, ws, state, rng, pack, dealt, hands, row, False, dummy2, dummy2, dummy1, mcw)
         if code < 0:
             errors[0] = code
             errors[1] = i
@@ -188,25 +190,25 @@ def _rounds_range(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat
 
 @njit(cache=True)
 def _rounds_chunk(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, rows,
-                  errors):
+                  errors, mc_proto):
     """Allocate one chunk's scratch arrays, then play its rounds."""
     _rounds_range(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, rows,
                   errors, new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64),
                   np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64), np.empty((1, 2), np.int64),
-                  np.empty(1, np.int64))
+                  np.empty(1, np.int64), mc_work(mc_proto))
 
 
 @lazy_kernel(
     types.void(types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[::1],
                types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1],
-               types.int16[:, ::1], types.int64[:, ::1], types.int64),
+               types.int16[:, ::1], types.int64[:, ::1], types.int64, types.none),
     "the Clabber batch engine", "clabber-batch",
     cache=True,
     parallel=True,
     nogil=True,
 )
 def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
-                        rows, errors, workers):
+                        rows, errors, workers, mc_proto):
     """Play rounds ``start .. start + n - 1`` of run ``seed`` in chunks of ``chunk`` on ``workers`` threads.
 
     Parameters
@@ -226,21 +228,21 @@ def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_param
                 break
             lo = k * chunk
             _rounds_chunk(seed, start, lo, min(n, lo + chunk), dealer, rules, bid_ids, bid_params, strat_ids,
-                          user_fns, forced, rows, errors[k])
+                          user_fns, forced, rows, errors[k], mc_proto)
 
 
 @lazy_kernel(
     types.int64(types.uint64[::1], types.int64, types.uint64, types.int64, types.int64, types.int64[::1],
                 types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[::1],
-                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1]),
+                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1], types.none),
     "the Clabber engine for a given deal", "clabber-dealt",
     cache=True,
     nogil=True,
 )
 def play_dealt_kernel(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
-                      out, rec_bids, rec_plays, rec_winners, state):
+                      out, rec_bids, rec_plays, rec_winners, state, mc_proto):
     """One round from given hands and turned card, with its full record; 0 or an error code (``state``:
     as for :func:`play_one_kernel`)."""
     return round_from(dealt, turned, key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns,
                       forced, new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64),
-                      np.empty(4, np.uint64), out, True, rec_bids, rec_plays, rec_winners)
+                      np.empty(4, np.uint64), out, True, rec_bids, rec_plays, rec_winners, mc_work(mc_proto))

@@ -6,7 +6,9 @@ once as makers with the turned suit, once passing, the bidding then going on by 
 players' policies (an ``mc`` player in these inner deals bids ``threshold``) with this player
 passing throughout.  They accept when the mean of (own team's round score - opponents') is
 higher playing.  In round two they name the suit with the highest such mean if it beats passing.
-The samples are not conditioned on the earlier players' passes (a simplification).  The draws
+The samples are not conditioned on the earlier players' passes (a simplification), and in these
+sample plays a seat with ``mc`` card play plays ``heuristic`` (an mc decision inside every sample
+deal would cost samples times more).  The draws
 come from the round's own evaluation stream, so results stay reproducible per ``(seed, round)``.
 """
 
@@ -92,7 +94,7 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
                 state[i] = U0
             rng[0] = stream_key(ekey, np.uint64(k), STREAM_PLAY)
             code = play_into(dealt, hands, s, seat, dealer, rules, strat_ids, user_fns, state, rng, row, False, d2,
-                             d1)
+                             d1, None)
             if code < 0:
                 return FAILED + code
             v = _net(row, team)
@@ -111,7 +113,7 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
                 state[i] = U0
             rng[0] = stream_key(ekey, np.uint64(k), STREAM_PLAY)
             code = play_into(dealt, hands, code & 3, (code >> 2) & 3, dealer, rules, strat_ids, user_fns, state, rng,
-                             row, False, d2, d1)
+                             row, False, d2, d1, None)
             if code < 0:
                 return FAILED + code
             net_pass += _net(row, team)

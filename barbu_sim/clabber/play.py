@@ -4,16 +4,18 @@ kernels share (cards as ``suit * 13 + rank``, hands as ``uint64`` masks)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ..core.bits import pick
 from ..core.strategies import RAISED, random_strategy
 from .heuristic import heuristic_strategy
+from .mc_play import MC_PLAY, MC_WORK_SIZE, begin, mc_choose, observe
 from .melds import team_meld_points
 from .play_rules import OVERTRUMPS, card_points, follow_mask, power_by_trump, suit_bits
 from .rules import C_BELL, C_CARD, C_MELD, C_MISPLAY, C_SCORE, KING, QUEEN, R_MISPLAY, R_PARTNER_EXCUSE
 from .state import (
-    S_DEALER, S_SNAP_HAND, S_SNAP_LEGAL, S_SNAP_RNG, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
+    S_DEALER, S_SNAP_HAND, S_TURNED, S_SNAP_LEGAL, S_SNAP_RNG, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
     S_TRICK_POINTS, S_TRUMP, S_WIN_CARD, S_WIN_SEAT,
 )
 from .strategies import HEURISTIC, RANDOM
@@ -25,25 +27,80 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 
+# Two engines from one source: ``mcw`` (the mc player's knowledge and scratch space, see
+# :mod:`barbu_sim.clabber.mc_play`) is None in the engine without the mc player and an array in
+# the engine with it.  The functions below are resolved by that type when a kernel compiles, so
+# the engine without mc (every command that plays no mc seat) never compiles the mc player.
+
+def mc_work(proto):
+    """A fresh mc knowledge array when ``proto`` is an array (the engine with mc), else None."""
+
+
+@overload(mc_work)
+def _mc_work_impl(proto):
+    if isinstance(proto, types.NoneType):
+        return lambda proto: None
+    return lambda proto: np.zeros(MC_WORK_SIZE, np.uint64)
+
+
+def _mc_card(mcw, sid, legal, hand, state, rng):
+    """mc's card; without the mc player (mc bidding's sample plays) an mc seat plays heuristic."""
+
+
+@overload(_mc_card)
+def _mc_card_impl(mcw, sid, legal, hand, state, rng):
+    if isinstance(mcw, types.NoneType):
+        return lambda mcw, sid, legal, hand, state, rng: heuristic_strategy(legal, hand, state, rng)
+    return lambda mcw, sid, legal, hand, state, rng: mc_choose(sid, legal, hand, state, mcw)
+
+
+def _mc_begin(mcw, dealer, turned, root):
+    """A new round for the mc player's knowledge; nothing without the mc player."""
+
+
+@overload(_mc_begin)
+def _mc_begin_impl(mcw, dealer, turned, root):
+    if isinstance(mcw, types.NoneType):
+        return lambda mcw, dealer, turned, root: None
+    return lambda mcw, dealer, turned, root: begin(mcw, dealer, turned, root)
+
+
+def _mc_observe(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick):
+    """Record what a play shows (for mc); nothing without the mc player."""
+
+
+@overload(_mc_observe)
+def _mc_observe_impl(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick):
+    if isinstance(mcw, types.NoneType):
+        return lambda mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick: None
+
+    def impl(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick):
+        observe(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick)
+    return impl
+
+
 @njit(inline="always", cache=True)
-def _choose(sid, seat, legal, hand, state, rng, user_fns):
+def _choose(sid, seat, legal, hand, state, rng, user_fns, mcw):
     if sid == HEURISTIC:
         return heuristic_strategy(legal, hand, state, rng)
     if sid == RANDOM:
         return random_strategy(legal, hand, state, rng)
+    if (sid & 15) == MC_PLAY:  # the samples in the higher bits (mc_play.mc_id)
+        return _mc_card(mcw, sid, legal, hand, state, rng)
     return user_fns[seat](legal, hand, state, rng)
 
 
 @njit(cache=True, _nrt=False)
 def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, state, rng, out,
-              record, rec_plays, rec_winners):
+              record, rec_plays, rec_winners, mcw):
     """Play the six tricks and score the round into ``out`` (a ``ROUND_COLUMNS`` row).
 
     Returns 0, or the negative code ``-(1 + seat + 4 * card)`` of an illegal card (card
     ``NOT_A_CARD``: not a card; ``STRATEGY_RAISED``: the strategy raised an exception) when the
     rules say ``misplay=error``; then ``state`` (``STATE_ARRAY_SIZE`` entries) holds what the
     strategy was called with (``S_SNAP_*``).  The caller clears the state's per-round fields
-    (those before ``S_RULES``) and sets the turned card and bidding round first.
+    (those before ``S_RULES``) and sets the turned card and bidding round first.  ``mcw``: None,
+    or the mc player's array (see the two engines above).
     """
     for s in range(4):
         hands[s] = dealt[s]
@@ -66,6 +123,7 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
     for s in range(4):
         track |= strat_ids[s] != RANDOM
     leader = (dealer + 1) & 3
+    _mc_begin(mcw, dealer, np.int64(state[S_TURNED]), rng[0])
     n_act = 0
     for t in range(6):
         state[S_TRICK] = t
@@ -78,18 +136,20 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
         win_seat = leader
         win_power = -1
         top_trump = -1
+        led = -1
         tp = 0
         for k in range(4):
             hand = hands[seat]
+            excused = partner_excuse & (win_seat == (seat ^ 2))
             if k == 0:
                 legal = hand
             else:
-                legal = follow_mask(hand, led_bits, trump_bits, over, partner_excuse & (win_seat == (seat ^ 2)))
+                legal = follow_mask(hand, led_bits, trump_bits, over, excused)
             if track:
                 state[S_SEAT] = seat
                 state[S_N_IN_TRICK] = k
             rng_before = rng[0]
-            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns)
+            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, mcw)
             if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
                 state[S_SNAP_LEGAL] = legal  # what the strategy was called with, for the error message
                 state[S_SNAP_HAND] = hand
@@ -100,11 +160,13 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
                     return -(1 + seat + 4 * (card if 0 <= card < 52 else NOT_A_CARD))
                 _misplay(dealt, trump, seat, out)
                 return 0
+            _mc_observe(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, t)
             b = U1 << np.uint64(card)
             hands[seat] = hand ^ b
             played |= b
             if k == 0:
-                led_bits = suit_bits(card // 13)
+                led = card // 13
+                led_bits = suit_bits(led)
                 contenders = led_bits | trump_bits
             # The trick so far, without branches (random cards would mispredict them).
             p = pick((contenders & b) != U0, power_by_trump(card, trump), 0)

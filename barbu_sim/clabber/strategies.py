@@ -13,19 +13,32 @@ reach the kernels), so any user file works without changing the package::
         return highest_bit(legal)
 
     $ barbu-sim clabber run --strategy my_clabber.py:play_high
+
+``mc[:samples=N]`` is the Monte-Carlo player of :mod:`barbu_sim.clabber.mc_play`; its samples
+travel to the kernels inside its strategy id.
 """
 
 from __future__ import annotations
 
-from ..core.strategies import Strategy, StrategyRegistry, random_strategy
+from ..core.strategies import Strategy, StrategyRegistry, lowest_strategy, random_strategy
 from .heuristic import heuristic_strategy
+from .mc_play import MC_PLAY, mc_id, parse_mc
 
-RANDOM, HEURISTIC, USER = 0, 1, 2  # the kernels' strategy ids
+RANDOM, HEURISTIC, USER = 0, 1, 2  # the kernels' strategy ids; mc seats: MC_PLAY plus the samples (mc_id)
+assert MC_PLAY not in (RANDOM, HEURISTIC, USER)
 
 BUILTINS: dict[str, Strategy] = {
     "random": Strategy("random", RANDOM, random_strategy),
     "heuristic": Strategy("heuristic", HEURISTIC, heuristic_strategy),
 }
-REGISTRY = StrategyRegistry(BUILTINS, USER)
+
+
+def _mc_strategy(params: str) -> Strategy:
+    """``mc`` with the parameters after ``mc:``; its name is the canonical spec (``mc:samples=48``)."""
+    samples = parse_mc(params)
+    return Strategy(f"mc:samples={samples}", mc_id(samples), lowest_strategy)
+
+
+REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy})
 resolve_strategy = REGISTRY.resolve
 seat_strategies = REGISTRY.seat_strategies
