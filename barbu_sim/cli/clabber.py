@@ -27,7 +27,8 @@ clabber_app = Typer(help="""Clabber, the 24-card partnership game: play, simulat
                           no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 app.add_typer(clabber_app, name="clabber")
 
-STRATEGY_CHOICES = f"{', '.join(CLABBER_STRATEGIES)}, {PLUGIN_SPECS}"
+STRATEGY_CHOICES = (f"{', '.join(CLABBER_STRATEGIES)}, mc[:samples=N] (Monte Carlo card play: N layouts of the "
+                    f"unseen cards per decision, each card rolled out with heuristic; slow), {PLUGIN_SPECS}")
 BIDDING_CHOICES = ", ".join(CLABBER_BIDDING)
 StrategyOpt = Annotated[str, typer.Option(metavar="NAME", help=f"Play strategy for every seat: {STRATEGY_CHOICES}.")]
 SeatStrategyOpt = Annotated[Optional[list[str]], typer.Option(metavar="SEAT=NAME", help="Play strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")]
@@ -52,8 +53,10 @@ def _setup(strategy, seat_strategy, bidding, seat_bidding, option):
     from ..clabber.strategies import resolve_strategy
     strategies = per_seat(strategy, seat_strategy, "--seat-strategy")
     policies = per_seat(bidding, seat_bidding, "--seat-bidding")
-    for s in strategies:
-        resolve_strategy(s)
+    # mc's spec is recorded in its full form (mc -> mc:samples=48), so that manifests and cache keys
+    # name its parameters; other specs stay as given.
+    strategies = [name if name.startswith("mc:") else s for s, name in ((s, resolve_strategy(s).name)
+                                                                      for s in strategies)]
     check_bidding(policies)
     return strategies, policies, parse_rule_options(option)
 
