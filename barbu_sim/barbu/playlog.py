@@ -33,7 +33,7 @@ from .rules import CONTRACTS, DOMINO, TRUMPS, Rules, load_rules, parse_contract
 HEADER = "# barbu-sim played deal: docs/review-and-table.md describes the format"
 SEPARATOR = "---"
 KEYS = ("contract", "declarer", "deal", "trump", "domino-rank", "rules", "option", "seed", "index", "hand",
-        "doubles", "unfinished", "title", "play")
+        "doubles", "unfinished", "title", "play", "table")
 DOUBLE = re.compile(r"^([NESW])>([NESW])$")
 
 
@@ -116,10 +116,14 @@ def _play_lines(deal: PlayedDeal) -> list[str]:
     return out
 
 
-def write_playlog(path, deals: list[PlayedDeal]) -> None:
-    """Write one or more played deals to ``path`` (separated by ``---`` lines), replacing it whole."""
+def write_playlog(path, deals: list[PlayedDeal], table: str | None = None) -> None:
+    """Write played deals to ``path`` (separated by ``---`` lines), replacing it whole.
+
+    ``table``: the settings line of a table session, written first as its own record.
+    """
     from ..core.files import write_text
-    write_text(Path(path), f"\n{SEPARATOR}\n".join(format_playlog(d) for d in deals), what="the played deal")
+    records = ([f"{HEADER}\ntable: {table}\n"] if table is not None else []) + [format_playlog(d) for d in deals]
+    write_text(Path(path), f"{SEPARATOR}\n".join(records), what="the played deal")
 
 
 # ---------------------------------------------------------------- reading
@@ -143,6 +147,18 @@ def read_playlog(path) -> list[PlayedDeal]:
 
 def parse_playlog(text: str, name: str = "played deal") -> list[PlayedDeal]:
     """Parse and check every deal of a played-deal text; :class:`PlaylogError` at the first problem."""
+    _, deals = parse_session(text, name)
+    if not deals:
+        raise PlaylogError(f"{name}: no deal in it (a played deal starts with 'contract:', see docs/review-and-table.md)")
+    return deals
+
+
+def parse_session(text: str, name: str = "played deal") -> tuple[str | None, list[PlayedDeal]]:
+    """The ``table:`` settings line of a table session (None if none) and the deals of a played-deal text.
+
+    A table session's file starts with a record holding only ``table:`` (the settings
+    ``barbu-sim table --resume`` needs); every other record is a deal.
+    """
     records, current = [], []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -153,9 +169,14 @@ def parse_playlog(text: str, name: str = "played deal") -> list[PlayedDeal]:
             current.append((number, line))
     records.append(current)
     records = [r for r in records if r]
-    if not records:
-        raise PlaylogError(f"{name}: no deal in it (a played deal starts with 'contract:', see docs/review-and-table.md)")
-    return [_parse_record(r, name) for r in records]
+    settings = None
+    if records and records[0][0][1].lower().startswith("table:"):
+        if len(records[0]) > 1:
+            number, line = records[0][1]
+            raise PlaylogError(f"{name} line {number}: the 'table:' record holds only the table line; "
+                               f"end it with '---' before {line[:30]!r}")
+        settings = records.pop(0)[0][1].partition(":")[2].strip()
+    return settings, [_parse_record(r, name) for r in records]
 
 
 def _parse_record(lines: list[tuple[int, str]], name: str) -> PlayedDeal:
@@ -171,7 +192,7 @@ def _parse_record(lines: list[tuple[int, str]], name: str) -> PlayedDeal:
         if in_play and not (colon and key in KEYS and key != "play" and not re.fullmatch(r"[nesw]", key)):
             play.append((number, line))
             continue
-        if not colon or key not in KEYS:
+        if not colon or key not in KEYS or key == "table":
             raise PlaylogError(f"{where}: {line[:40]!r} is not 'NAME: value' (names: {', '.join(KEYS)})")
         if key == "play":
             in_play = True

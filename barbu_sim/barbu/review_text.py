@@ -68,8 +68,8 @@ def format_summary(review: Review, symbols: bool = False) -> list[str]:
     return lines
 
 
-def format_review(review: Review, symbols: bool = False) -> str:
-    """The whole review as text."""
+def format_review(review: Review, symbols: bool = False, brief: bool = False) -> str:
+    """The whole review as text; ``brief``: only the decisions whose loss counts, then the summary."""
     deal = review.deal
     pos = deal.replay()
     head = f"Review: {pos.describe_contract()}, declarer {SEAT_NAMES[deal.declarer]}"
@@ -87,7 +87,9 @@ def format_review(review: Review, symbols: bool = False) -> str:
     if not review.decisions:
         lines.append("No decision to review: every play reviewed had one legal card, or only equivalent ones.")
     for d in review.decisions:
-        lines += format_decision(d, symbols)
-    lines.append("")
+        if d.counts or not brief:
+            lines += format_decision(d, symbols)
+    if lines[-1]:
+        lines.append("")
     lines += format_summary(review, symbols)
     return "\n".join(lines)

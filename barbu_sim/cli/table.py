@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import app, check_range, check_seed, fail, interrupted
+from .app import OptionOpt, RulesOpt, app, check_range, check_seed, fail, interrupted, load_cli_rules, per_seat
 
 REVIEW_SAMPLES_MAX = 100_000
 
@@ -36,11 +36,11 @@ def review(
 
     Examples:
 
-      barbu-sim review deal.txt
+      barbu-sim play -c no-queens --seed 3 --record deal.txt && barbu-sim review deal.txt --samples 20
 
-      barbu-sim review deal.txt --seat E --samples 400
+      barbu-sim review deal.txt --seat E --samples 200
 
-      barbu-sim review deal.txt --json
+      barbu-sim review deal.txt --seat W --samples 20 --json
     """
     from ..barbu.playlog import read_playlog
     from ..barbu.review import review_deal, review_json
@@ -61,3 +61,142 @@ def review(
         typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=1))
         return
     typer.echo("\n\n".join(format_review(r, symbols=symbols) for r in reviews))
+
+
+LENGTH_HELP = "deal (one deal), block (seven contracts: one declarer's block) or game (28 hands)"
+
+
+@app.command()
+def table(
+    seat: Annotated[str, typer.Option(metavar="SEAT", help="Your seat: N, E, S or W.")] = "S",
+    length: Annotated[str, typer.Option(metavar="LENGTH", help=f"What to play: {LENGTH_HELP}.")] = "deal",
+    bots: Annotated[str, typer.Option(metavar="NAME", help="The bots' play strategy: random, basic, heuristic, lowest, mc[:samples=N], or file.py:func.")] = "heuristic",
+    bot: Annotated[Optional[list[str]], typer.Option(metavar="SEAT=NAME", help="One bot's play strategy, e.g. W=mc:samples=32. Repeatable.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the deals: deal h of the session is deal h of the seed.")] = 0,
+    declarer: Annotated[Optional[str], typer.Option(metavar="SEAT", help="Declarer of a deal, or first declarer of a block or game (default: you in a deal or block, drawn from the seed in a game).")] = None,
+    contract: Annotated[str, typer.Option("--contract", "-c", metavar="CONTRACT", help="A deal's contract (a block or game: the declarer chooses).")] = "barbu",
+    trump: Annotated[Optional[str], typer.Option(metavar="SUIT|POLICY", help="A deal's trump suit, or longest (default), strongest.")] = None,
+    domino_rank: Annotated[Optional[str], typer.Option(metavar="RANK|POLICY", help="A deal's domino starting rank (default 7), or most-held.")] = None,
+    bot_contracts: Annotated[str, typer.Option(metavar="POLICY", help="The bots' contract choice: fixed, myopic, relative, optimal...")] = "myopic",
+    bot_doubling: Annotated[str, typer.Option(metavar="POLICY", help="The bots' doubling: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN].")] = "compulsory-only",
+    hint_samples: Annotated[int, typer.Option(metavar="N", help="Layouts mc samples for a hint (0: no hints).")] = 50,
+    review_samples: Annotated[int, typer.Option(metavar="N", help="Layouts per decision of the review at the end (0: no review).")] = 50,
+    save: Annotated[str, typer.Option(metavar="FILE", help="Where the session is saved (at quit and after each hand): a played-deal file.")] = "table.txt",
+    resume: Annotated[Optional[str], typer.Option(metavar="FILE", help="Go on with a session saved in FILE (its own settings; it is saved there again).")] = None,
+    rules: RulesOpt = None,
+    option: OptionOpt = None,
+):
+    """Play against the bots in the terminal: a deal, a block of seven contracts or a whole game.
+
+    The screen shows your hand sorted by suit, the trick so far, the cards out and the
+    scores. Type a card (QS, ♠Q, q s, 10h) or its number in the list shown; an illegal
+    card is refused with the rule it breaks. Also: hint (mc's value of each of your legal
+    cards, from your information only), undo (take back your last card), quit (save the
+    session; review reads the file and --resume goes on). In a block or game you choose
+    your contracts and doubles; the bots use their policies. The score sheet follows
+    each hand, and the review of your decisions ends the session.
+
+    Examples:
+
+      barbu-sim table
+
+      barbu-sim table --length block --seat S --bots heuristic --bot W=mc:samples=32
+
+      barbu-sim table --resume table.txt
+    """
+    from ..barbu.game.table import LENGTHS, Session, TableSettings, read_session
+    from ..barbu.tableplay import Console
+    from ..core.seats import parse_seat
+    console = Console()
+    try:
+        check_range(hint_samples, "--hint-samples", 0, REVIEW_SAMPLES_MAX)
+        check_range(review_samples, "--review-samples", 0, REVIEW_SAMPLES_MAX)
+        if hint_samples == 1 or review_samples == 1:
+            raise ValueError("--hint-samples and --review-samples take 0 (off) or at least 2 layouts")
+        if resume:
+            settings, saved = read_session(resume)
+            save = resume
+        else:
+            check_seed(seed)
+            if length not in LENGTHS:
+                raise ValueError(f"--length must be deal, block or game, not {length!r}")
+            human = parse_seat(seat)
+            specs = per_seat(bots, bot, "--bot")
+            specs[human] = "you"
+            from ..barbu.game.game import first_declarer
+            first = parse_seat(declarer) if declarer else (first_declarer(seed, 0) if length == "game" else human)
+            settings = TableSettings(human, specs, length, seed, first, contract, trump, domino_rank, bot_contracts,
+                                     bot_doubling, hint_samples, TableSettings.options_of(load_cli_rules(rules, option)))
+            from ..barbu.rules import parse_contract
+            from ..barbu.choices import contract_choices
+            contract_choices(int(parse_contract(contract)), trump, domino_rank)  # checked before play
+            saved = []
+        session = Session(settings, settings.rules(), console, save)
+        finished = session.play(saved)
+    except KeyboardInterrupt:
+        interrupted(f"the session so far is in {save} (after the last complete hand)")
+    except ValueError as e:
+        fail(str(e))
+    if finished and review_samples:
+        from ..barbu.review import review_deal
+        from ..barbu.review_text import format_review
+        console.say("\nReview of your decisions (mc, your information only):")
+        for deal in session.deals:
+            console.say("")
+            console.say(format_review(review_deal(deal, [settings.seat], samples=review_samples,
+                                                  seed=settings.seed), brief=True))
+    if finished:
+        console.say(f"\nThe session is saved in {save}: barbu-sim review {save} annotates every seat")
+
+
+@app.command()
+def sheet(
+    out: Annotated[str, typer.Option("--out", metavar="DIR", help="Folder of the sheet: hands.parquet (as barbu-sim game writes it) and summary.json. An existing sheet there is taken up again.")] = "sheet",
+    first: Annotated[str, typer.Option(metavar="SEAT", help="The first declarer of a new sheet: N, E, S or W.")] = "N",
+    rules: RulesOpt = None,
+    option: OptionOpt = None,
+):
+    """Keep a real table's score: enter each hand's contract, doubles and raw scores as it is played.
+
+    Each entry is checked against the rules by the referee verify-games uses (who
+    declares, each contract once, the allowed and compulsory doubles, scores the
+    contract can give that add up); the doubles are settled and the running sheet is
+    printed. The sheet is saved after each hand to DIR/hands.parquet, which
+    verify-games and the analytics read; run the command again to go on. Each line
+    typed is one hand, CONTRACT[:SUIT|RANK] [DOUBLES] N E S W, e.g. "barbu E>N 0 -20 0 0"
+    (E>N: East doubled North); undo removes the last hand, quit stops.
+
+    Examples:
+
+      barbu-sim sheet --out our-game --first E
+
+      barbu-sim sheet --out our-game --rules strict-barbu
+    """
+    from pathlib import Path
+
+    from ..barbu.game.sheet import ScoreKeeper, keep_score, load_hands
+    from ..barbu.tableplay import Console, Quit
+    from ..core.seats import parse_seat
+    console = Console()
+    try:
+        the_rules = load_cli_rules(rules, option)
+        path = Path(out) / "hands.parquet"
+        keeper = load_hands(path, the_rules)
+        if keeper is not None:
+            console.say(f"Taken up: {len(keeper.hands)} hands in {path}")
+        else:
+            keeper = ScoreKeeper(the_rules, parse_seat(first))
+        try:
+            done = keep_score(keeper, console, path)
+        except Quit:
+            done = False
+    except KeyboardInterrupt:
+        interrupted(f"the hands entered are saved in {out}")
+    except ValueError as e:
+        fail(str(e))
+    if done:
+        console.say(f"\nThe game is complete and saved in {path}: barbu-sim verify-games {path} checks it")
+    elif keeper.hands:
+        console.say(f"\n{len(keeper.hands)} hands saved in {path}; barbu-sim sheet --out {out} goes on")
+    else:
+        console.say("\nNo hand entered: nothing saved")

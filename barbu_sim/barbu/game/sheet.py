@@ -1,0 +1,250 @@
+"""Keeping a real table's score: each hand's contract, doubles and raw scores, checked, settled and saved.
+
+:class:`ScoreKeeper` checks every entry with the referee ``verify-games`` uses
+(:class:`rules.GameReferee`: who declares, each contract once, allowed and compulsory
+doubles) and the raw scores against what the contract can give; it settles the doubles
+and keeps the running sheet.  :func:`save_hands` writes the hands in the columns of
+``hands.parquet`` (:func:`io.hand_rows`), which ``verify-games`` and the analytics read.
+``barbu-sim sheet`` and ``barbu-sim table`` both print :func:`format_sheet`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ...core.cards import parse_rank, parse_suit
+from ...core.seats import N_SEATS, SEAT_LETTERS, parse_seat
+from ..choices import param_name
+from ..rules import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
+from .game import GameResult, HandRecord
+from .rules import HANDS_PER_GAME, GameReferee, cutter_of, dealer_of, doubling_order, no_doubles, settle
+
+DOUBLE = re.compile(r"^([NESW])>([NESW])$", re.IGNORECASE)
+
+
+def doubles_text(doubles, declarer: int) -> str:
+    """``E>N* S>W``: who doubled whom, ``*`` on a double of the declarer."""
+    return " ".join(f"{SEAT_LETTERS[a]}>{SEAT_LETTERS[b]}{'*' if b == declarer else ''}"
+                    for a in range(N_SEATS) for b in range(N_SEATS) if doubles[a][b]) or "-"
+
+
+def format_sheet(hands: list[HandRecord]) -> str:
+    """The running score sheet: per hand the contract, the doubles and each seat's raw, settled and total.
+
+    Fits 100 columns (a long doubles list goes on its own line).
+    """
+    lines = [f"{'':<40}" + "".join(f"{SEAT_LETTERS[s]:>15}" for s in range(N_SEATS)),
+             f"{'hand':>4} {'decl':<4} {'contract':<12} {'doubles':<17}" + f"{'raw  +/-  tot':>15}" * N_SEATS]
+    total = np.zeros(N_SEATS, np.int64)
+    for h in hands:
+        total += h.final
+        marks = doubles_text(h.doubles, h.declarer)
+        cells = "".join(f"{int(h.raw[s]):>5}{int(h.settlement[s]):>+5}{int(total[s]):>+5}" for s in range(N_SEATS))
+        head = f"{h.hand_no + 1:>4} {SEAT_LETTERS[h.declarer]:<4} {h.contract_label():<12} "
+        if len(marks) > 17:  # a long list of doubles on its own line: the sheet stays within 100 columns
+            lines.append(head + "doubles " + marks)
+            lines.append(" " * len(head) + f"{'':<17}{cells}")
+        else:
+            lines.append(head + f"{marks:<17}{cells}")
+    lines.append("Totals: " + "  ".join(f"{SEAT_LETTERS[s]} {int(total[s]):+d}" for s in range(N_SEATS))
+                 + f"   (sum {int(total.sum()):+d})")
+    return "\n".join(lines)
+
+
+class ScoreKeeper:
+    """The hands of one game entered one by one; each is checked before it is kept.
+
+    ``first``: the first declarer; ``rules``: the rules in force (the rotation, the Domino payout).
+    """
+
+    def __init__(self, rules: Rules, first: int):
+        self.rules = rules
+        self.first = first
+        self.referee = GameReferee(rules, first)
+        self.hands: list[HandRecord] = []
+
+    @property
+    def next_hand(self) -> int:
+        return len(self.hands)
+
+    def next_declarer(self) -> int:
+        return self.referee.declarer(self.next_hand)
+
+    def add(self, contract: int, param: int, doubles, raw) -> HandRecord:
+        """Check and keep the next hand: ``doubles`` a set of (doubler, doubled); ``raw`` four raw scores.
+
+        Raises ``ValueError`` naming the hand and the rule broken; nothing is kept then.
+        """
+        h = self.next_hand
+        if h >= HANDS_PER_GAME:
+            raise ValueError(f"the game is over: {HANDS_PER_GAME} hands are entered")
+        d = self.referee.declarer(h)
+        where = f"hand {h + 1}"
+        saved = ([set(u) for u in self.referee.used], self.referee.doubles_on.copy())
+        try:
+            self.referee.declare(d, contract, param)
+            table = no_doubles()
+            for a, b in doubles:
+                if a == b:
+                    raise ValueError(f"{SEAT_LETTERS[a]} cannot double themselves")
+            for p in doubling_order(d):
+                self.referee.double(h, p, {b for a, b in doubles if a == p}, d, contract, table)
+            raw = [int(x) for x in raw]
+            check_raw(contract, raw, self.rules)
+        except ValueError as e:
+            self.referee.used, self.referee.doubles_on = saved
+            raise ValueError(f"{where}: {e}") from None
+        record = HandRecord(h, d, dealer_of(d), cutter_of(d), contract, param, table, np.array(raw, np.int64),
+                            settle(raw, table))
+        self.hands.append(record)
+        return record
+
+    def result(self, seed: int = 0) -> GameResult:
+        return GameResult(seed, 0, self.first, self.hands)
+
+
+def check_raw(contract: int, raw: list[int], rules: Rules) -> None:
+    """Raw scores a hand of ``contract`` can give: each a possible seat score, the right total (as ``verify-games``)."""
+    if len(raw) != N_SEATS:
+        raise ValueError(f"give four raw scores (N E S W), not {len(raw)}")
+    possible = rules.seat_scores(contract)
+    for seat, score in enumerate(raw):
+        if score not in possible:
+            raise ValueError(f"{SEAT_LETTERS[seat]} cannot score {score} in {CONTRACTS[contract]}")
+    if contract == DOMINO and sorted(raw) != sorted(rules.domino_payout):
+        raise ValueError(f"Domino pays {sorted(rules.domino_payout)} by finishing order, not {sorted(raw)}")
+    if sum(raw) != rules.contract_total(contract):
+        raise ValueError(f"raw scores add up to {sum(raw)}, not {rules.contract_total(contract)}")
+
+
+def parse_entry(text: str) -> tuple[int, int, set, list[int]]:
+    """One hand as typed: ``CONTRACT[:SUIT|RANK] [DOUBLER>DOUBLED ...] N E S W``.
+
+    e.g. ``barbu E>N S>N 0 -20 0 0`` or ``trumps:H 20 15 20 10``.  Returns (contract, param, doubles, raw).
+    """
+    tokens = text.split()
+    if not tokens:
+        raise ValueError("empty entry: type CONTRACT [DOUBLES] N E S W, e.g. barbu E>N 0 -20 0 0")
+    name, _, choice = tokens[0].partition(":")
+    contract = int(parse_contract(name))
+    param = 0
+    if contract in (TRUMPS, DOMINO):
+        if not choice:
+            what = "the trump suit, e.g. trumps:H" if contract == TRUMPS else "the starting rank, e.g. domino:7"
+            raise ValueError(f"name {what}")
+        param = parse_suit(choice) if contract == TRUMPS else parse_rank(choice)
+    elif choice:
+        raise ValueError(f"{CONTRACTS[contract]} takes no suit or rank ({tokens[0]!r})")
+    doubles, raw = set(), []
+    for t in tokens[1:]:
+        m = DOUBLE.match(t)
+        if m:
+            if raw:
+                raise ValueError(f"the doubles come before the four scores ({t!r})")
+            doubles.add((parse_seat(m.group(1)), parse_seat(m.group(2))))
+        elif re.fullmatch(r"[+-]?\d+", t):
+            raw.append(int(t))
+        else:
+            raise ValueError(f"{t!r} is neither a double (E>N) nor a score")
+    if len(raw) != N_SEATS:
+        raise ValueError(f"give four raw scores (N E S W), not {len(raw)}")
+    return contract, param, doubles, raw
+
+
+def label(contract: int, param: int) -> str:
+    name = param_name(contract, param)
+    return CONTRACTS[contract] + (f" {name}" if name else "")
+
+
+def save_hands(path, keeper: ScoreKeeper, game: int = 0) -> Path:
+    """Write the hands entered to ``path`` (a ``hands.parquet``) and ``summary.json`` beside it, replacing both."""
+    import json
+
+    import polars as pl
+
+    from ...core.files import replace_set
+    from ..schema import CONTRACT_ENUM, RANK_ENUM, SUIT_ENUM
+    from .io import hand_rows
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    result = keeper.result()
+    result.game = game
+    rows = hand_rows(result)
+    frame = pl.DataFrame(rows).with_columns(pl.col("contract").cast(CONTRACT_ENUM), pl.col("trump").cast(SUIT_ENUM),
+                                            pl.col("domino_rank").cast(RANK_ENUM))
+    summary = json.dumps({"games": 1, "source": "barbu-sim sheet", "first_declarer": SEAT_LETTERS[keeper.first],
+                          "hands_entered": len(keeper.hands), "rules": keeper.rules.to_dict()}, indent=2) + "\n"
+    replace_set({path: frame.write_parquet, path.parent / "summary.json": lambda p: p.write_text(summary, encoding="utf-8")},
+                what="the score sheet")
+    return path
+
+
+def load_hands(path, rules: Rules) -> ScoreKeeper | None:
+    """The hands of a sheet saved by :func:`save_hands` at ``path``, entered again through the checks
+    (None if there is no file yet)."""
+    from .records import read_records
+    path = Path(path)
+    if not path.exists():
+        return None
+    frame, _ = read_records(path)
+    rows = frame.sort("hand").to_dicts()
+    if not rows:
+        return None
+    keeper = ScoreKeeper(rules, int(rows[0]["declarer"]))
+    for r in rows:
+        c = int(parse_contract(str(r["contract"])))
+        param = parse_suit(str(r["trump"])) if c == TRUMPS else parse_rank(str(r["domino_rank"])) if c == DOMINO else 0
+        doubles = set()
+        for mark in filter(None, str(r["doubles"] or "").split(",")):
+            a, _, b = mark.partition(">")
+            doubles.add((parse_seat(a), parse_seat(b)))
+        try:
+            keeper.add(c, param, doubles, [r[col] for col in ("score_n", "score_e", "score_s", "score_w")])
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
+    return keeper
+
+
+def keep_score(keeper: ScoreKeeper, console, out) -> bool:
+    """Read hands from ``console`` until the game is complete or the input ends; save after each hand.
+
+    Returns True when all 28 hands are entered (the end-of-game checks then hold).
+    """
+    console.say("Type each hand as CONTRACT[:SUIT|RANK] [DOUBLES] N E S W (raw scores), e.g.\n"
+                "  barbu E>N W>N 0 -20 0 0      trumps:H S>N 20 15 20 10      domino:7 45 20 5 -5\n"
+                "DOUBLES: DOUBLER>DOUBLED (N>E for a redouble). Also: undo (the last hand), quit.")
+    while keeper.next_hand < HANDS_PER_GAME:
+        d = keeper.next_declarer()
+        owed = keeper.referee.owed(d)
+        owing = ", ".join(f"{SEAT_LETTERS[(d + r) % 4]} {n}" for r, n in zip((1, 2, 3), owed) if n)
+        left = ", ".join(CONTRACTS[c] for c in keeper.referee.remaining(d))
+        console.say(f"\nHand {keeper.next_hand + 1}: {SEAT_LETTERS[d]} declares ({left})"
+                    + (f"; compulsory doubles still owed to {SEAT_LETTERS[d]}: {owing}" if owing else ""))
+        text = console.ask(f"Hand {keeper.next_hand + 1} >")
+        if text.lower() == "quit":
+            return False
+        if text.lower() == "undo":
+            if not keeper.hands:
+                console.say("Nothing to undo")
+                continue
+            kept = [(h.contract, h.param, {(a, b) for a in range(4) for b in range(4) if h.doubles[a][b]},
+                     h.raw.tolist()) for h in keeper.hands[:-1]]
+            fresh = ScoreKeeper(keeper.rules, keeper.first)
+            for entry in kept:
+                fresh.add(*entry)
+            keeper.__dict__.update(fresh.__dict__)
+            console.say(f"Removed hand {keeper.next_hand + 1}")
+        else:
+            try:
+                keeper.add(*parse_entry(text))
+            except ValueError as e:
+                console.say(f"Refused: {e}")
+                continue
+        if keeper.hands:
+            save_hands(out, keeper)
+        console.say(format_sheet(keeper.hands))
+    keeper.referee.finish()
+    return True
