@@ -31,7 +31,10 @@ class Quit(Exception):
 
 
 class Console:
-    """Where the table reads lines and writes text: stdin / stdout by default, or given functions."""
+    """Where the table reads lines and writes text: stdin / stdout by default, or given functions.
+
+    ``read(prompt)`` returns the line typed (raises ``EOFError`` at the end); ``write(text)`` shows text.
+    """
 
     def __init__(self, read=None, write=None):
         self._read = read
@@ -47,7 +50,7 @@ class Console:
         """One line of input (``prompt`` shown first); the end of the input is :class:`Quit`."""
         try:
             if self._read is not None:
-                line = self._read().strip()
+                line = self._read(prompt).strip()
             elif sys.stdin.isatty():
                 return input(prompt + " ").strip()
             else:  # typed ahead or piped: show each line after its prompt, as a terminal would
@@ -148,7 +151,8 @@ def play_at_table(pos: Position, human: int, bots: dict, console: Console, hint=
             card = bots[seat].choose(pos)
         elif len(legal_cards) == 1:
             card = legal_cards[0]
-            console.say(f"You play {format_card(card)}: your only legal card")
+            if not pos.domino:  # a Domino play is shown below in any case
+                console.say(f"You play {format_card(card)}: your only legal card")
         else:
             card = _ask_card(pos, legal_cards, console, hint, header, snapshots)
             if card is None:  # undone: the position was restored
@@ -172,9 +176,7 @@ def _ask_card(pos, legal_cards, console: Console, hint, header: str, snapshots: 
     numbered = "  ".join(f"{i}:{format_card(c)}" for i, c in enumerate(legal_cards, 1))
     out = cards_of(pos.played)
     console.say("")
-    if header:
-        console.say(header)
-    console.say(f"Scores: {scores_text(pos)}")
+    console.say(f"{header} | {scores_text(pos)}" if header else f"Scores: {scores_text(pos)}")
     console.say(f"Out: {hand_text(np.uint64(sum(1 << c for c in out)))}" if out else "Out: nothing yet")
     console.say(table_text(pos))
     console.say(f"Your hand: {hand_text(pos.hands[pos.seat])}")
@@ -202,7 +204,7 @@ def _ask_card(pos, legal_cards, console: Console, hint, header: str, snapshots: 
             console.say(f"Refused: {e}")
             continue
         except ValueError as e:
-            console.say(f"Not understood: {e}. Type {COMMANDS}.")
+            console.say(f"Not understood: {e}.\nType {COMMANDS}.")
             continue
         snapshots.append(copy.deepcopy(pos))
         return card
@@ -223,8 +225,14 @@ def hint_text(pos: Position, samples: int, seed: int) -> str:
         r = c if int(reps) >> c & 1 else max(x for x in range(c // 13 * 13, c) if int(reps) >> x & 1)
         cells.append((float(values[:, r].mean()), c))
     cells.sort(key=lambda e: (-e[0], e[1]))
-    return "Hint (mc, your information only, score from here): " + "  ".join(
-        f"{format_card(c)} {m:+.1f}" for m, c in cells)
+    lines, line = ["Hint (mc, from your information only): each card's score from here, best first"], " "
+    for m, c in cells:
+        cell = f" {format_card(c):>3} {m:+6.1f}"
+        if len(line) + len(cell) > 100:
+            lines.append(line)
+            line = " "
+        line += cell
+    return "\n".join(lines + [line])
 
 
 __all__ = ["Bot", "Console", "PASS", "Quit", "hand_text", "hint_text", "parse_choice", "play_at_table"]

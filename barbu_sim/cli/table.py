@@ -146,7 +146,7 @@ def table(
             console.say(format_review(review_deal(deal, [settings.seat], samples=review_samples,
                                                   seed=settings.seed), brief=True))
     if finished:
-        console.say(f"\nThe session is saved in {save}: barbu-sim review {save} annotates every seat")
+        console.say(f"\nThe session is saved in {save}\n  barbu-sim review {save}   annotates every seat")
 
 
 @app.command()

@@ -221,8 +221,9 @@ def keep_score(keeper: ScoreKeeper, console, out) -> bool:
         owed = keeper.referee.owed(d)
         owing = ", ".join(f"{SEAT_LETTERS[(d + r) % 4]} {n}" for r, n in zip((1, 2, 3), owed) if n)
         left = ", ".join(CONTRACTS[c] for c in keeper.referee.remaining(d))
-        console.say(f"\nHand {keeper.next_hand + 1}: {SEAT_LETTERS[d]} declares ({left})"
-                    + (f"; compulsory doubles still owed to {SEAT_LETTERS[d]}: {owing}" if owing else ""))
+        console.say(f"\nHand {keeper.next_hand + 1}: {SEAT_LETTERS[d]} declares, with {left} left")
+        if owing:
+            console.say(f"  compulsory doubles still owed to {SEAT_LETTERS[d]}: {owing}")
         text = console.ask(f"Hand {keeper.next_hand + 1} >")
         if text.lower() == "quit":
             return False

@@ -213,8 +213,8 @@ class Session:
                 if current is not None:
                     current.plays = list(pos.plays)
                 self.save(current)
-                self.console.say(f"Saved to {self.save_path}: barbu-sim review {self.save_path} annotates it; "
-                                 f"barbu-sim table --resume {self.save_path} goes on")
+                self.console.say(f"Saved to {self.save_path}\n  barbu-sim review {self.save_path}   annotates it\n"
+                                 f"  barbu-sim table --resume {self.save_path}   goes on")
                 return False
             current.plays = list(pos.plays)
             self.deals.append(current)

@@ -1,0 +1,163 @@
+"""barbu-sim table as a player uses it: typed lines on standard input (and once a real terminal)."""
+
+import os
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+from cli_checks import invoke
+from typer.testing import CliRunner
+
+from barbu_sim.barbu.deals import random_deal
+from barbu_sim.barbu.game.table import Session, TableSettings
+from barbu_sim.barbu.playlog import read_playlog
+from barbu_sim.barbu.tableplay import Console, parse_choice
+from barbu_sim.cli import app
+from barbu_sim.core.cards import cards_of, format_card, parse_card
+
+runner = CliRunner()
+SEED = 2  # South holds K♥ in deal 0 of seed 2: leading it at Barbu is refused
+QUICK = ["--review-samples", "0", "--hint-samples", "0"]
+
+
+def table(tmp_path, lines, *args, name="t.txt"):
+    """``barbu-sim table`` with ``lines`` typed on standard input; the saved file's path and the result."""
+    path = tmp_path / name
+    result = runner.invoke(app, ["table", "--seed", str(SEED), "--save", str(path), *map(str, args)],
+                           input="".join(f"{line}\n" for line in lines))
+    assert "Traceback" not in result.output, result.output
+    return path, result
+
+
+def test_parse_choice_takes_every_spelling():
+    legal = [parse_card("7C"), parse_card("QS")]
+    assert {parse_choice(t, legal) for t in ("QS", "qs", "♠Q", "q s", "2", " s q ")} == {parse_card("QS")}
+    with pytest.raises(ValueError, match="numbered 1 to 2"):
+        parse_choice("3", legal)
+
+
+def test_a_deal_through_standard_input(tmp_path):
+    south = cards_of(random_deal(SEED, 0)[2])
+    not_held = next(c for c in range(52) if c not in south)
+    typed = ["hint", format_card(not_held), "KH", "zz", "?"] + ["1"] * 13
+    path, result = table(tmp_path, typed, "--hint-samples", 4, "--review-samples", 4)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Deal: barbu, declarer South; you are South | N +0  E +0  S +0  W +0" in out
+    assert "Your hand: ♠ K Q 8 4  ♥ K 9 8 3  ♦ Q 7 5  ♣ Q 2" in out and "Trick so far: you lead" in out
+    assert "Hint (mc, from your information only): each card's score from here, best first" in out
+    assert f"Refused: South does not hold {format_card(not_held)}" in out
+    assert "Refused: South may not play KH: K♥ may not be led while holding another card" in out
+    assert "Not understood: unknown suit in card 'zz'" in out and "Type a card (QS, ♠Q, q s), its number" in out
+    assert "Hand over:" in out and "Totals: N " in out and "Review of your decisions" in out
+    assert max(len(line) for line in out.splitlines() if str(tmp_path) not in line) <= 100
+    deal = read_playlog(path)[0]  # what was played, as review reads it
+    assert not deal.unfinished and deal.replay().over and deal.plays[0][0] == 2
+    assert invoke("review", path, "--samples", 2, "--seat", "S").exit_code == 0
+
+
+def test_undo_quit_and_resume_play_the_same_deal(tmp_path):
+    whole, result = table(tmp_path, ["1"] * 13, *QUICK, name="whole.txt")
+    assert result.exit_code == 0 and "The session is saved" in result.output
+    typed = ["undo", "1", "undo", "1", "1", "undo", "undo"] + ["1"] * 13
+    undone, result = table(tmp_path, typed, *QUICK, name="undone.txt")
+    assert result.output.count("Undone: back to your previous card") == 3 and "Nothing to undo in this deal" in result.output
+    assert undone.read_text() == whole.read_text()  # the bots play again exactly as before
+    part, result = table(tmp_path, ["1", "1", "1", "quit"], *QUICK, name="part.txt")
+    assert f"Saved to {part}" in result.output and f"barbu-sim table --resume {part}   goes on" in result.output
+    saved = read_playlog(part)[0]
+    assert saved.unfinished and 3 <= sum(1 for s, _ in saved.plays if s == 2) <= 4
+    assert invoke("review", part, "--samples", 2).exit_code == 0  # review reads a session stopped half-way
+    result = runner.invoke(app, ["table", "--resume", str(part), *QUICK], input="1\n" * 13)
+    assert result.exit_code == 0, result.output
+    assert "Taken up: hand 1, barbu" in result.output
+    assert part.read_text() == whole.read_text()
+
+
+def test_the_end_of_input_saves_like_quit(tmp_path):
+    path, result = table(tmp_path, ["1"], *QUICK)
+    assert result.exit_code == 0 and "Saved to" in result.output
+    assert read_playlog(path)[0].unfinished
+
+
+def test_a_damaged_session_file_is_one_line(tmp_path):
+    path, _ = table(tmp_path, ["1", "quit"], *QUICK)
+    path.write_text(path.read_text().replace("seed=2", "seed=3"))
+    result = runner.invoke(app, ["table", "--resume", str(path)], input="")
+    assert result.exit_code == 2 and result.output.startswith("Error: ") and "was the file edited" in result.output
+    result = runner.invoke(app, ["table", "--length", "week"], input="")
+    assert result.exit_code == 2 and "--length must be deal, block or game" in result.output
+
+
+def answer(prompt: str) -> str:
+    """A player who picks the first card, contract and rank offered, trumps hearts, doubles when forced."""
+    if prompt.startswith("Trump"):
+        return "H"
+    if prompt.startswith("Starting"):
+        return "7"
+    if prompt.startswith("Double whom"):
+        return prompt.split("? ")[1].split()[0] if "must double" in prompt else "no"
+    return "1"
+
+
+@pytest.mark.parametrize("seat, first", [(2, 2), (2, 0)])
+def test_a_block_with_contract_choice_and_doubling(tmp_path, seat, first):
+    said, typed = [], []
+    refusals = iter(["barbu", "9"] if seat == first else [])  # a contract declared already; a bad number
+
+    def read(prompt):
+        line = answer(prompt)
+        if prompt.startswith("Contract") and "barbu" not in prompt:
+            line = next(refusals, line)
+        if prompt.startswith("Double whom") and "must double" in prompt and "no" not in typed[-1:]:
+            line = "no"  # refused once: the double is compulsory
+        typed.append(line)
+        return line
+
+    settings = TableSettings(seat, ["heuristic", "random", "you", "basic"], "block", 4, first,
+                             bot_contracts="fixed", hint_samples=0)
+    session = Session(settings, settings.rules(), Console(read, said.append), tmp_path / "block.txt")
+    assert session.play([])
+    text = "\n".join(said)
+    assert len(session.records) == 7 == len(read_playlog(tmp_path / "block.txt"))
+    assert sorted(r.contract for r in session.records) == list(range(7))
+    if seat == first:
+        assert "Refused: you have declared barbu already" in text
+    else:
+        assert "Refused: S must double the declarer N now" in text
+    for p in range(4):  # the compulsory doubles, all made
+        if p != first:
+            assert session.referee.doubles_on[p, first] >= 2
+    totals = sum(r.final for r in session.records)
+    assert f"Totals: N {int(totals[0]):+d}  E {int(totals[1]):+d}" in text and int(totals.sum()) == 0
+
+
+def test_a_real_terminal(tmp_path):
+    """The command in a pseudo-terminal: prompts on the input line, typed cards echoed by the terminal."""
+    import pty
+    save = tmp_path / "pty.txt"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, as a person starts it
+        os.execvp(sys.executable, [sys.executable, "-m", "barbu_sim.cli", "table", "--seed", str(SEED),
+                                   "--save", str(save), *QUICK])
+    screen, deadline = b"", time.time() + 120
+    try:
+        while time.time() < deadline and b"The session is saved" not in screen:
+            ready, _, _ = select.select([fd], [], [], 1)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            screen += chunk
+            if chunk.rstrip().endswith(b">"):
+                os.write(fd, b"1\n")
+    finally:
+        os.waitpid(pid, 0)
+    text = screen.decode("utf-8", "replace")
+    assert "Play 1:" in text and "> 1\r\n" in text  # the prompt, then what the terminal echoed
+    assert "Hand over:" in text and "The session is saved" in text
+    assert save.exists() and not read_playlog(save)[0].unfinished
