@@ -13,9 +13,8 @@ from numba import njit
 
 from barbu_sim.clabber.api import IllegalPlayError, play_dealt, play_round, play_rounds
 from barbu_sim.clabber.heuristic import heuristic_strategy
-from barbu_sim.clabber.mc_play import (
-    DEFAULT_SAMPLES, K_NOT_HELD, K_SHOWN, MC_WORK_SIZE, W_LAYOUT, legal_now, replay_into, rollout, round_scores,
-)
+from barbu_sim.clabber.mc_play import DEFAULT_SAMPLES, K_NOT_HELD, K_SHOWN, MC_WORK_SIZE, W_LAYOUT, replay_into
+from barbu_sim.clabber.rollout import legal_now, rollout, round_scores
 from barbu_sim.clabber.mc_review import card_values
 from barbu_sim.clabber.rules import ROUND_COLUMNS, Rules, parse_clabber_card
 from barbu_sim.clabber.state import S_SEAT, STATE_ARRAY_SIZE

@@ -17,8 +17,9 @@ from ..core.cards import format_card
 from ..core.compiling import lazy_kernel
 from ..core.rng import stream_key
 from .mc_play import (
-    DEFAULT_SAMPLES, MAX_SAMPLES, MC_WORK_SIZE, W_SQUARES, W_SUMS, decision_key, legal_now, mc_estimates, replay_into,
+    DEFAULT_SAMPLES, MAX_SAMPLES, MC_WORK_SIZE, W_SQUARES, W_SUMS, decision_key, mc_estimates, replay_into,
 )
+from .rollout import legal_now
 from .rules import STREAM_PLAY, Rules
 from .state import S_SEAT, STATE_ARRAY_SIZE
 
@@ -88,7 +89,8 @@ def card_values(result, decision: int, samples: int = DEFAULT_SAMPLES, rules: Ru
                            result.row["trump"], result.row["maker"], (rules or Rules()).to_array(),
                            np.ascontiguousarray(plays), decision, root, samples, means, ses)
     if seat != plays[decision, 0]:  # the replay went astray: the record is not a round of these rules
-        raise ValueError(f"play {decision} is seat {plays[decision, 0]}'s in the record but seat {seat}'s in the replay")
+        raise ValueError(f"play {decision} is seat {plays[decision, 0]}'s in the record but seat {seat}'s "
+                         "in the replay")
     played = int(plays[decision, 1])
     out = [{"card": c, "name": format_card(c), "value": float(means[c]), "se": float(ses[c]), "played": c == played,
             "seat": int(seat)} for c in range(52) if not np.isnan(means[c])]
