@@ -13,6 +13,7 @@ from barbu_sim.barbu.state import (
     S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD,
     S_WIN_SEAT, S_WON, STATE_SIZE,
 )
+from barbu_sim.barbu.rules import Rules
 from barbu_sim.core.rng import STREAM_PLAY, stream_key
 
 NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINO = range(7)
@@ -41,10 +42,12 @@ def to_mask(cards):
 def legal_cards(hand, trick, contract, trump, rules):
     """The cards of ``hand`` that may be played to ``trick`` (a list of cards played so far)."""
     if not trick:
-        if contract == NO_HEARTS or (contract == BARBU and rules.barbu_heart_lead == "no-hearts-unless-only-hearts"):
+        hearts_kept_back = (contract == NO_HEARTS and rules.no_hearts_lead == "unless-only-hearts") or (
+            contract == BARBU and rules.barbu_heart_lead == "no-hearts-unless-only-hearts")
+        if hearts_kept_back:
             non_hearts = {c for c in hand if suit(c) != HEARTS}
             return non_hearts or set(hand)
-        if contract == BARBU and KING_OF_HEARTS in hand and len(hand) > 1:
+        if contract == BARBU and rules.barbu_heart_lead == "king-only" and KING_OF_HEARTS in hand and len(hand) > 1:
             return set(hand) - {KING_OF_HEARTS}
         return set(hand)
     led = suit(trick[0])
@@ -86,19 +89,28 @@ def trick_winner_index(trick, contract, trump):
     return trick.index(max(c for c in trick if suit(c) == led))
 
 
-def trick_score(contract, trick_number, cards):
-    """Raw points for the winner of trick ``trick_number`` (1-based) with these cards."""
+def heart_value(card, rules):
+    """What one heart costs in No Hearts: the ace, a high heart (its rank at least the high-from rank) or another."""
+    if card == ACE_OF_HEARTS:
+        return rules.no_hearts_ace
+    high_from = "23456789TJQKA".index(rules.no_hearts_high_from.replace("10", "T"))
+    return rules.no_hearts_high_heart if rank(card) >= high_from else rules.no_hearts_per_heart
+
+
+def trick_score(contract, trick_number, cards, rules=None):
+    """Raw points for the winner of trick ``trick_number`` (1-based) with these cards (default values: the spec's)."""
+    rules = rules or Rules()
     if contract == NO_TRICKS:
-        return -2
+        return rules.no_tricks_per_trick
     if contract == NO_QUEENS:
-        return -6 * sum(1 for c in cards if c in QUEENS)
+        return rules.no_queens_per_queen * sum(1 for c in cards if c in QUEENS)
     if contract == NO_LAST_TWO:
-        return {12: -10, 13: -20}.get(trick_number, 0)
+        return {12: rules.no_last_two_trick_12, 13: rules.no_last_two_trick_13}.get(trick_number, 0)
     if contract == NO_HEARTS:
-        return sum(-6 if c == ACE_OF_HEARTS else -2 for c in cards if suit(c) == HEARTS)
+        return sum(heart_value(c, rules) for c in cards if suit(c) == HEARTS)
     if contract == BARBU:
-        return -20 if KING_OF_HEARTS in cards else 0
-    return 5
+        return rules.barbu_king if KING_OF_HEARTS in cards else 0
+    return rules.trumps_per_trick
 
 
 def penalties_exhausted(contract, played):
@@ -111,14 +123,21 @@ def penalties_exhausted(contract, played):
     return False
 
 
-def domino_playable(card, start, table):
-    """``table``: the set of cards already played.  True when ``card`` may go down."""
-    s, r = suit(card), rank(card)
-    if r == start:
+def column_order(suit_, ace_low=False):
+    """The cards of a suit in Domino column order, low to high: 2 .. A, or A, 2 .. K with the ace low."""
+    ranks = [12] + list(range(12)) if ace_low else list(range(13))
+    return [suit_ * 13 + r for r in ranks]
+
+
+def domino_playable(card, start, table, ace_low=False):
+    """``table``: the set of cards already played.  True when ``card`` may go down: it is of the starting
+    rank, or its neighbour toward the starting rank in column order is on the table."""
+    if rank(card) == start:
         return True
-    if r > start:
-        return (s * 13 + r - 1) in table
-    return (s * 13 + r + 1) in table
+    order = column_order(suit(card), ace_low)
+    place, start_place = order.index(card), order.index(suit(card) * 13 + start)
+    neighbour = order[place - 1] if place > start_place else order[place + 1]
+    return neighbour in table
 
 
 class Table:
@@ -183,25 +202,27 @@ def play(hands, contract, param, declarer, rules, strategies, seed=0, index=0):
         return card
 
     if contract == DOMINO:
-        start, payout = param, rules.domino_payout
+        if rules.fixed_domino_start is not None:  # domino-start=fixed:R: the declarer names no rank
+            param = table.param = rules.fixed_domino_start
+        start, payout, ace_low = param, rules.domino_payout, rules.domino_ace == "low"
         finished = []
         seat = declarer
         while len(finished) < 3:
             if hands[seat]:
-                legal = {c for c in hands[seat] if domino_playable(c, start, table.played)}
+                legal = {c for c in hands[seat] if domino_playable(c, start, table.played, ace_low)}
                 if not legal:
                     actions.append((seat, -1))
                     # A pass shows that the seat holds none of the cards playable now.
                     table.not_held[seat] |= {c for c in range(52)
-                                             if c not in table.played and domino_playable(c, start, table.played)}
+                                             if c not in table.played and domino_playable(c, start, table.played,
+                                                                                          ace_low)}
                 else:
                     card = ask(seat, legal)
                     hands[seat].remove(card)
                     table.played.add(card)
-                    s, r = suit(card), rank(card)
-                    if table.low[s] == 13:
-                        table.low[s] = table.high[s] = r
-                    table.low[s], table.high[s] = min(table.low[s], r), max(table.high[s], r)
+                    s = suit(card)
+                    column = [c for c in column_order(s, ace_low) if c in table.played]  # low to high
+                    table.low[s], table.high[s] = rank(column[0]), rank(column[-1])
                     table.cards_left[seat] -= 1
                     actions.append((seat, card))
                     if not hands[seat]:
@@ -233,7 +254,7 @@ def play(hands, contract, param, declarer, rules, strategies, seed=0, index=0):
             table.win_card, table.win_seat = trick[w], seats[w]
             actions.append((seat, card))
         winner = seats[trick_winner_index(trick, contract, param)]
-        scores[winner] += trick_score(contract, number, trick)
+        scores[winner] += trick_score(contract, number, trick, rules)
         tricks[winner] += 1
         table.won[winner] |= set(trick)
         table.tricks_won[winner] += 1

@@ -10,14 +10,21 @@ import pytest
 
 import reference
 from barbu_sim.barbu.play_rules import (
-    beats, domino_openers, domino_playable, forced_discard, hand_over, lead_restriction, legal_mask, trick_points,
-    trick_winner,
+    beats, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_position, domino_start, domino_wrap,
+    forced_discard, hand_over, lead_restriction, legal_mask, trick_points, trick_value, trick_winner,
 )
 from barbu_sim.barbu.rules import BARBU, DOMINO, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, PRESETS, TRUMPS, Rules
 from barbu_sim.core.cards import cards_of
 
 RULE_SETS = [PRESETS["default"], PRESETS["strict-barbu"], PRESETS["overtrump"],
-             Rules(trumps_void="free", trumps_overtrump=True), Rules(trumps_void="free")]
+             Rules(trumps_void="free", trumps_overtrump=True), Rules(trumps_void="free"), PRESETS["open-leads"],
+             Rules(no_hearts_lead="any"), Rules(barbu_heart_lead="any", barbu_forced_discard=True)]
+# Point values unlike the defaults and unlike each other, so that a value read from the wrong place shows.
+ODD_VALUES = Rules(no_tricks_per_trick=-3, no_queens_per_queen=-5, no_last_two_trick_12=-11, no_last_two_trick_13=-17,
+                   no_hearts_per_heart=-1, no_hearts_high_heart=-4, no_hearts_high_from="J", no_hearts_ace=-9,
+                   barbu_king=-23, trumps_per_trick=7)
+VALUE_SETS = [Rules(), ODD_VALUES, PRESETS["high-hearts-4"], PRESETS["last-two-12"], PRESETS["positive-penalties"],
+              Rules(no_hearts_high_from="2", no_hearts_high_heart=-3), Rules(no_hearts_high_from="A", no_hearts_ace=-1)]
 
 
 def mask(cards) -> np.uint64:
@@ -103,6 +110,38 @@ def test_trick_points_match_the_reference():
     assert compared == 6 * 13 * 20
 
 
+def test_trick_values_under_every_value_option_match_the_reference():
+    rng = np.random.default_rng(8)
+    compared = 0
+    for rules in VALUE_SETS:
+        arr = rules.to_array()
+        for contract in (NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS):
+            for trick_no in range(13):
+                for _ in range(6):
+                    trick = [int(c) for c in rng.permutation(52)[:4]]
+                    if rng.random() < 0.5:  # many hearts and queens
+                        trick = [int(c) for c in rng.choice(list(range(26, 39)) + [10, 23, 49], 4, replace=False)]
+                    want = reference.trick_score(contract, trick_no + 1, trick, rules)
+                    assert trick_value(contract, trick_no, mask(trick), arr) == want, (rules, contract, trick_no, trick)
+                    # the state array's uint64 copy of the rules (what the mc player passes) reads the same
+                    assert trick_value(contract, trick_no, mask(trick), arr.astype(np.uint64)) == want
+                    compared += 1
+    assert compared == len(VALUE_SETS) * 6 * 13 * 6
+
+
+def test_trick_values_worked_out_by_hand():
+    # No Hearts -2 for 2-9, -4 for 10-A (high-hearts-4): 9♥ 10♥ K♥ A♥ = -2 - 4 - 4 - 4; the odd values:
+    # 2♥ -1, J♥ -4, 10♥ -1 (high from J), A♥ -9; No Last Two -12 and -12; the K♥ -23; Trumps +7.
+    nine, ten, jack, king, ace, two = (2 * 13 + r for r in (7, 8, 9, 11, 12, 0))
+    assert trick_value(NO_HEARTS, 0, mask([nine, ten, king, ace]), PRESETS["high-hearts-4"].to_array()) == -14
+    odd = ODD_VALUES.to_array()
+    assert trick_value(NO_HEARTS, 0, mask([two, jack, ten, ace]), odd) == -1 - 4 - 1 - 9
+    assert [trick_value(NO_LAST_TWO, t, mask([0]), PRESETS["last-two-12"].to_array()) for t in (10, 11, 12)] == \
+        [0, -12, -12]
+    assert trick_value(BARBU, 0, mask([king]), odd) == -23 and trick_value(TRUMPS, 0, mask([0]), odd) == 7
+    assert trick_value(NO_QUEENS, 0, mask([10, 23]), PRESETS["positive-penalties"].to_array()) == 12
+
+
 def test_trick_points_worked_out_by_hand():
     # No Tricks -2 a trick; No Queens -6 a queen; No Last Two -10 / -20 for tricks 12 / 13;
     # No Hearts -2 a heart and -4 more for the ace; Barbu -20 for the king of hearts; Trumps +5.
@@ -144,3 +183,49 @@ def test_domino_playable_cards_match_the_reference(start):
             compared += 1
         assert playable == 0
     assert compared == 30 * 52
+
+
+@pytest.mark.parametrize("start", range(13))
+def test_domino_with_the_ace_low_matches_the_reference(start):
+    # The ace below the 2: a column opens downward from the 2 to the ace, and the K ends it at the top.
+    rng = np.random.default_rng(50 + start)
+    compared = 0
+    for _ in range(20):
+        playable, down, up, wrap_down, wrap_up = domino_openers_low(start)
+        table = set()
+        for _ in range(52):
+            want = {c for c in range(52) if c not in table and reference.domino_playable(c, start, table, True)}
+            assert set(cards_of(playable)) == want, (start, sorted(table))
+            assert domino_position(start, mask(table), True)[0] == playable
+            card = int(rng.choice(sorted(want)))
+            table.add(card)
+            b = np.uint64(1) << np.uint64(card)
+            playable = domino_playable(playable, b, down, up) | domino_wrap(b, wrap_down, wrap_up)
+            column = [c for c in reference.column_order(card // 13, True) if c in table]
+            lane = int(mask(c % 13 for c in column))
+            assert domino_ends(np.uint64(lane), True) == (column[0] % 13, column[-1] % 13)
+            compared += 1
+        assert playable == 0
+    assert compared == 20 * 52
+
+
+def test_domino_ace_low_worked_out_by_hand():
+    # From the 7 with the ace low: the 2 opens the A; the K opens nothing (high: the K opens the A).
+    two_c, king_c, ace_c = 0, 11, 12
+    playable, down, up, wrap_down, wrap_up = domino_openers_low(5)
+    assert domino_wrap(np.uint64(1) << np.uint64(two_c), wrap_down, wrap_up) == np.uint64(1) << np.uint64(ace_c)
+    assert domino_playable(np.uint64(0), np.uint64(1) << np.uint64(king_c), down, up) == 0
+    _, down_h, up_h = domino_openers(5)
+    assert domino_playable(np.uint64(0), np.uint64(1) << np.uint64(king_c), down_h, up_h) == np.uint64(1) << np.uint64(ace_c)
+    # From the ace: the ace opens the 2, the 2 the 3.
+    playable, down, up, wrap_down, wrap_up = domino_openers_low(12)
+    assert set(cards_of(playable)) == {12, 25, 38, 51}
+    assert domino_wrap(np.uint64(1) << np.uint64(ace_c), wrap_down, wrap_up) == np.uint64(1) << np.uint64(two_c)
+    assert domino_ends(np.uint64(0b1_0000_0000_0011), True) == (12, 1)  # A, 2, 3 down: the ace is the low end
+    assert domino_ends(np.uint64(0b1_0000_0000_0011), False) == (0, 12)
+
+
+def test_domino_start_fixed_by_the_rules():
+    assert domino_start(3, Rules().to_array()) == 3
+    assert domino_start(3, PRESETS["domino-from-7"].to_array()) == 5
+    assert domino_start(0, Rules(domino_start="fixed:A").to_array()) == 12

@@ -36,8 +36,14 @@ def param_for(contract, rng):
     return 0
 
 
-RULE_SETS = [PRESETS["default"], PRESETS["strict-barbu"], PRESETS["overtrump"],
-             Rules(trumps_void="free", trumps_overtrump=True), Rules(domino_payout=(50, 20, 0, -5))]
+# Every preset, and sets of options no preset combines (the ace low from the ace itself, odd point values).
+RULE_SETS = list(PRESETS.values()) + [
+    Rules(trumps_void="free", trumps_overtrump=True), Rules(domino_payout=(50, 20, 0, -5)),
+    Rules(domino_ace="low", domino_start="fixed:A", barbu_heart_lead="any"),
+    Rules(domino_ace="low", no_hearts_lead="any", no_tricks_per_trick=-3, no_queens_per_queen=-5,
+          no_last_two_trick_12=-11, no_last_two_trick_13=-17, no_hearts_per_heart=-1, no_hearts_high_heart=-4,
+          no_hearts_high_from="J", no_hearts_ace=-9, barbu_king=-23, trumps_per_trick=7),
+]
 
 
 @pytest.mark.parametrize("contract", range(7))
@@ -181,3 +187,53 @@ def test_state_array_agrees(contract):
         rules = RULE_SETS[i % len(RULE_SETS)]
         names = [state_hash] * 4 if i % 2 == 0 else [state_hash, "random", "heuristic", state_hash]
         both(random_deal(5, i), contract, param_for(contract, rng), i % 4, rules, names, seed=5, index=i)
+
+
+# ---- the rules-of-play options, card by card on hand-built deals
+def test_open_leads_let_hearts_and_the_king_be_led():
+    # North (12 spades and K♥) leads its highest-index card it may: under open-leads no heart is kept back.
+    hands = parse_pbn("N:.AKQJT98765432.. AKQJT98765432... ..AKQJT98765432. ...AKQJT98765432")
+    kept = both(hands, NO_HEARTS, 0, 0, Rules(), ["lowest"] * 4)  # North holds only hearts: led anyway
+    assert kept.cards[0] // 13 == 2
+    r = both(parse_pbn(KING_DEAL), NO_HEARTS, 0, 0, PRESETS["open-leads"], ["lowest"] * 4)
+    assert r.cards[0] == KH  # K♥ is North's lowest card index: a heart lead, allowed
+    r = both(parse_pbn(KING_DEAL), BARBU, 0, 0, PRESETS["open-leads"], ["lowest"] * 4)
+    assert r.cards[0] == KH and r.scores.tolist() == [-20, 0, 0, 0]  # led the king and took it
+    r = both(parse_pbn(KING_DEAL), BARBU, 0, 0, Rules(barbu_heart_lead="any", barbu_king=-30), ["lowest"] * 4)
+    assert r.scores.tolist() == [-30, 0, 0, 0]
+
+
+def test_domino_ace_low_on_a_hand_built_deal():
+    # Each seat holds a whole suit, dominoes from the 2, each seat playing its highest playable card: with
+    # the ace low North's 2♠ opens both the 3♠ and the A♠, and the A♠ goes first; with the ace high the
+    # spades go up one at a time, 2 to A.
+    hands = parse_pbn(SUITED)
+    r = both(hands, DOMINO, 0, 0, Rules(domino_ace="low"), [highest] * 4)
+    assert [int(c) for s, c in zip(r.seats, r.cards) if s == 0] == [39, 51] + list(range(40, 51))
+    high = both(hands, DOMINO, 0, 0, Rules(), [highest] * 4)
+    assert [int(c) for s, c in zip(high.seats, high.cards) if s == 0] == list(range(39, 52))
+    # From the ace (ace low): the ace opens, then the 2 .. K.
+    r = both(hands, DOMINO, 12, 0, Rules(domino_ace="low"), [highest] * 4)
+    assert [int(c) for s, c in zip(r.seats, r.cards) if s == 0] == [51] + list(range(39, 51))
+
+
+def test_domino_from_a_fixed_rank():
+    # The declarer names the 2, but domino-start=fixed:7 plays from the 7 (and the result says so).
+    r = both(parse_pbn(SUITED), DOMINO, 0, 0, PRESETS["domino-from-7"], ["lowest"] * 4)
+    assert r.param == 5 and r.cards[0] == 3 * 13 + 5
+    for i in range(20):
+        rr = both(random_deal(6, i), DOMINO, i % 13, i % 4, PRESETS["domino-from-7"], ["random"] * 4, seed=6, index=i)
+        first = [int(c) for c in rr.cards if c >= 0][0]
+        assert first % 13 == 5
+
+
+def test_point_values_on_a_hand_built_deal():
+    # In SUITED the leader takes every trick: its score is the contract's total at the values in force.
+    hands = parse_pbn(SUITED)
+    odd = RULE_SETS[-1]
+    assert both(hands, 0, 0, 0, odd, ["lowest"] * 4).scores.tolist() == [-39, 0, 0, 0]
+    assert both(hands, TRUMPS, 3, 0, odd, ["lowest"] * 4).scores.tolist() == [91, 0, 0, 0]
+    assert both(hands, NO_LAST_TWO, 0, 0, PRESETS["last-two-12"], ["lowest"] * 4).scores.tolist() == [-24, 0, 0, 0]
+    # East, declarer in No Hearts, holds only hearts: East leads them and takes all 13.
+    assert both(hands, NO_HEARTS, 0, 1, PRESETS["high-hearts-4"], ["lowest"] * 4).scores.tolist() == [0, -36, 0, 0]
+    assert both(hands, NO_HEARTS, 0, 1, odd, ["lowest"] * 4).scores.tolist() == [0, -(9 * 1 + 3 * 4 + 9), 0, 0]

@@ -3,9 +3,9 @@ import dataclasses
 import pytest
 
 from barbu_sim.barbu.rules import (
-    CONTRACTS, PRESETS, R_DOMINO_PAYOUT, R_TRUMPS_OVERTRUMP, Rules, describe_rules, load_rules,
-    parse_contract, parse_option_pairs,
+    CONTRACTS, PRESETS, R_DOMINO_PAYOUT, R_TRUMPS_OVERTRUMP, Rules, load_rules, parse_contract, parse_option_pairs,
 )
+from barbu_sim.barbu.rules_text import describe_presets, describe_rules
 
 
 def test_defaults_are_the_spec():
@@ -88,3 +88,82 @@ def test_describe_rules_lists_every_option():
     text = describe_rules(load_rules("overtrump"))
     for word in ("no-last-two", "trumps-overtrump", "on", "preset: overtrump", "+45, +20, +5, -5"):
         assert word in text
+
+
+def test_every_point_value_is_an_option():
+    r = Rules().with_options(**{"no-tricks-per-trick": "-3", "no-queens-per-queen": -5, "no-last-two-trick-12": -12,
+                                "no-last-two-trick-13": "-12", "no-hearts-high-heart": -4, "no-hearts-ace": -4,
+                                "barbu-king": -25, "trumps-per-trick": 6})
+    # 13 x -3; 4 x -5; -12 - 12; 8 x -2 + 4 x -4 - 4; -25; 13 x 6
+    assert [r.contract_total(c) for c in range(7)] == [-39, -20, -24, -36, -25, 78, 65]
+    assert r.block_total() == -39 - 20 - 24 - 36 - 25 + 78 + 65
+    assert sorted(r.seat_scores(2)) == [-24, -12, 0]
+    assert sorted(r.seat_scores(4)) == [-25, 0]
+    assert min(r.seat_scores(3)) == -36 and max(r.seat_scores(3)) == 0
+    # the high hearts start where the option says: from the J, 2..10 cost -1, J..K -3
+    h = Rules(no_hearts_per_heart=-1, no_hearts_high_heart=-3, no_hearts_high_from="J")
+    assert h.contract_total(3) == 9 * -1 + 3 * -3 - 6 and -9 - 9 - 6 in h.seat_scores(3)
+    assert Rules().to_dict()["no-hearts-high-from"] == "10" and Rules(no_hearts_high_from="j").no_hearts_high_from == "J"
+
+
+def test_point_values_are_validated():
+    with pytest.raises(ValueError, match="no-queens-per-queen: 1.5 is not an integer"):
+        Rules(no_queens_per_queen=1.5)
+    with pytest.raises(ValueError, match="barbu-king: True is not an integer"):
+        Rules(barbu_king=True)
+    with pytest.raises(ValueError, match="outside -10,000..10,000"):
+        Rules(barbu_king=-10_001)
+    # each value fits, but 13 tricks of -800 would not fit a hand's score
+    with pytest.raises(ValueError, match="no-tricks: these values let one seat score 10,400"):
+        Rules(no_tricks_per_trick=-800)
+    with pytest.raises(ValueError, match="not a rank"):
+        Rules(no_hearts_high_from="1")
+    with pytest.raises(ValueError, match="declarer-choice or fixed:RANK"):
+        Rules(domino_start="seven")
+    with pytest.raises(ValueError, match="domino-ace: 'middle' is not one of high, low"):
+        Rules(domino_ace="middle")
+    with pytest.raises(ValueError, match="best-total"):
+        Rules(best_total="median")
+    assert Rules(domino_start="fixed:q").fixed_domino_start == 10 and Rules().fixed_domino_start is None
+
+
+def test_rules_array_holds_every_option():
+    from barbu_sim.barbu import rules as mod
+    a = PRESETS["positive-penalties"].to_array()
+    assert a[mod.R_NO_TRICKS_TRICK] == 2 and a[mod.R_TRUMPS_TRICK] == -5 and a[mod.R_BEST_TOTAL] == 1
+    a = Rules(domino_ace="low", domino_start="fixed:7", no_hearts_lead="any", barbu_heart_lead="any").to_array()
+    assert (a[mod.R_DOMINO_ACE], a[mod.R_DOMINO_START], a[mod.R_NO_HEARTS_LEAD], a[mod.R_BARBU_HEART_LEAD]) == (1, 6, 1, 2)
+    assert len(a) == mod.RULES_ARRAY_SIZE
+    # no two options share an entry (the payout's four entries follow R_DOMINO_PAYOUT)
+    indices = [v for k, v in vars(mod).items() if k.startswith("R_")] + [mod.R_DOMINO_PAYOUT + k for k in (1, 2, 3)]
+    assert len(indices) == len(set(indices)) and max(indices) < mod.RULES_ARRAY_SIZE
+
+
+def test_presets_totals_and_zero_sum():
+    totals = {name: [r.contract_total(c) for c in range(7)] for name, r in PRESETS.items()}
+    assert totals["high-hearts-4"][3] == -36 and PRESETS["high-hearts-4"].block_total() == -6
+    assert totals["last-two-12"][2] == -24 and PRESETS["last-two-12"].block_total() == 6
+    assert PRESETS["high-hearts-4-last-two-12"].block_total() == 0
+    assert totals["positive-penalties"] == [26, 24, 30, 30, 20, -65, -65] and PRESETS["positive-penalties"].lower_is_better
+    assert sorted(PRESETS["domino-45-20-10-minus-10"].seat_scores(6)) == [-10, 10, 20, 45]
+    text = describe_presets()
+    for name in PRESETS:
+        assert f"  {name} " in text
+    assert "domino-start=fixed:7" in text and "best-total=lowest" in text
+    assert "add up to -6: not zero-sum" in describe_rules(PRESETS["high-hearts-4"])
+    assert "lower is better" in describe_rules(PRESETS["positive-penalties"])
+    assert "-2 per 2-9♥, -4 per 10-K♥, A♥ -4" in describe_rules(PRESETS["high-hearts-4"])
+
+
+def test_a_rules_file_starts_from_a_preset_and_changes_one_value(tmp_path):
+    f = tmp_path / "club.toml"
+    f.write_text('preset = "high-hearts-4"\nno-hearts-ace = -8\nno-hearts-high-from = "J"\ndomino-start = "fixed:8"\n')
+    r = load_rules(str(f))
+    assert (r.no_hearts_high_heart, r.no_hearts_ace, r.no_hearts_high_from, r.fixed_domino_start) == (-4, -8, "J", 6)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("barbu-king = -20.5\n")
+    with pytest.raises(ValueError, match="option barbu-king must be an integer, not a float"):
+        load_rules(str(bad))
+    bad.write_text("no-hearts-high-from = 10\n")
+    with pytest.raises(ValueError, match="option no-hearts-high-from must be a string"):
+        load_rules(str(bad))

@@ -198,6 +198,8 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     hands = np.ascontiguousarray(hands, dtype=np.uint64)
     verify_deal(hands)
     rules = rules or Rules()
+    if contract == int(Contract.DOMINO) and rules.fixed_domino_start is not None:
+        param = rules.fixed_domino_start  # domino-start=fixed:R: the rank the engine plays from
     ids, fns, resolved = seat_strategies(strategies)
     scores = np.zeros(4, np.int64)
     tricks = np.zeros(4, np.int64)

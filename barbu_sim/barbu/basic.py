@@ -16,8 +16,10 @@ from ..core.bits import highest_bit, lowest_bit, popcount
 from ..core.cards import QUEEN_RANK
 from .play_rules import above, below, lane, suit_bits
 from .rules import ACE_OF_HEARTS, BARBU, DOMINO, HEARTS_MASK, KING_OF_HEARTS, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, \
-    QUEENS, TRUMPS
-from .state import S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, S_WIN_CARD
+    QUEENS, R_DOMINO_ACE, TRUMPS
+from .state import (
+    S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_WIN_CARD,
+)
 
 U1 = np.uint64(1)
 
@@ -190,28 +192,48 @@ def _trumps(legal, hand, state):
 
 
 @njit(inline="always", cache=True)
+def _domino_sides(c, ace_low):
+    """The cards of ``c``'s suit beyond it upward and downward in column order, and its next card each way.
+
+    Column order runs 2 .. A, or A .. K with the ace low (``domino-ace=low``).
+    """
+    r = c % 13
+    if not ace_low:
+        up_next = (U1 << np.uint64(c + 1)) if r < 12 else np.uint64(0)
+        down_next = (U1 << np.uint64(c - 1)) if r > 0 else np.uint64(0)
+        return above(c), below(c), up_next, down_next
+    ace = U1 << np.uint64(c - r + 12)
+    if r == 12:
+        return suit_bits(c // 13) & ~ace, np.uint64(0), U1 << np.uint64(c - 12), np.uint64(0)
+    up_next = (U1 << np.uint64(c + 1)) if r < 11 else np.uint64(0)
+    down_next = (U1 << np.uint64(c - 1)) if r > 0 else ace
+    return above(c) & ~ace, below(c) | ace, up_next, down_next
+
+
+@njit(inline="always", cache=True)
 def _domino(legal, hand, state):
     start = np.int64(state[S_PARAM])
     played = state[S_PLAYED]
+    ace_low = state[S_RULES + R_DOMINO_ACE] == U1
+    # A rank's place in column order: the ace below the 2 when it is low.
+    start_place = (start + 1) % 13 if ace_low else start
     best, best_score = -1, -1000
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - U1
-        s, r = c // 13, c % 13
-        if r == start:
-            beyond = suit_bits(s) & ~(U1 << np.uint64(c))
-            nxt = np.uint64(0)
-            if r > 0:
-                nxt |= U1 << np.uint64(c - 1)
-            if r < 12:
-                nxt |= U1 << np.uint64(c + 1)
-        elif r > start:
-            beyond = above(c)
-            nxt = (U1 << np.uint64(c + 1)) if r < 12 else np.uint64(0)
+        r = c % 13
+        place = (r + 1) % 13 if ace_low else r
+        up_beyond, down_beyond, up_next, down_next = _domino_sides(c, ace_low)
+        if place == start_place:
+            beyond = up_beyond | down_beyond
+            nxt = up_next | down_next
+        elif place > start_place:
+            beyond = up_beyond
+            nxt = up_next
         else:
-            beyond = below(c)
-            nxt = (U1 << np.uint64(c - 1)) if r > 0 else np.uint64(0)
+            beyond = down_beyond
+            nxt = down_next
         mine = popcount(beyond & hand)
         theirs = popcount(beyond & ~hand & ~played)
         # Release runs that help me, hold back cards that unblock the others.

@@ -22,6 +22,8 @@ from ..core.strategies import USER_FNS
 from .deals import deal_around_into, deal_into
 from .kernels import new_state, play_into
 from .naming import resolve_param
+from .play_rules import domino_start
+from .rules import DOMINO
 
 U0 = np.uint64(0)
 
@@ -81,6 +83,8 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                 rng[0] = stream_key(key, index, STREAM_PLAY)
                 contract, declarer = configs[c, 0], configs[c, 2]
                 param = resolve_param(contract, configs[c, 1], dealt[declarer])
+                if contract == DOMINO:  # the rank played, under domino-start=fixed:R too
+                    param = domino_start(param, rules)
                 code = play_into(dealt, contract, param, declarer, rules, strat_ids,
                                   user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy, no_snap,
                                   explain)

@@ -18,14 +18,13 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ..core.bits import highest_bit, lowest_bit
 from ..core.strategies import RAISED, lowest_strategy, random_strategy
 from .basic import basic_domino, basic_tricks
 from .heuristic import heuristic_domino, heuristic_tricks
 from .mc import MC, MC_WORK_SIZE, infer_not_held, mc_choose
 from .play_rules import (
-    beats, domino_openers, domino_playable, forced_discard, hand_over, lane, lead_restriction, legal_mask,
-    trick_points,
+    beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
+    domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
 )
 from .rules import DOMINO, R_DOMINO_PAYOUT, RULES_ARRAY_SIZE, TRUMPS
 from .state import (
@@ -224,7 +223,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
                 rec_card[n_act] = card
             n_act += 1
             seat = (seat + 1) & 3
-        scores[win_seat] += trick_points(contract, t, trick)
+        scores[win_seat] += trick_value(contract, t, trick, rules)
         tricks[win_seat] += 1
         state[S_WON + win_seat] |= trick
         state[S_TRICKS_WON + win_seat] += U1
@@ -240,7 +239,12 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
 def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                  scores, record, rec_seat, rec_card, snap, explain):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
-    playable, grows_down, grows_up = domino_openers(start)
+    ace_low = domino_ace_low(rules)
+    if ace_low:
+        playable, grows_down, grows_up, wrap_down, wrap_up = domino_openers_low(start)
+    else:
+        playable, grows_down, grows_up = domino_openers(start)
+        wrap_down = wrap_up = U0
     rng_before = U0
     played = U0
     place = 0
@@ -268,13 +272,13 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 b = U1 << np.uint64(card)
                 hands[seat] = hand ^ b
                 played |= b
-                playable = domino_playable(playable, b, grows_down, grows_up)
-                # A column is the run of its suit's played cards: its ends are the lowest and
-                # highest played rank of the suit (a count of zeros each, no branch).
+                playable = domino_playable(playable, b, grows_down, grows_up) | domino_wrap(b, wrap_down, wrap_up)
+                # A column is the run of its suit's played cards: with the ace high its ends are the
+                # lowest and highest played rank of the suit (a count of zeros each, no branch).
                 suit = card // 13
-                column = lane(played, suit)
-                state[S_DOMINO_LOW + suit] = lowest_bit(column)
-                state[S_DOMINO_HIGH + suit] = highest_bit(column)
+                low, high = domino_ends(lane(played, suit), ace_low)
+                state[S_DOMINO_LOW + suit] = low
+                state[S_DOMINO_HIGH + suit] = high
                 state[S_PLAYED] = played
                 state[S_CARDS_LEFT + seat] -= U1
                 if record:
@@ -300,6 +304,8 @@ def play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, s
         hands[s] = hands_in[s]
         scores[s] = 0
         tricks[s] = 0
+    if contract == DOMINO:
+        param = domino_start(param, rules)  # under domino-start=fixed:R every hand starts from R
     _reset_state(state, contract, param, declarer)
     if contract == DOMINO:
         return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,

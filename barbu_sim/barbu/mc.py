@@ -25,9 +25,9 @@ from numba import njit
 
 from ..core.bits import highest_bit, lowest_bit, nth_set_bit, popcount
 from ..core.rng import next_u64, rand_below, stream_key
-from .play_rules import above, below, legal_mask, suit_bits, trick_points
+from .play_rules import above, below, legal_mask, suit_bits, trick_value
 from .rollout import rollout_domino, rollout_tricks
-from .rules import DOMINO, RULES_ARRAY_SIZE
+from .rules import DOMINO, R_BEST_TOTAL, RULES_ARRAY_SIZE
 from .state import (
     S_CARDS_LEFT, S_CONTRACT, S_N_IN_TRICK, S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK_CARDS, S_VOIDS,
     STATE_SIZE,
@@ -206,6 +206,7 @@ def distinct_cards(legal, hand, state, contract):
     """
     if contract == DOMINO:
         return legal
+    rules = state[S_RULES:S_RULES + RULES_ARRAY_SIZE]  # the point values in force (read back as signed)
     trick = U0
     for k in range(np.int64(state[S_N_IN_TRICK])):
         trick |= U1 << state[S_TRICK_CARDS + k]
@@ -218,7 +219,7 @@ def distinct_cards(legal, hand, state, contract):
             c = lowest_bit(m)
             m &= m - U1
             if not (prev >= 0 and (above(prev) & below(c) & ~settled) == U0
-                    and trick_points(contract, 0, U1 << np.uint64(prev)) == trick_points(contract, 0, U1 << np.uint64(c))):
+                    and trick_value(contract, 0, U1 << np.uint64(prev), rules) == trick_value(contract, 0, U1 << np.uint64(c), rules)):
                 reps |= U1 << np.uint64(c)
             prev = c
     return reps
@@ -294,12 +295,13 @@ def mc_choose(sid, legal, hand, state, rng, explain):
         squares[c] = 0.0
     mc_estimates(reps, hand, state, work, key, samples, rollout, sums, squares)
     best, best_sum = -1, -np.inf
+    sign = -1.0 if state[S_RULES + R_BEST_TOTAL] == U1 else 1.0  # best-total=lowest: the lowest mean is best
     cands = reps
     while cands:
         card = lowest_bit(cands)
         cands &= cands - U1
-        if sums[card] > best_sum:
-            best, best_sum = card, sums[card]
+        if sign * sums[card] > best_sum:
+            best, best_sum = card, sign * sums[card]
     others = legal & ~reps  # each takes the estimate of the lowest card of its run
     while others:
         card = lowest_bit(others)

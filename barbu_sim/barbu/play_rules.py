@@ -8,15 +8,18 @@ LLVM inlines them) and shared with the strategies.  Cards are ``suit * 13 + rank
 import numpy as np
 from numba import njit
 
-from ..core.bits import popcount
-from ..core.cards import SUIT_LANE
+from ..core.bits import highest_bit, lowest_bit, popcount
+from ..core.cards import HEARTS, SUIT_LANE
 from .rules import (
     ACE_OF_HEARTS_BIT, BARBU, HEARTS_MASK, KING_OF_HEARTS_BIT, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, QUEENS,
-    R_BARBU_FORCED_DISCARD, R_BARBU_HEART_LEAD, R_TRUMPS_OVERTRUMP, R_TRUMPS_VOID, TRUMPS,
+    R_BARBU_FORCED_DISCARD, R_BARBU_HEART_LEAD, R_BARBU_KING, R_DOMINO_ACE, R_DOMINO_START, R_NO_HEARTS_ACE,
+    R_NO_HEARTS_HEART, R_NO_HEARTS_HIGH, R_NO_HEARTS_HIGH_FROM, R_NO_HEARTS_LEAD, R_NO_LAST_TWO_12, R_NO_LAST_TWO_13,
+    R_NO_QUEENS_QUEEN, R_NO_TRICKS_TRICK, R_TRUMPS_OVERTRUMP, R_TRUMPS_TRICK, R_TRUMPS_VOID, TRUMPS, Rules,
 )
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
+DEFAULT_RULES = Rules().to_array()  # the default rules, a constant for the kernels
 
 
 # ---------------------------------------------------------------- suits
@@ -49,12 +52,16 @@ def below(card):
 def lead_restriction(contract, rules):
     """Cards a leader may lead only when holding nothing else.
 
-    Hearts in No Hearts (and in Barbu under the heart-lead option), K♥ in Barbu.
+    Hearts in No Hearts (none under ``no-hearts-lead=any``); in Barbu K♥ (``king-only``),
+    every heart (``no-hearts-unless-only-hearts``) or none (``any``).
     """
-    if contract == NO_HEARTS or (contract == BARBU and rules[R_BARBU_HEART_LEAD] == 1):
-        return HEARTS_MASK
+    if contract == NO_HEARTS:
+        return HEARTS_MASK if rules[R_NO_HEARTS_LEAD] == 0 else U0
     if contract == BARBU:
-        return KING_OF_HEARTS_BIT
+        lead = rules[R_BARBU_HEART_LEAD]
+        if lead == 0:
+            return KING_OF_HEARTS_BIT
+        return HEARTS_MASK if lead == 1 else U0
     return U0
 
 
@@ -136,19 +143,36 @@ def trick_winner(cards, n, contract, trump):
 
 @njit(cache=True)
 def trick_points(contract, trick_no, trick):
-    """Raw points (<= 0, or +5 in Trumps) for winning trick ``trick_no`` (0-based) holding ``trick``."""
+    """:func:`trick_value` at the default point values (the spec's), for callers that have no rules array."""
+    return trick_value(contract, trick_no, trick, DEFAULT_RULES)
+
+
+@njit(cache=True)
+def trick_value(contract, trick_no, trick, rules):
+    """Raw points for winning trick ``trick_no`` (0-based) holding ``trick``, at the values of ``rules``.
+
+    ``rules``: the rules array (int64, or the state array's uint64 copy of it: each value is
+    read back as a signed integer).  No Hearts counts the hearts below the high hearts, the
+    high hearts (from ``R_NO_HEARTS_HIGH_FROM`` to the K) and the A♥ at their own values.
+    """
     if contract == NO_TRICKS:
-        return -2
+        return np.int64(rules[R_NO_TRICKS_TRICK])
     if contract == NO_QUEENS:
-        return -6 * popcount(trick & QUEENS)
+        return np.int64(rules[R_NO_QUEENS_QUEEN]) * popcount(trick & QUEENS)
     if contract == NO_LAST_TWO:
-        return -10 if trick_no == 11 else (-20 if trick_no == 12 else 0)
+        if trick_no == 11:
+            return np.int64(rules[R_NO_LAST_TWO_12])
+        return np.int64(rules[R_NO_LAST_TWO_13]) if trick_no == 12 else 0
     if contract == NO_HEARTS:
-        p = -2 * popcount(trick & HEARTS_MASK)
-        return p - 4 if trick & ACE_OF_HEARTS_BIT else p
+        hearts = lane(trick, HEARTS)
+        high = SUIT_LANE & ~((U1 << np.uint64(rules[R_NO_HEARTS_HIGH_FROM])) - U1) & ~(U1 << np.uint64(12))
+        low = SUIT_LANE & ~high & ~(U1 << np.uint64(12))
+        return (np.int64(rules[R_NO_HEARTS_HEART]) * popcount(hearts & low)
+                + np.int64(rules[R_NO_HEARTS_HIGH]) * popcount(hearts & high)
+                + np.int64(rules[R_NO_HEARTS_ACE]) * np.int64(hearts >> np.uint64(12)))
     if contract == BARBU:
-        return -20 if trick & KING_OF_HEARTS_BIT else 0
-    return 5
+        return np.int64(rules[R_BARBU_KING]) if trick & KING_OF_HEARTS_BIT else 0
+    return np.int64(rules[R_TRUMPS_TRICK])
 
 
 @njit(cache=True)
@@ -193,3 +217,83 @@ def domino_playable(playable, b, grows_down, grows_up):
     a branch on the rank is a coin flip.
     """
     return (playable & ~b) | ((b & grows_down) >> U1) | ((b & grows_up) << U1)
+
+
+@njit(cache=True)
+def domino_start(param, rules):
+    """The rank a Domino hand starts from: the declarer's ``param``, or the rules' fixed rank (``domino-start``)."""
+    fixed = np.int64(rules[R_DOMINO_START])
+    return fixed - 1 if fixed > 0 else param
+
+
+@njit(cache=True)
+def domino_openers_low(start):
+    """:func:`domino_openers` with the ace below the 2 (``domino-ace=low``; columns run A .. K).
+
+    Returns ``(playable, grows_down, grows_up, wrap_down, wrap_up)``: the extra two masks
+    are the cards that open the card twelve ranks away, a 2 opening its ace (``<< 12``)
+    or, from the ace, the ace opening its 2 (``>> 12``); see :func:`domino_wrap`.
+    """
+    if start == 12:
+        down_lane, up_lane, wrap_down_lane, wrap_up_lane = U0, (U1 << np.uint64(11)) - U1, U0, U1 << np.uint64(12)
+    else:
+        down_lane = ((U1 << np.uint64(start + 1)) - U1) & ~U1
+        up_lane = ((U1 << np.uint64(11)) - U1) & ~((U1 << np.uint64(start)) - U1)
+        wrap_down_lane, wrap_up_lane = U1, U0
+    playable = grows_down = grows_up = wrap_down = wrap_up = U0
+    for s in range(4):
+        shift = np.uint64(13 * s)
+        playable |= U1 << (shift + np.uint64(start))
+        grows_down |= down_lane << shift
+        grows_up |= up_lane << shift
+        wrap_down |= wrap_down_lane << shift
+        wrap_up |= wrap_up_lane << shift
+    return playable, grows_down, grows_up, wrap_down, wrap_up
+
+
+@njit(cache=True)
+def domino_wrap(b, wrap_down, wrap_up):
+    """The card the play of bit ``b`` opens across the ace-low wrap (0 when none, and always with the ace high)."""
+    return ((b & wrap_down) << np.uint64(12)) | ((b & wrap_up) >> np.uint64(12))
+
+
+@njit(cache=True)
+def domino_ends(column, ace_low):
+    """The ranks at the two ends of a Domino column (``column``: its suit's lane of played cards, not empty).
+
+    With the ace high they are the lowest and highest played ranks; with the ace low a
+    played ace is the low end (rank 12) and the high end is the highest other rank.
+    """
+    ace = U1 << np.uint64(12)
+    if ace_low and (column & ace):
+        rest = column & ~ace
+        return 12, (highest_bit(rest) if rest else 12)
+    return lowest_bit(column), highest_bit(column)
+
+
+@njit(cache=True)
+def domino_position(start, played, ace_low):
+    """The Domino masks of a position: ``(playable, grows_down, grows_up, wrap_down, wrap_up)`` once
+    ``played`` is on the table (see :func:`domino_openers`, :func:`domino_openers_low`).
+
+    The openers plus each played card's outward neighbour, less the played cards: a card's
+    outward neighbour cannot have been played before it, so this is what the card-by-card
+    update reaches, in any order of play.
+    """
+    if ace_low:
+        playable, grows_down, grows_up, wrap_down, wrap_up = domino_openers_low(start)
+    else:
+        playable, grows_down, grows_up = domino_openers(start)
+        wrap_down = wrap_up = U0
+    m = played
+    while m:
+        b = m & (~m + U1)
+        playable |= ((b & grows_down) >> U1) | ((b & grows_up) << U1) | domino_wrap(b, wrap_down, wrap_up)
+        m ^= b
+    return playable & ~played, grows_down, grows_up, wrap_down, wrap_up
+
+
+@njit(cache=True)
+def domino_ace_low(rules):
+    """True under ``domino-ace=low``."""
+    return rules[R_DOMINO_ACE] == 1

@@ -8,7 +8,7 @@ from ..core.cards import RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, Suit, format_ca
 from ..core.seats import SEAT_LETTERS, SEAT_NAMES
 from .api import DealResult
 from .kernels import PASS
-from .play_rules import trick_points
+from .play_rules import trick_value
 from .rules import CONTRACT_TITLES, DOMINO, TRUMPS, Rules
 
 
@@ -36,7 +36,7 @@ def format_record(result: DealResult, rules: Rules | None = None, symbols: bool 
     if result.contract == DOMINO:
         lines += _domino_lines(result, rules, symbols)
     else:
-        lines += _trick_lines(result, symbols)
+        lines += _trick_lines(result, rules, symbols)
     lines.append("")
     lines.append("Scores:  " + "  ".join(f"{SEAT_NAMES[s]} {int(result.scores[s]):+d}" for s in range(4))
                  + f"   (total {int(result.scores.sum()):+d})")
@@ -45,7 +45,7 @@ def format_record(result: DealResult, rules: Rules | None = None, symbols: bool 
     return "\n".join(lines)
 
 
-def _trick_lines(result: DealResult, symbols: bool) -> list[str]:
+def _trick_lines(result: DealResult, rules: Rules, symbols: bool) -> list[str]:
     lines = []
     n_tricks = len(result.trick_winners)
     for t in range(n_tricks):
@@ -54,7 +54,7 @@ def _trick_lines(result: DealResult, symbols: bool) -> list[str]:
         mask = 0
         for c in cards:
             mask |= 1 << int(c)
-        pts = int(trick_points(result.contract, t, np.uint64(mask)))
+        pts = int(trick_value(result.contract, t, np.uint64(mask), rules.to_array()))
         winner = int(result.trick_winners[t])
         plays = "  ".join(f"{SEAT_LETTERS[int(s)]} {_card(int(c), symbols):>3}" for s, c in zip(seats, cards))
         lines.append(f"  Trick {t + 1:>2}: {plays}   won by {SEAT_NAMES[winner]:<5} {pts:+d}")

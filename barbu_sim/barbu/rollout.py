@@ -20,13 +20,12 @@ plays exactly the deal the engine plays.
 import numpy as np
 from numba import njit
 
-from ..core.bits import highest_bit, lowest_bit
 from ..core.strategies import lowest_strategy, random_strategy
 from .basic import basic_domino, basic_tricks
 from .heuristic import heuristic_domino, heuristic_tricks
 from .play_rules import (
-    beats, domino_openers, domino_playable, forced_discard, hand_over, lane, lead_restriction, legal_mask,
-    trick_points,
+    beats, domino_ace_low, domino_ends, domino_openers, domino_playable, domino_position, domino_wrap, forced_discard,
+    hand_over, lane, lead_restriction, legal_mask, trick_value,
 )
 from .rules import R_DOMINO_PAYOUT, TRUMPS
 from .state import (
@@ -119,7 +118,7 @@ def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, s
             state[S_WIN_CARD] = win_card
             state[S_WIN_SEAT] = win_seat
             seat = (seat + 1) & 3
-        scores[win_seat] += trick_points(contract, t, trick)
+        scores[win_seat] += trick_value(contract, t, trick, rules)
         state[S_WON + win_seat] |= trick
         state[S_TRICKS_WON + win_seat] += U1
         leader = win_seat
@@ -151,9 +150,9 @@ def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores):
     The seat to play (``state[S_SEAT]``) plays ``first_card`` (-1: the rollout player
     chooses it; a seat with nothing playable passes); player ``sid`` plays every later card.  ``hands`` and ``state`` are scratch copies.
     """
-    _, grows_down, grows_up = domino_openers(start)
     played = state[S_PLAYED]
-    playable = domino_playable_now(start, played)
+    ace_low = domino_ace_low(rules)
+    playable, grows_down, grows_up, wrap_down, wrap_up = domino_position(start, played, ace_low)
     place = 0
     for s in range(4):
         if hands[s] == U0:
@@ -174,11 +173,11 @@ def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores):
                 b = U1 << np.uint64(card)
                 hands[seat] = hand ^ b
                 played |= b
-                playable = domino_playable(playable, b, grows_down, grows_up)
+                playable = domino_playable(playable, b, grows_down, grows_up) | domino_wrap(b, wrap_down, wrap_up)
                 suit = card // 13
-                column = lane(played, suit)
-                state[S_DOMINO_LOW + suit] = lowest_bit(column)
-                state[S_DOMINO_HIGH + suit] = highest_bit(column)
+                low, high = domino_ends(lane(played, suit), ace_low)
+                state[S_DOMINO_LOW + suit] = low
+                state[S_DOMINO_HIGH + suit] = high
                 state[S_PLAYED] = played
                 state[S_CARDS_LEFT + seat] -= U1
                 if hands[seat] == U0:

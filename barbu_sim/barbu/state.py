@@ -30,8 +30,9 @@ S_TRICK_CARDS = 7  # 4 entries: the current trick's cards in play order
 S_PLAYED = 11  # mask of every card played so far (current trick included)
 S_WON = 12  # 4 entries: mask of the cards each seat has won in tricks
 S_TRICKS_WON = 16  # 4 entries: tricks won by each seat
-S_DOMINO_LOW = 20  # 4 entries: lowest rank on the table per suit (13: column not open)
-S_DOMINO_HIGH = 24  # 4 entries: highest rank on the table per suit
+S_DOMINO_LOW = 20  # 4 entries: the rank at the low end of each suit's column (13: column not open; the
+# lowest played rank, or 12 once the ace is down under domino-ace=low)
+S_DOMINO_HIGH = 24  # 4 entries: the rank at the high end of each suit's column
 S_CARDS_LEFT = 28  # 4 entries: cards still in each seat's hand
 S_VOIDS = 32  # 4 entries: bit s set when that seat has shown out of suit s
 S_WIN_CARD = 36  # the card winning the current trick so far
@@ -42,4 +43,4 @@ S_NOT_HELD = 38  # 4 entries: cards each seat is known not to hold, from the rul
 S_RULES = 42  # the rules array (barbu_sim.barbu.rules.R_* indices), RULES_ARRAY_SIZE entries; kept last:
 # the engine copies it in once per state array (one per chunk of work) and clears only the fields before it
 # between deals
-STATE_SIZE = 50
+STATE_SIZE = 66

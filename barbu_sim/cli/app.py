@@ -137,7 +137,9 @@ def main(
     """Simulate Barbu deals (and Clabber rounds) under pluggable strategies and analyse the scores."""
 
 
-RULES_PRESETS = ("default", "strict-barbu", "overtrump", "free-discard", "every-dealer")  # barbu.rules.PRESETS
+RULES_PRESETS = ("default", "strict-barbu", "overtrump", "free-discard", "every-dealer", "high-hearts-4", "last-two-12",
+                 "high-hearts-4-last-two-12", "domino-45-20-10-minus-10", "positive-penalties", "open-leads",
+                 "domino-ace-low", "domino-from-7")  # barbu.rules.PRESETS
 RulesOpt = Annotated[Optional[str], typer.Option(
     "--rules", metavar="PRESET|FILE",
     help=f"Rules preset ({', '.join(RULES_PRESETS)}) or a .toml file.")]

@@ -25,18 +25,27 @@ SeatStrategyOpt = Annotated[Optional[list[str]], typer.Option(
 
 
 @app.command()
-def rules(rules: RulesOpt = None, option: OptionOpt = None):
-    """Print the contracts and the rule options in force.
+def rules(rules: RulesOpt = None, option: OptionOpt = None,
+          presets: Annotated[bool, typer.Option("--presets", help="List the presets: what each is and the "
+                                                "options it sets.")] = False):
+    """Print the contracts, what each scores and its total per hand, and the rule options in force.
+
+    Every point value is an option (-o no-hearts-ace=-4), as is each rule of play that tables
+    vary; the output also says whether the seven contracts stay zero-sum and which total wins.
 
     Examples:
 
       barbu-sim rules
 
       barbu-sim rules --rules strict-barbu -o domino-payout=50,20,0,-5
+
+      barbu-sim rules --rules high-hearts-4 -o no-last-two-trick-12=-12 -o no-last-two-trick-13=-12
+
+      barbu-sim rules --presets
     """
-    from ..barbu.rules import describe_rules
+    from ..barbu.rules_text import describe_presets, describe_rules
     try:
-        typer.echo(describe_rules(load_cli_rules(rules, option)))
+        typer.echo(describe_presets() if presets else describe_rules(load_cli_rules(rules, option)))
     except ValueError as e:
         fail(str(e))
 
