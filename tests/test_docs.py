@@ -64,7 +64,7 @@ SKIP_PREFIXES = (
 SKIP_CONTAINING = ("--backend ray",)  # needs Ray and a cluster; tests/test_ray.py covers the backend
 
 FENCE = re.compile(r"^(\s*)(`{3,})\s*([\w+-]*)")
-FILE_COMMENT = re.compile(r"^#\s*([\w.-]+\.(?:py|toml))\b")
+FILE_COMMENT = re.compile(r"^#\s*([\w.-]+\.(?:py|toml|txt))\b")
 
 
 @dataclass

@@ -36,7 +36,11 @@ def _write(tmp_path, text, name="deal.txt"):
     return path
 
 
-@pytest.mark.parametrize("rules", [Rules(), PRESETS["strict-barbu"], Rules(trumps_overtrump=True, trumps_void="free")])
+@pytest.mark.parametrize("rules", [Rules(), PRESETS["strict-barbu"], Rules(trumps_overtrump=True, trumps_void="free"),
+                                   PRESETS["high-hearts-4-last-two-12"], PRESETS["positive-penalties"],
+                                   PRESETS["open-leads"], PRESETS["domino-ace-low"], PRESETS["domino-from-7"]],
+                         ids=["default", "strict-barbu", "overtrump-free", "scoring", "positive", "open-leads",
+                              "domino-ace-low", "domino-from-7"])
 def test_position_plays_as_the_engine_card_by_card(rules):
     specs = ["heuristic", "random", "basic", "lowest"]
     bots = [Bot(s) for s in specs]

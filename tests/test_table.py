@@ -2,9 +2,11 @@
 
 import os
 import select
+import shlex
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from cli_checks import invoke
@@ -161,3 +163,32 @@ def test_a_real_terminal(tmp_path):
     assert "Play 1:" in text and "> 1\r\n" in text  # the prompt, then what the terminal echoed
     assert "Hand over:" in text and "The session is saved" in text
     assert save.exists() and not read_playlog(save)[0].unfinished
+
+
+TRANSCRIPT = Path(__file__).resolve().parent.parent / "docs" / "table-transcript.md"
+PROMPTS = ("Play ", "Contract ", "Trump suit", "Starting rank", "Double whom?")
+
+
+def test_the_docs_transcript_is_what_the_terminal_shows(tmp_path, monkeypatch):
+    text = TRANSCRIPT.read_text(encoding="utf-8")
+    block = text.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    command, shown = block[0], block[1:]
+    assert command.startswith("$ barbu-sim table --length block")
+    typed = [line.rsplit(" > ", 1)[1] for line in shown if line.startswith(PROMPTS) and " > " in line]
+    assert len(typed) > 50 and "hint" in typed
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, shlex.split(command)[2:], input="".join(f"{t}\n" for t in typed))
+    assert result.exit_code == 0, result.output
+    if os.environ.get("BARBU_REGEN_GOLDEN"):  # after a deliberate change: the same lines typed, the new screen
+        TRANSCRIPT.write_text(text.replace("\n".join(shown), result.output.rstrip("\n")), encoding="utf-8")
+        shown = result.output.splitlines()
+    assert result.output.splitlines() == shown, \
+        "the table's screen changed: rewrite docs/table-transcript.md with BARBU_REGEN_GOLDEN=1 if that is meant"
+    assert len(read_playlog(tmp_path / "block.txt")) == 7
+    # the excerpts of the screen on the review-and-table page come from this transcript
+    page = (TRANSCRIPT.parent / "review-and-table.md").read_text(encoding="utf-8")
+    for excerpt in page.split("```text\n")[1:]:
+        lines = excerpt.split("```", 1)[0].splitlines()
+        if lines and lines[0].startswith(("Hand 1 of 7", " " * 20)):
+            for line in lines:
+                assert any(s.startswith(line.rstrip()) for s in shown), line

@@ -23,8 +23,8 @@ from ..core.seats import SEAT_NAMES
 from .kernels import PASS
 from .mc import MC_WORK_SIZE, infer_not_held
 from .play_rules import (
-    beats, domino_openers, domino_playable, forced_discard, hand_over, lane, lead_restriction, legal_mask,
-    trick_points,
+    beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
+    domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
 )
 from .rules import BARBU, CONTRACTS, DOMINO, KING_OF_HEARTS_BIT, NO_HEARTS, R_DOMINO_PAYOUT, TRUMPS, Rules
 from .state import (
@@ -46,7 +46,8 @@ class Position:
     """One deal in play: the hands, the state array, the plays so far and the scores.
 
     ``hands``: (4,) uint64 by seat, as dealt; ``param``: the trump suit or the domino
-    starting rank; ``seed``/``index``: the key of the random stream the players draw
+    starting rank the declarer named (under ``domino-start=fixed:R`` the hand starts from
+    R: :attr:`start`); ``seed``/``index``: the key of the random stream the players draw
     from (:attr:`rng`), the one the engine uses for deal ``index`` of ``seed``.
     """
 
@@ -57,11 +58,13 @@ class Position:
         self.dealt = np.array(hands, np.uint64).copy()
         self.hands = self.dealt.copy()
         self.contract, self.param, self.declarer = int(contract), int(param), int(declarer)
+        self.domino = self.contract == DOMINO
+        self.start = int(domino_start(np.int64(self.param), self.rules_array)) if self.domino else self.param
         self.state = np.zeros(STATE_SIZE + MC_WORK_SIZE, np.uint64)
         for i, v in enumerate(self.rules_array):
-            self.state[S_RULES + i] = np.uint64(v)
+            self.state[S_RULES + i] = np.uint64(np.int64(v))  # as the engine stores it: signed values wrap
         self.state[S_CONTRACT] = self.contract
-        self.state[S_PARAM] = self.param
+        self.state[S_PARAM] = self.start
         self.state[S_DECLARER] = self.declarer
         for s in range(4):
             self.state[S_CARDS_LEFT + s] = 13
@@ -75,9 +78,13 @@ class Position:
         self.played = U0
         self.seat = self.declarer
         self.over = False
-        self.domino = self.contract == DOMINO
         if self.domino:
-            self.playable, self.grows_down, self.grows_up = (np.uint64(m) for m in domino_openers(np.int64(self.param)))
+            self.ace_low = bool(domino_ace_low(self.rules_array))
+            if self.ace_low:
+                masks = domino_openers_low(np.int64(self.start))
+            else:
+                masks = (*domino_openers(np.int64(self.start)), U0, U0)
+            self.playable, self.grows_down, self.grows_up, self.wrap_down, self.wrap_up = (np.uint64(m) for m in masks)
             self.finished: list[int] = []
             self._skip_passes()
         else:
@@ -124,11 +131,13 @@ class Position:
         """The rule of play that makes ``card`` (held, not legal) illegal: the branches of ``legal_mask``."""
         hand, suit = self.hands[self.seat], card // 13
         if self.domino:
-            return "in Domino a card must be of the starting rank or next to an end of its suit's column"
+            return ("in Domino a card must be of the starting rank or next to an end of its suit's column"
+                    + (" (the ace below the 2: domino-ace=low)" if self.ace_low else ""))
         if not self._trick:
             if self.restricted == KING_OF_HEARTS_BIT:
                 return "K♥ may not be led while holding another card"
-            return f"a heart may not be led while holding a card of another suit ({CONTRACTS[self.contract]})"
+            return (f"a heart may not be led while holding a card of another suit ({CONTRACTS[self.contract]}, "
+                    f"{'barbu-heart-lead' if self.contract == BARBU else 'no-hearts-lead'})")
         led, trump, top = self._led, self.param, self._top_trump
         follow = hand & _suit_bits(led)
         if follow and suit != led:
@@ -205,7 +214,8 @@ class Position:
             return
         trick = np.uint64(sum(1 << c for c in self._trick))
         w = self._win_seat
-        self.scores[w] += trick_points(np.int64(self.contract), np.int64(len(self.trick_winners)), trick)
+        self.scores[w] += trick_value(np.int64(self.contract), np.int64(len(self.trick_winners)), trick,
+                                      self.rules_array)
         self.tricks[w] += 1
         st[S_WON + w] |= trick
         st[S_TRICKS_WON + w] += U1
@@ -221,11 +231,12 @@ class Position:
         b = U1 << np.uint64(card)
         self.hands[seat] ^= b
         self.played |= b
-        self.playable = np.uint64(domino_playable(self.playable, b, self.grows_down, self.grows_up))
+        self.playable = np.uint64(domino_playable(self.playable, b, self.grows_down, self.grows_up)
+                                  | domino_wrap(b, self.wrap_down, self.wrap_up))
         suit = card // 13
-        column = int(lane(self.played, np.int64(suit)))
-        st[S_DOMINO_LOW + suit] = (column & -column).bit_length() - 1
-        st[S_DOMINO_HIGH + suit] = column.bit_length() - 1
+        low, high = domino_ends(np.uint64(lane(self.played, np.int64(suit))), self.ace_low)
+        st[S_DOMINO_LOW + suit] = low
+        st[S_DOMINO_HIGH + suit] = high
         st[S_PLAYED] = self.played
         st[S_CARDS_LEFT + seat] -= U1
         self.plays.append((seat, card))
@@ -276,7 +287,7 @@ class Position:
         if self.contract == TRUMPS:
             return f"{name}, trumps {SUIT_LETTERS[self.param]}"
         if self.domino:
-            return f"{name} from {'23456789TJQKA'[self.param].replace('T', '10')}"
+            return f"{name} from {'23456789TJQKA'[self.start].replace('T', '10')}"
         return name
 
 

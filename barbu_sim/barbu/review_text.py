@@ -68,8 +68,17 @@ def format_summary(review: Review, symbols: bool = False) -> list[str]:
     return lines
 
 
+def intro(samples: int, seed: int) -> list[str]:
+    """What the numbers of a review are (printed once above one or more reviews)."""
+    return ["mc's estimate of each legal card: own score from that point to the end of the hand, ± standard",
+            f"error, over {samples} layouts of the unseen cards (seed {seed}); a loss counts above "
+            f"{NOISE:g} standard errors.",
+            "Labels by loss: " + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS)) + " points."]
+
+
 def format_review(review: Review, symbols: bool = False, brief: bool = False) -> str:
-    """The whole review as text; ``brief``: only the decisions whose loss counts, then the summary."""
+    """The whole review as text; ``brief``: only the decisions whose loss counts, then the summary,
+    without the lines of :func:`intro`."""
     deal = review.deal
     pos = deal.replay()
     head = f"Review: {pos.describe_contract()}, declarer {SEAT_NAMES[deal.declarer]}"
@@ -77,11 +86,7 @@ def format_review(review: Review, symbols: bool = False, brief: bool = False) ->
         head += f", hand {deal.hand_no + 1}"
     if deal.title:
         head += f" ({deal.title})"
-    lines = [head[:WIDTH],
-             f"mc's estimate of each legal card: own score from that point to the end of the hand, ± standard",
-             f"error, over {review.samples} layouts of the unseen cards (seed {review.seed}); a loss counts above "
-             f"{NOISE:g} standard errors.",
-             "Labels by loss: " + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS)) + " points.",
+    lines = [head[:WIDTH], *([] if brief else intro(review.samples, review.seed)),
              "Scores: " + "  ".join(f"{SEAT_NAMES[s]} {int(v):+d}" for s, v in enumerate(pos.scores))
              + ("   (unfinished: the play stopped before the end)" if deal.unfinished else ""), ""]
     if not review.decisions:

@@ -16,11 +16,12 @@ import sys
 
 import numpy as np
 
-from ..core.cards import RANK_NAMES, SUIT_SYMBOLS, cards_of, format_card, parse_card
+from ..core.cards import RANK_LETTERS, RANK_NAMES, SUIT_SYMBOLS, cards_of, format_card, parse_card
 from ..core.seats import SEAT_NAMES
 from .kernels import PASS
 from .mc import MC, mc_choose
 from .position import IllegalCard, Position
+from .state import S_DOMINO_HIGH, S_DOMINO_LOW
 from .strategies import resolve_strategy
 
 COMMANDS = "a card (QS, ♠Q, q s), its number, hint, undo or quit"
@@ -95,12 +96,12 @@ def parse_choice(text: str, legal_cards: list[int]) -> int:
     return parse_card(t)
 
 
-def hand_text(mask, symbols: bool = True) -> str:
-    """A hand sorted by suit, high cards first: ``♠ A 7 3  ♥ K 9  ♦ -  ♣ J 6``."""
+def hand_text(mask, compact: bool = False) -> str:
+    """A hand sorted by suit, high cards first: ``♠ A 7 3  ♥ K 9  ♦ -  ♣ J 6`` (``compact``: ``♠ A73``, T for ten)."""
     parts = []
     for suit in (3, 2, 1, 0):
-        ranks = [RANK_NAMES[c % 13] for c in reversed(cards_of(mask)) if c // 13 == suit]
-        parts.append(f"{SUIT_SYMBOLS[suit]} {' '.join(ranks) or '-'}")
+        ranks = [(RANK_LETTERS if compact else RANK_NAMES)[c % 13] for c in reversed(cards_of(mask)) if c // 13 == suit]
+        parts.append(f"{SUIT_SYMBOLS[suit]} {('' if compact else ' ').join(ranks) or '-'}")
     return "  ".join(parts)
 
 
@@ -108,10 +109,9 @@ def table_text(pos: Position) -> str:
     """The trick so far, or the Domino columns."""
     if pos.domino:
         cols = []
-        for suit in (3, 2, 1, 0):
-            ranks = [c % 13 for c in cards_of(pos.played) if c // 13 == suit]
-            span = f"{RANK_NAMES[min(ranks)]}..{RANK_NAMES[max(ranks)]}" if len(ranks) > 1 else (
-                RANK_NAMES[ranks[0]] if ranks else "-")
+        for suit in (3, 2, 1, 0):  # a column's ends, as the state array keeps them (13: not opened)
+            low, high = int(pos.state[S_DOMINO_LOW + suit]), int(pos.state[S_DOMINO_HIGH + suit])
+            span = "-" if low == 13 else RANK_NAMES[low] if low == high else f"{RANK_NAMES[low]}..{RANK_NAMES[high]}"
             cols.append(f"{SUIT_SYMBOLS[suit]} {span}")
         return "Columns: " + "  ".join(cols)
     trick = pos.trick_so_far()
@@ -127,8 +127,8 @@ def _trick_line(pos: Position) -> str:
     cards = [c for _, c in pos.plays[-4:]]
     w = pos.trick_winners[-1]
     mask = np.uint64(sum(1 << c for c in cards))
-    from .play_rules import trick_points
-    pts = int(trick_points(np.int64(pos.contract), np.int64(t - 1), mask))
+    from .play_rules import trick_value
+    pts = int(trick_value(np.int64(pos.contract), np.int64(t - 1), mask, pos.rules_array))
     plays = ", ".join(f"{SEAT_NAMES[s]} {format_card(c)}" for s, c in pos.plays[-4:])
     return f"Trick {t:>2}: {plays}: won by {SEAT_NAMES[w]} ({pts:+d})"
 
@@ -177,7 +177,7 @@ def _ask_card(pos, legal_cards, console: Console, hint, header: str, snapshots: 
     out = cards_of(pos.played)
     console.say("")
     console.say(f"{header} | {scores_text(pos)}" if header else f"Scores: {scores_text(pos)}")
-    console.say(f"Out: {hand_text(np.uint64(sum(1 << c for c in out)))}" if out else "Out: nothing yet")
+    console.say(f"Out: {hand_text(np.uint64(sum(1 << c for c in out)), compact=True)}" if out else "Out: nothing yet")
     console.say(table_text(pos))
     console.say(f"Your hand: {hand_text(pos.hands[pos.seat])}")
     while True:

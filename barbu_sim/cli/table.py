@@ -139,8 +139,9 @@ def table(
         fail(str(e))
     if finished and review_samples:
         from ..barbu.review import review_deal
-        from ..barbu.review_text import format_review
-        console.say("\nReview of your decisions (mc, your information only):")
+        from ..barbu.review_text import format_review, intro
+        console.say("\nReview of your decisions (the decisions that lost points, then a summary per hand)")
+        console.say("\n".join(intro(review_samples, settings.seed)))
         for deal in session.deals:
             console.say("")
             console.say(format_review(review_deal(deal, [settings.seat], samples=review_samples,
