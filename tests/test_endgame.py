@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from barbu_sim.barbu.endgame import TT_WORDS, solve_cards, solve_from_trick
+from barbu_sim.barbu.endgame import TT_WORDS, new_search, solve_cards, solve_from_trick
 from barbu_sim.barbu.rules import TRUMPS, Contract, Rules
 from barbu_sim.barbu.state import S_LEADER, S_N_IN_TRICK, S_TRICK, S_TRICK_CARDS, STATE_SIZE
 
@@ -77,6 +77,7 @@ def test_exact_endgame_values_equal_brute_force(contract):
         masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
         legal = sorted(legal_cards(hands[me], trick, int(contract), trump, rules))
         values = np.full(52, np.nan)
+        new_search(tt)
         solve_cards(masks, state, int(contract), trump, ra, np.uint64(sum(1 << c for c in legal)), tt, values)
         assert masks.tolist() == [sum(1 << c for c in h) for h in hands]  # hands restored
         for card in legal:
@@ -96,6 +97,6 @@ def test_exact_endgame_values_equal_brute_force(contract):
             assert values[card] == want[me], (contract.name, trial, card)
             checked += 1
         if not trick:
-            whole = solve_from_trick(masks, t, leader, int(contract), trump, ra, me, tt, np.empty(0))
+            whole = solve_from_trick(masks, t, leader, int(contract), trump, ra, me, tt, values)
             assert list(whole) == brute_force(hands, [], leader, t, int(contract), trump, rules, me, played)
     assert checked >= 20

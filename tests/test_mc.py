@@ -9,7 +9,7 @@ from barbu_sim.barbu.api import play_batch, play_deal, play_random_deal
 from barbu_sim.barbu.deals import random_deal
 from barbu_sim.barbu.explain import decisions, format_explain
 from barbu_sim.barbu.kernels import _reset_state, new_state
-from barbu_sim.barbu.mc import infer_not_held, parse_mc, sample_layout
+from barbu_sim.barbu.mc import MCParams, infer_not_held, parse_mc, sample_layout
 from barbu_sim.barbu.play_rules import domino_openers, domino_playable, forced_discard, lead_restriction, legal_mask
 from barbu_sim.barbu.rollout import domino_playable_now, rollout_domino, rollout_tricks
 from barbu_sim.barbu.rules import DOMINO, TRUMPS, Contract, Rules, load_rules, parse_option_pairs
@@ -157,14 +157,20 @@ def test_unconstrained_layouts_spread_cards_evenly():
 
 
 def test_mc_names_and_parameters():
-    assert resolve_strategy("mc").name == "mc:samples=64,rollout=heuristic"
-    assert resolve_strategy("mc:samples=200,rollout=basic").name == "mc:samples=200,rollout=basic"
-    assert parse_mc(" samples = 8 ") == (8, "heuristic")
+    assert resolve_strategy("mc").name == "mc:samples=64,rollout=heuristic,endgame=3,tail=2"
+    assert resolve_strategy("mc:samples=200,rollout=basic").name == "mc:samples=200,rollout=basic,endgame=3,tail=2"
+    assert resolve_strategy("pimc").name == "pimc:samples=64,rollout=heuristic"
+    assert parse_mc(" samples = 8 ") == MCParams(samples=8, rollout="heuristic", endgame=3, tail=2)
+    assert parse_mc("samples=8", "pimc") == MCParams(samples=8, endgame=0, tail=0)
+    # pimc is mc without exact endgames: the same id, so the same play
+    assert resolve_strategy("pimc:samples=8").builtin_id == resolve_strategy("mc:samples=8,endgame=0,tail=0").builtin_id
     for bad, needle in [("mc:samples=0", "samples must be a whole number from 1 to 100,000, not '0'"),
                         ("mc:samples=x", "samples must be a whole number from 1 to 100,000, not 'x'"),
                         ("mc:rollout=mc", "rollout must be one of heuristic, basic, random, not 'mc'"),
                         ("mc:depth=3", "unknown mc parameter 'depth'"),
-                        ("mc:samples", "'samples' is not NAME=VALUE")]:
+                        ("mc:samples", "'samples' is not NAME=VALUE"),
+                        ("mc:endgame=6", "endgame must be a whole number of tricks from 0 to 5, not '6'"),
+                        ("pimc:tail=2", "unknown pimc parameter 'tail'")]:
         with pytest.raises(ValueError, match=needle):
             resolve_strategy(bad)
 
@@ -268,3 +274,36 @@ def test_distinct_cards(contract, hand, played, trick, expected):
     state[S_N_IN_TRICK] = len(trick)
     h = _bits(*hand)
     assert distinct_cards(h, h, state, contract) == _bits(*expected)
+
+
+@pytest.mark.parametrize("contract", ["no-tricks", "barbu"])
+def test_mc_decides_the_same_when_two_unseen_cards_swap_between_opponents(contract):
+    """The swap test: two deals that look the same from the mc seat give the same decisions, bit for bit.
+
+    A card of North and a card of West of the same suit change hands; until the play of the two
+    deals first differs, everything the mc seat (East) has seen is the same, so every decision it
+    made before then (the card and every estimate) must be too."""
+    seats = ["heuristic", "mc:samples=8", "heuristic", "heuristic"]
+    compared = 0
+    for index in range(6):
+        hands = random_deal(21, index).astype(np.uint64)
+        base = play_deal(hands, contract, seats, declarer=index % 4, seed=21, index=index, explain=True)
+        order = [(int(s), int(c)) for s, c in zip(base.seats, base.cards)]
+        north = [c for c in range(52) if int(hands[0]) >> c & 1]
+        west = [c for c in range(52) if int(hands[3]) >> c & 1]
+        pairs = [(x, y) for x in north for y in west if x // 13 == y // 13]
+        for x, y in pairs[:6]:
+            swapped = hands.copy()
+            swapped[0] ^= np.uint64((1 << x) | (1 << y))
+            swapped[3] ^= np.uint64((1 << x) | (1 << y))
+            other = play_deal(swapped, contract, seats, declarer=index % 4, seed=21, index=index, explain=True)
+            same = 0
+            for a, b in zip(order, [(int(s), int(c)) for s, c in zip(other.seats, other.cards)]):
+                if a != b:
+                    break
+                same += 1
+            before = [r for r in decisions(base) if r["cards_played"] < same]
+            after_swap = [r for r in decisions(other) if r["cards_played"] < same]
+            assert before == after_swap
+            compared += len(before)
+    assert compared >= 40

@@ -6,7 +6,8 @@ the hand can be searched exactly instead of rolled out with a fast player.
 
 **Maxⁿ.** Every seat plays the card that maximises its own points from here on (the
 contract's points: penalties are negative, Trumps pays +5 a trick, so the same rule
-takes the fewest penalties and the most tricks).  Barbu's contracts are constant-sum
+takes the fewest penalties and the most tricks; where the rules count penalties as
+positive points and the lowest total wins, each seat minimises instead).  Barbu's contracts are constant-sum
 (the four seats share a fixed total), so maxⁿ is the natural solution; the paranoid
 reduction (the three others playing *against* the searching seat) is not sound here:
 in a negative contract an opponent avoids its own points, and does not care which of
@@ -29,8 +30,8 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import lowest_bit, popcount
-from .play_rules import above, below, beats, forced_discard, hand_over, lead_restriction, legal_mask, trick_points
-from .rules import TRUMPS
+from .play_rules import above, below, beats, forced_discard, hand_over, lead_restriction, legal_mask, trick_value
+from .rules import R_BEST_TOTAL, TRUMPS
 from .state import S_LEADER, S_N_IN_TRICK, S_TRICK, S_TRICK_CARDS
 
 U0 = np.uint64(0)
@@ -48,7 +49,7 @@ POS_INF = 1 << 30
 
 
 @njit(cache=True)
-def distinct_in_search(legal, blockers, contract):
+def distinct_in_search(legal, blockers, contract, rules):
     """The lowest card of each run of equivalent cards of ``legal``.
 
     Two cards of a suit are equivalent when no card of ``blockers`` (the other hands'
@@ -62,7 +63,8 @@ def distinct_in_search(legal, blockers, contract):
             c = lowest_bit(m)
             m &= m - U1
             if not (prev >= 0 and (above(prev) & below(c) & blockers) == U0
-                    and trick_points(contract, 0, U1 << np.uint64(prev)) == trick_points(contract, 0, U1 << np.uint64(c))):
+                    and trick_value(contract, 0, U1 << np.uint64(prev), rules)
+                    == trick_value(contract, 0, U1 << np.uint64(c), rules)):
                 reps |= U1 << np.uint64(c)
             prev = c
     return reps
@@ -96,7 +98,7 @@ def _with_points(v0, v1, v2, v3, seat, points):
 
 @njit(cache=True, _nrt=False)
 def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_trump, contract, trump,
-           restricted_lead, forced, rules, me, tt, only, values):
+           restricted_lead, forced, rules, me, better, tt, only, values):
     """The points each seat scores from this position on, every seat playing maxⁿ.
 
     ``hands``: (4,) uint64, the cards each seat still holds (changed during the search,
@@ -108,12 +110,13 @@ def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_tr
     ``values`` has entries, each card's points for the seat to play are written there.
     Returns a tuple of the four seats' points.
     """
+    NONE = np.int64(-1)  # typed int64, not a literal: every call of the recursion has one signature
     seat = (leader + k) & 3
     hand = hands[seat]
     legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
     held = hands[0] | hands[1] | hands[2] | hands[3]
     if only == ALL_CARDS:
-        cands = distinct_in_search(legal, (held & ~hand) | trick, contract)
+        cands = distinct_in_search(legal, (held & ~hand) | trick, contract, rules)
     else:
         cands = legal & only
     b0, b1, b2, b3 = 0, 0, 0, 0
@@ -134,7 +137,7 @@ def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_tr
         hands[seat] = hand ^ b
         if k < 3:
             v0, v1, v2, v3 = search(hands, t, leader, k + 1, trick | b, n_led, n_card, n_seat, n_suit, n_top,
-                                    contract, trump, restricted_lead, forced, rules, me, tt, ALL_CARDS, values[:0])
+                                    contract, trump, restricted_lead, forced, rules, me, better, tt, ALL_CARDS, values)
         else:
             rest = held ^ b
             v0, v1, v2, v3 = 0, 0, 0, 0
@@ -145,16 +148,18 @@ def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_tr
                     word = tt[2 * slot + 1]
                     v0, v1, v2, v3 = _unpack(word, 0), _unpack(word, 1), _unpack(word, 2), _unpack(word, 3)
                 else:
-                    v0, v1, v2, v3 = search(hands, t + 1, n_seat, 0, U0, -1, -1, n_seat, -1, -1, contract, trump,
-                                            restricted_lead, forced, rules, me, tt, ALL_CARDS, values[:0])
+                    v0, v1, v2, v3 = search(hands, t + 1, n_seat, NONE + 1, U0, NONE, NONE, n_seat, NONE, NONE, contract, trump,
+                                            restricted_lead, forced, rules, me, better, tt, ALL_CARDS,
+                                            values)
                     tt[2 * slot] = key
                     tt[2 * slot + 1] = _pack(v0, v1, v2, v3)
-            v0, v1, v2, v3 = _with_points(v0, v1, v2, v3, n_seat, trick_points(contract, t, trick | b))
+            v0, v1, v2, v3 = _with_points(v0, v1, v2, v3, n_seat, trick_value(contract, t, trick | b, rules))
         hands[seat] = hand
         own = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
-        mine = v0 if me == 0 else (v1 if me == 1 else (v2 if me == 2 else v3))
-        if values.shape[0] > 0:
+        if only != ALL_CARDS:  # the root: the caller wants each card's value
             values[card] = own
+        own *= better
+        mine = better * (v0 if me == 0 else (v1 if me == 1 else (v2 if me == 2 else v3)))
         if own > best_own or (own == best_own and seat != me and mine < best_me):
             best_own, best_me = own, mine
             b0, b1, b2, b3 = v0, v1, v2, v3
@@ -163,7 +168,11 @@ def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_tr
 
 @njit(cache=True, _nrt=False)
 def new_search(tt):
-    """Start a search: a new generation of the transposition table ``tt`` (old entries no longer match)."""
+    """Start searching a new layout: a new generation of the transposition table ``tt``.
+
+    Old entries no longer match.  Searches of one layout (several candidate cards, several
+    rollouts that reach its endgame) share the table, so call this once per layout.
+    """
     gen = tt[2 * TT_SIZE] + U1
     if gen >= GEN_LIMIT:
         for i in range(2 * TT_SIZE):
@@ -178,7 +187,8 @@ def solve_cards(hands, state, contract, trump, rules, cards, tt, values):
 
     ``hands``: (4,) the cards each seat holds (restored on return).  ``state``: the
     position (trick number, leader and cards already in the trick).  ``values``: (52,)
-    float64; the entry of each card of ``cards`` is set.
+    float64; the entry of each card of ``cards`` is set.  ``tt``: the transposition table
+    (:func:`new_search` first for a new layout).
     """
     t = np.int64(state[S_TRICK])
     k0 = np.int64(state[S_N_IN_TRICK])
@@ -186,21 +196,27 @@ def solve_cards(hands, state, contract, trump, rules, cards, tt, values):
     trick, led, win_card, win_seat, win_suit, top_trump = trick_so_far(state, k0, leader, contract, trump)
     restricted_lead, forced = lead_restriction(contract, rules), forced_discard(contract, rules)
     me = (leader + k0) & 3
-    new_search(tt)
     search(hands, t, leader, k0, trick, led, win_card, win_seat, win_suit, top_trump, contract, trump,
-           restricted_lead, forced, rules, me, tt, cards, values)
+           restricted_lead, forced, rules, me, _better(rules), tt, cards, values)
 
 
 @njit(cache=True, _nrt=False)
-def solve_from_trick(hands, t, leader, contract, trump, rules, me, tt, no_values):
+def solve_from_trick(hands, t, leader, contract, trump, rules, me, tt, values):
     """Each seat's exact points from the start of trick ``t`` (led by ``leader``), hands known.
 
-    ``no_values``: an empty float64 array (the search writes no per-card values here).
+    ``values``: a float64 array the search passes along and leaves unchanged.
     """
     restricted_lead, forced = lead_restriction(contract, rules), forced_discard(contract, rules)
-    new_search(tt)
-    return search(hands, t, leader, 0, U0, -1, -1, leader, -1, -1, contract, trump, restricted_lead, forced,
-                  rules, me, tt, ALL_CARDS, no_values)
+    none = np.int64(-1)  # typed int64, not a literal: every call of the recursion has one signature
+    return search(hands, np.int64(t), np.int64(leader), none + 1, U0, none, none, np.int64(leader), none, none,
+                  np.int64(contract), np.int64(trump), restricted_lead, forced,
+                  rules, me, _better(rules), tt, ALL_CARDS, values)
+
+
+@njit(cache=True)
+def _better(rules):
+    """1 where the highest total wins, -1 where penalties are counted as positive points (lowest wins)."""
+    return -1 if rules[R_BEST_TOTAL] == 1 else 1
 
 
 @njit(cache=True)

@@ -20,17 +20,20 @@ into the seat's strategy id (:func:`mc_id`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
 from ..core.bits import highest_bit, lowest_bit, nth_set_bit, popcount
 from ..core.rng import next_u64, rand_below, stream_key
 from .play_rules import above, below, legal_mask, suit_bits, trick_value
+from .endgame import TT_WORDS, new_search, solve_cards, solve_from_trick
 from .rollout import rollout_domino, rollout_tricks
 from .rules import DOMINO, R_BEST_TOTAL, RULES_ARRAY_SIZE
 from .state import (
-    S_CARDS_LEFT, S_CONTRACT, S_N_IN_TRICK, S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK_CARDS, S_VOIDS,
-    STATE_SIZE,
+    S_CARDS_LEFT, S_CONTRACT, S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK,
+    S_TRICK_CARDS, S_VOIDS, STATE_SIZE,
 )
 from .strategy_ids import BASIC, HEURISTIC, RANDOM
 
@@ -42,6 +45,9 @@ STREAM_MC = np.uint64(0x510E527FADE682D1)  # the layouts and rollouts of one mc 
 MC = 5  # the low four bits of an mc seat's strategy id
 DEFAULT_SAMPLES = 64
 MAX_SAMPLES = 100_000
+DEFAULT_ENDGAME = 3  # tricks left when the decisions are searched exactly (see MCParams)
+DEFAULT_TAIL = 2  # tricks left when the rollouts hand over to the exact search
+MAX_DEPTH = 5  # a 6-trick search takes tens of milliseconds per layout
 ROLLOUTS = {"heuristic": HEURISTIC, "basic": BASIC, "random": RANDOM}
 
 # The explain buffer (``barbu-sim play --explain``): row 0 holds the number of rows
@@ -54,39 +60,79 @@ EXPLAIN_ROWS = 1 + 52
 # The mc player's scratch space: the engine allocates it after the state array
 # (entries STATE_SIZE on), because the play loops run without reference counting
 # and so cannot allocate.  Offsets in uint64 entries; some are viewed as int64 / float64.
-W_LAYOUT, W_HANDS, W_ALLOWED, W_CAP, W_SCORES, W_RULES, W_RNG, W_STATE = 0, 4, 8, 12, 16, 20, 28, 29
+W_LAYOUT, W_HANDS, W_ALLOWED, W_CAP, W_SCORES, W_RULES = 0, 4, 8, 12, 16, 20
+W_RNG = W_RULES + RULES_ARRAY_SIZE
+W_STATE = W_RNG + 1
 W_SUMS = W_STATE + STATE_SIZE
 W_SQUARES = W_SUMS + 52
-MC_WORK_SIZE = W_SQUARES + 52
+W_VALUES = W_SQUARES + 52  # one layout's exact endgame values, per card
+W_TT = W_VALUES + 52  # the endgame search's transposition table
+MC_WORK_SIZE = W_TT + TT_WORDS
 
 
-def mc_id(samples: int = DEFAULT_SAMPLES, rollout: int = HEURISTIC) -> int:
-    """The strategy id that carries an mc seat's parameters to the kernels."""
-    return MC | (rollout << 4) | (samples << 8)
+@dataclass(frozen=True)
+class MCParams:
+    """An mc seat's parameters: layouts per decision, the rollout player, the exact-endgame depths.
 
-
-def parse_mc(params: str) -> tuple[int, str]:
-    """``(samples, rollout name)`` from the text after ``mc:`` (``samples=64,rollout=basic``; empty: defaults).
-
-    Raises ValueError naming what is wrong.
+    ``endgame``: decisions with at most this many tricks left (the current one included) are
+    valued by exact search in each layout (:mod:`barbu_sim.barbu.endgame`) instead of rollouts;
+    ``tail``: rollouts from earlier decisions stop when this many tricks are left and the rest
+    is searched exactly.  0 turns either off (``pimc`` is ``mc`` with both off).
     """
-    samples, rollout = DEFAULT_SAMPLES, "heuristic"
+
+    samples: int = DEFAULT_SAMPLES
+    rollout: str = "heuristic"
+    endgame: int = DEFAULT_ENDGAME
+    tail: int = DEFAULT_TAIL
+
+    @property
+    def sid(self) -> int:
+        """The strategy id that carries the parameters to the kernels."""
+        return mc_id(self.samples, ROLLOUTS[self.rollout], self.endgame, self.tail)
+
+    def spec(self, name: str = "mc") -> str:
+        """The full name with every parameter (``pimc`` shows no depths: they are 0)."""
+        text = f"{name}:samples={self.samples},rollout={self.rollout}"
+        return text if name == "pimc" else f"{text},endgame={self.endgame},tail={self.tail}"
+
+
+def mc_id(samples: int = DEFAULT_SAMPLES, rollout: int = HEURISTIC, endgame: int = 0, tail: int = 0) -> int:
+    """The strategy id that carries an mc seat's parameters to the kernels."""
+    return MC | (rollout << 4) | (samples << 8) | (endgame << 32) | (tail << 36)
+
+
+def _depth(key: str, value: str) -> int:
+    if not value.isdigit() or not 0 <= int(value) <= MAX_DEPTH:
+        raise ValueError(f"mc {key} must be a whole number of tricks from 0 to {MAX_DEPTH}, not {value!r}")
+    return int(value)
+
+
+def parse_mc(params: str, name: str = "mc") -> MCParams:
+    """The parameters in the text after ``mc:`` (``samples=64,rollout=basic,endgame=3,tail=2``; empty: defaults).
+
+    ``pimc`` (``name``) is the plain determinized player: no exact endgames, and no depth
+    parameters.  Raises ValueError naming what is wrong.
+    """
+    found = {} if name == "mc" else {"endgame": 0, "tail": 0}
+    allowed = "samples=N, rollout=" + "|".join(ROLLOUTS) + (", endgame=N, tail=N" if name == "mc" else "")
     for item in filter(None, (p.strip() for p in params.split(","))):
         key, eq, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not eq:
-            raise ValueError(f"mc parameter {item!r} is not NAME=VALUE (e.g. mc:samples=64,rollout=basic)")
+            raise ValueError(f"{name} parameter {item!r} is not NAME=VALUE (e.g. {name}:samples=64,rollout=basic)")
         if key == "samples":
             if not value.isdigit() or not 1 <= int(value) <= MAX_SAMPLES:
-                raise ValueError(f"mc samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {value!r}")
-            samples = int(value)
+                raise ValueError(f"{name} samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {value!r}")
+            found[key] = int(value)
         elif key == "rollout":
             if value not in ROLLOUTS:
-                raise ValueError(f"mc rollout must be one of {', '.join(ROLLOUTS)}, not {value!r}")
-            rollout = value
+                raise ValueError(f"{name} rollout must be one of {', '.join(ROLLOUTS)}, not {value!r}")
+            found[key] = value
+        elif key in ("endgame", "tail") and name == "mc":
+            found[key] = _depth(key, value)
         else:
-            raise ValueError(f"unknown mc parameter {key!r}: use samples=N and rollout={'|'.join(ROLLOUTS)}")
-    return samples, rollout
+            raise ValueError(f"unknown {name} parameter {key!r}: use {allowed}")
+    return MCParams(**found)
 
 
 # ---------------------------------------------------------------- what the table has shown
@@ -226,12 +272,14 @@ def distinct_cards(legal, hand, state, contract):
 
 
 @njit(cache=True, _nrt=False)
-def mc_estimates(cards, hand, state, work, key, samples, rollout, sums, squares):
-    """Roll out every card of ``cards`` on ``samples`` layouts; per-card sums and sums of squares of own score.
+def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail, sums, squares):
+    """Value every card of ``cards`` on ``samples`` layouts; per-card sums and sums of squares of own score.
 
-    ``work``: the scratch space (``MC_WORK_SIZE`` uint64).  ``sums`` / ``squares``: (52,)
-    float64, zeroed by the caller.  Layout ``k`` and its rollouts draw from the
-    counter-based stream ``(key, k)``, the same for every card.
+    A card's value in a layout is the seat's points from here on: by exact search when at
+    most ``endgame`` tricks are left, else by a rollout, handed to the exact search when
+    ``tail`` tricks are left (0: never).  ``work``: the scratch space (``MC_WORK_SIZE``
+    uint64).  ``sums`` / ``squares``: (52,) float64, zeroed by the caller.  Layout ``k`` and
+    its rollouts draw from the counter-based stream ``(key, k)``, the same for every card.
     """
     me = np.int64(state[S_SEAT]) & 3
     contract = np.int64(state[S_CONTRACT])
@@ -246,25 +294,41 @@ def mc_estimates(cards, hand, state, work, key, samples, rollout, sums, squares)
     scores = work[W_SCORES:W_SCORES + 4].view(np.int64)
     rng = work[W_RNG:W_RNG + 1]
     scratch = work[W_STATE:W_STATE + STATE_SIZE]
+    values = work[W_VALUES:W_VALUES + 52].view(np.float64)
+    tt = work[W_TT:W_TT + TT_WORDS]
+    left = 13 - np.int64(state[S_TRICK])
+    exact = contract != DOMINO and left <= endgame
+    stop = 13 - tail if contract != DOMINO and 0 < tail < left else 13
     for k in range(samples):
         rng[0] = stream_key(key, np.uint64(k), STREAM_MC)
         sample_layout(rng, me, hand, state, layout, allowed, cap)
         roll = next_u64(rng)
+        if exact or stop < 13:
+            new_search(tt)
+        if exact:
+            for j in range(4):
+                hands[j] = layout[j]
+            solve_cards(hands, state, contract, param, rules, cards, tt, values)
         cands = cards
         while cands:
             card = lowest_bit(cands)
             cands &= cands - U1
-            for j in range(4):
-                hands[j] = layout[j]
-                scores[j] = 0
-            for i in range(STATE_SIZE):
-                scratch[i] = state[i]
-            rng[0] = roll
-            if contract == DOMINO:
-                rollout_domino(hands, param, rules, rollout, scratch, rng, card, scores)
+            if exact:
+                v = values[card]
             else:
-                rollout_tricks(hands, contract, param, rules, rollout, scratch, rng, card, scores)
-            v = np.float64(scores[me])
+                for j in range(4):
+                    hands[j] = layout[j]
+                    scores[j] = 0
+                for i in range(STATE_SIZE):
+                    scratch[i] = state[i]
+                rng[0] = roll
+                if contract == DOMINO:
+                    rollout_domino(hands, param, rules, rollout, scratch, rng, card, scores)
+                elif rollout_tricks(hands, contract, param, rules, rollout, scratch, rng, card, scores, stop) < 13:
+                    t0, t1, t2, t3 = solve_from_trick(hands, stop, np.int64(scratch[S_LEADER]) & 3, contract, param,
+                                                      rules, me, tt, values)
+                    scores[me] += t0 if me == 0 else (t1 if me == 1 else (t2 if me == 2 else t3))
+                v = np.float64(scores[me])
             sums[card] += v
             squares[card] += v * v
 
@@ -284,8 +348,10 @@ def mc_choose(sid, legal, hand, state, rng, explain):
     reps = distinct_cards(legal, hand, state, np.int64(state[S_CONTRACT]))
     if popcount(reps) == 1:  # every legal card leads to the same deal
         return lowest_bit(legal)
-    samples = sid >> 8
+    samples = (sid >> 8) & 0xFFFFFF
     rollout = (sid >> 4) & 15
+    endgame = (sid >> 32) & 15
+    tail = (sid >> 36) & 15
     key = next_u64(rng)
     work = state[STATE_SIZE:STATE_SIZE + MC_WORK_SIZE]
     sums = work[W_SUMS:W_SUMS + 52].view(np.float64)
@@ -293,7 +359,7 @@ def mc_choose(sid, legal, hand, state, rng, explain):
     for c in range(52):
         sums[c] = 0.0
         squares[c] = 0.0
-    mc_estimates(reps, hand, state, work, key, samples, rollout, sums, squares)
+    mc_estimates(reps, hand, state, work, key, samples, rollout, endgame, tail, sums, squares)
     best, best_sum = -1, -np.inf
     sign = -1.0 if state[S_RULES + R_BEST_TOTAL] == U1 else 1.0  # best-total=lowest: the lowest mean is best
     cands = reps

@@ -23,7 +23,7 @@ from ..core.bits import popcount
 from ..core.rng import stream_key
 from ..core.seats import SEAT_LETTERS
 from .kernels import PASS
-from .mc import MAX_SAMPLES, ROLLOUTS, distinct_cards, mc_estimates
+from .mc import DEFAULT_ENDGAME, DEFAULT_TAIL, MAX_SAMPLES, ROLLOUTS, distinct_cards, mc_estimates
 from .playlog import PlayedDeal
 from .rules import DOMINO
 from .state import STATE_SIZE
@@ -129,7 +129,7 @@ def card_values(pos, cards, samples: int, key, rollout: int) -> np.ndarray:
     for k in range(samples):
         sums[:] = 0.0
         mc_estimates(np.uint64(cards), hand, state, work, np.uint64(stream_key(key, np.uint64(k), STREAM_REVIEW)),
-                     np.int64(1), np.int64(rollout), sums, squares)
+                     np.int64(1), np.int64(rollout), np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), sums, squares)
         out[k] = sums
     return out
 

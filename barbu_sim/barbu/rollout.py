@@ -51,12 +51,14 @@ def choose_builtin(sid, legal, hand, state, rng, domino):
 
 
 @njit(cache=True, _nrt=False)
-def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, scores):
+def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, scores, stop=13):
     """Finish a trick contract from the position in ``state``; adds each seat's points to ``scores``.
 
     The seat to play (``state[S_SEAT]``) plays ``first_card`` (which must be legal; -1:
     the rollout player chooses it too); player ``sid`` plays every later card.  ``hands`` and ``state`` are scratch copies:
-    both are played out.
+    both are played out.  With ``stop`` < 13 the rollout stops when trick ``stop`` is about to
+    begin (``state`` then holds its leader and trick number, ``hands`` what is left) and returns
+    ``stop``, so that an exact search can finish the hand; otherwise it returns 13.
     """
     restricted_lead = lead_restriction(contract, rules)
     forced = forced_discard(contract, rules)
@@ -83,6 +85,10 @@ def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, s
         if k_start == 0:
             state[S_TRICK] = t
             state[S_LEADER] = leader
+            if t >= stop:
+                state[S_N_IN_TRICK] = 0
+                state[S_SEAT] = leader
+                return t
             for k in range(4):
                 state[S_TRICK_CARDS + k] = U0
             trick = U0
@@ -124,6 +130,7 @@ def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, s
         leader = win_seat
         if hand_over(contract, played):
             break
+    return 13
 
 
 @njit(inline="always", cache=True)

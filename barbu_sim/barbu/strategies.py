@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..core.strategies import Strategy, StrategyRegistry, lowest_strategy, random_strategy
 from .basic import basic_strategy
 from .heuristic import heuristic_strategy
-from .mc import ROLLOUTS, mc_id, parse_mc
+from .mc import parse_mc
 from .strategy_ids import BASIC, HEURISTIC, LOWEST, RANDOM, USER
 
 __all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LOWEST", "RANDOM", "REGISTRY", "USER", "resolve_strategy",
@@ -34,12 +34,16 @@ BUILTINS: dict[str, Strategy] = {
 }
 
 
-def _mc_strategy(params: str) -> Strategy:
-    """``mc`` with the parameters after ``mc:`` (see :mod:`barbu_sim.barbu.mc`)."""
-    samples, rollout = parse_mc(params)
-    return Strategy(f"mc:samples={samples},rollout={rollout}", mc_id(samples, ROLLOUTS[rollout]), lowest_strategy)
+def _mc_strategy(params: str, name: str = "mc") -> Strategy:
+    """``mc`` (or ``pimc``, without exact endgames) with the parameters after the colon (see :mod:`barbu_sim.barbu.mc`)."""
+    found = parse_mc(params, name)
+    return Strategy(found.spec(name), found.sid, lowest_strategy)
 
 
-REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy})
+def _pimc_strategy(params: str) -> Strategy:
+    return _mc_strategy(params, "pimc")
+
+
+REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy, "pimc": _pimc_strategy})
 resolve_strategy = REGISTRY.resolve
 seat_strategies = REGISTRY.seat_strategies
