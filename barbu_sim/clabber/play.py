@@ -140,10 +140,11 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
         tp = 0
         for k in range(4):
             hand = hands[seat]
-            excused = partner_excuse & (win_seat == (seat ^ 2))
             if k == 0:
                 legal = hand
+                excused = False
             else:
+                excused = partner_excuse & (win_seat == (seat ^ 2))
                 legal = follow_mask(hand, led_bits, trump_bits, over, excused)
             if track:
                 state[S_SEAT] = seat
