@@ -129,13 +129,24 @@ def legal_cards(hand, trick, seats, trump, seat, partner_excuse=False):
 
 
 # ---------------------------------------------------------------- melds
-def meld_key(meld, trump):
-    """A comparable rank of a meld ``(kind, cards)``: fours above sequences, as the rules rank them."""
+FOURS_BY_CARD_RANK = [JACK, ACE, KING, QUEEN, TEN, NINE]
+
+
+def meld_key(meld, trump, rules=None):
+    """A comparable rank of a meld ``(kind, cards)``.
+
+    The rule text (``meld-ranking=fours-first``): fours above sequences, fours in the table's order
+    (or by card rank under ``meld-fours=card-rank``, jacks always first), sequences by length, top
+    card, trumps.  ``points-first``: points, then the top card, then a four over a sequence, then a
+    trump sequence over a plain one.
+    """
     kind, cards = meld
-    if kind == "four":
-        r = rank(cards[0])
-        return (3, 0, 0, 0) if r == JACK else (2, 5 - FOURS_ORDER.index(r), 0, 0)
     top = max(rank(c) for c in cards)
+    if rules is not None and rules.meld_ranking == "points-first":
+        return (meld_points(meld), top, int(kind == "four"), int(kind != "four" and suit(cards[0]) == trump))
+    if kind == "four":
+        order = FOURS_BY_CARD_RANK if rules is not None and rules.meld_fours == "card-rank" else FOURS_ORDER
+        return (3, 0, 0, 0) if top == JACK else (2, 5 - order.index(top), 0, 0)
     return (1, len(cards), top, int(suit(cards[0]) == trump))
 
 
@@ -177,12 +188,12 @@ def best_melds(hand, trump):
     return best
 
 
-def team_melds(hands, trump):
+def team_melds(hands, trump, rules=None):
     """(meld points scored by team 0, by team 1, the melds of each seat) after the comparison."""
     per_seat = [best_melds(h, trump) for h in hands]
     tops = []
     for t in range(2):
-        keys = [meld_key(m, trump) for s in (t, t + 2) for m in per_seat[s]]
+        keys = [meld_key(m, trump, rules) for s in (t, t + 2) for m in per_seat[s]]
         tops.append(max(keys) if keys else None)
     totals = [sum(meld_points(m) for s in (t, t + 2) for m in per_seat[s]) for t in range(2)]
     if tops[0] is None and tops[1] is None or tops[0] == tops[1]:
@@ -275,13 +286,14 @@ def random_strategy(legal, hand, view, rng):
 
 
 def play_round(hands, turned, dealer, policies, strategies, seed=0, round_index=0, partner_excuse=False,
-               forced_bidding=None, replay=None, misplay="error"):
+               forced_bidding=None, replay=None, misplay="error", meld_rules=None):
     """Play one round from dealt ``hands`` and return everything that happened, as a dict.
 
     ``strategies[seat](legal, hand, view, rng)`` returns a card; with ``replay`` (a list of cards in
     play order) the cards are taken from it instead and each is checked for legality.
     ``forced_bidding`` = (bid_round, maker, trump) skips the bidding.  ``misplay="penalty"``: an
     illegal card ends the round, the opponents scoring 162 plus all their melds, the offenders nothing.
+    ``meld_rules``: a Clabber ``Rules`` whose meld ranking applies (None: the rule text's).
     """
     dealt = [set(h) for h in hands]
     hands = [set(h) for h in hands]
@@ -332,7 +344,7 @@ def play_round(hands, turned, dealer, policies, strategies, seed=0, round_index=
         out["winners"].append(w)
         card_points[team(w)] += sum(points(c, trump) for c in trick) + (10 if t == 5 else 0)
         leader = w
-    m0, m1, per_seat = team_melds(dealt, trump)
+    m0, m1, per_seat = team_melds(dealt, trump, meld_rules)
     totals = [card_points[0] + m0 + bell[0], card_points[1] + m1 + bell[1]]
     scores = settle(totals, team(maker))
     out.update(card_points=card_points, meld_points=[m0, m1], bell=bell, totals=totals, scores=scores,

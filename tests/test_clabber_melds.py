@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import clabber_reference as ref
-from barbu_sim.clabber.melds import hand_melds, meld_flags, team_meld_points
-from barbu_sim.clabber.rules import DECK_CARDS
+from barbu_sim.clabber.melds import hand_melds, meld_flags, team_meld_points, team_melds
+from barbu_sim.clabber.rules import DECK_CARDS, Rules, parse_clabber_deal
+from barbu_sim.core.cards import cards_of
 
 ALL_HANDS = math.comb(24, 6)
 
@@ -102,3 +103,70 @@ def test_meld_flags_on_every_hand_agree_with_reference():
         hand = set(h)
         f = meld_flags(mask(hand))
         assert f % 8 == ref.longest_run(hand) and (f >= 8) == ref.has_four(hand)
+
+
+# ---- the meld rankings the rule text leaves open (meld-fours, meld-ranking)
+RANKINGS = [Rules(), Rules(meld_fours="card-rank"), Rules(meld_ranking="points-first"),
+            Rules(meld_fours="card-rank", meld_ranking="points-first")]
+
+
+def hands_of(text):
+    return np.array([mask(h) for h in ref_deal(text)], np.uint64)
+
+
+def ref_deal(text):
+    return [set(cards_of(int(h))) for h in parse_clabber_deal(text)]
+
+
+@pytest.mark.parametrize("rules", RANKINGS, ids=["text", "card-rank", "points-first", "card-rank+points-first"])
+def test_team_comparison_under_each_meld_ranking_matches_reference(rules):
+    arr = rules.to_array()
+    decided = 0
+    for index in range(300):
+        hands, _ = ref.deal(29, index, 0)
+        for trump in range(4):
+            m0, m1, _ = ref.team_melds(hands, trump, rules)
+            got = team_melds(np.array([mask(h) for h in hands], np.uint64), trump, arr)
+            assert got[:2] == (m0, m1)
+            decided += (m0 > 0) + (m1 > 0)
+    assert decided > 100  # the comparison decides often enough to be tested
+
+
+def test_four_nines_against_four_aces():
+    # N holds four 9s, E four aces, nobody else a meld: the table's order gives the melds to N+S, the
+    # card rank to E+W; points first, 100 each and the top card decides: the ace.
+    hands = hands_of("N:9.9.KJ9.9 AT.A.A.AQ J.KJ.T.KJ KQ.QT.Q.T")
+    assert team_melds(hands, 0, Rules().to_array())[:2] == (100, 0)
+    assert team_melds(hands, 0, Rules(meld_fours="card-rank").to_array())[:2] == (0, 100)
+    assert team_melds(hands, 0, Rules(meld_ranking="points-first").to_array())[:2] == (0, 100)
+
+
+def test_four_of_a_kind_against_a_sequence_of_five():
+    # N holds four 9s, E the hearts A K Q J 10 (100 each): fours first, N+S; points first, the top card,
+    # the ace, beats the 9: E+W.  The reference agrees.
+    deal = "N:9.9.Q9.Q9 J.AKQJT.. Q..AT.AKJ AKT..KJ.T"
+    hands = hands_of(deal)
+    assert team_melds(hands, 0, Rules().to_array())[:2] == (100, 0)
+    assert team_melds(hands, 0, Rules(meld_ranking="points-first").to_array())[:2] == (0, 100)
+    hs = ref_deal(deal)
+    assert ref.team_melds(hs, 0, Rules())[:2] == (100, 0)
+    assert ref.team_melds(hs, 0, Rules(meld_ranking="points-first"))[:2] == (0, 100)
+
+
+def test_a_round_scores_its_melds_under_the_ranking_in_force():
+    # The deal above, played out (W deals, the turned card the 10♣): the round's meld columns follow
+    # the ranking in force, and a random round under each ranking scores as the reference compares.
+    from barbu_sim.clabber.api import play_dealt, play_round
+    from barbu_sim.core.cards import parse_card
+    hands = hands_of("N:9.9.Q9.Q9 J.AKQJT.. Q..AT.AKJ AKT..KJ.T")
+    melds = {}
+    for rules in (Rules(), Rules(meld_ranking="points-first")):
+        row = play_dealt(hands, parse_card("TC"), 3, "accept-first", "random", rules).row
+        assert row["bid_round"] == 1
+        melds[rules.meld_ranking] = (row["meld_ns"], row["meld_ew"])
+    assert melds == {"fours-first": (100, 0), "points-first": (0, 100)}
+    for rules in RANKINGS[1:]:
+        for index in range(20):
+            row = play_round(31, index, index % 4, "accept-first", "random", rules).row
+            hands_, _ = ref.deal(31, index, index % 4)
+            assert (row["meld_ns"], row["meld_ew"]) == ref.team_melds(hands_, row["trump"], rules)[:2]

@@ -11,7 +11,7 @@ from ..core.bits import pick
 from ..core.strategies import RAISED, random_strategy
 from .heuristic import heuristic_strategy
 from .mc_play import MC_PLAY, MC_WORK_SIZE, begin, mc_choose, observe
-from .melds import team_meld_points
+from .melds import team_meld_points, team_melds
 from .play_rules import OVERTRUMPS, card_points, follow_mask, power_by_trump, suit_bits
 from .rules import C_BELL, C_CARD, C_MELD, C_MISPLAY, C_SCORE, KING, QUEEN, R_MISPLAY, R_PARTNER_EXCUSE
 from .state import (
@@ -204,7 +204,7 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
     # The bell: a round that ends normally has seen every card, so its holder has played both.
     bell0 = 20 if bell_seat >= 0 and bell_seat & 1 == 0 else 0
     bell1 = 20 if bell_seat >= 0 and bell_seat & 1 == 1 else 0
-    m0, m1, _, _ = team_meld_points(dealt, trump)
+    m0, m1, _, _ = team_melds(dealt, trump, rules)
     out[C_MELD] = m0
     out[C_MELD + 1] = m1
     out[C_CARD] = pts0

@@ -13,9 +13,9 @@ import numpy as np
 from numba import njit
 
 from .heuristic import heuristic_strategy
-from .melds import team_meld_points
+from .melds import team_melds
 from .play_rules import card_points, legal_mask, power_by_trump
-from .rules import KING, QUEEN, R_PARTNER_EXCUSE
+from .rules import KING, QUEEN, R_PARTNER_EXCUSE, RULES_ARRAY_SIZE
 from .state import (
     S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_RULES, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
     S_TRICK_POINTS, S_TRUMP, S_WIN_CARD, S_WIN_SEAT,
@@ -92,7 +92,7 @@ def round_scores(state, dealt):
     """``(N+S, E+W)`` round scores once the six tricks in ``state`` are played, ``dealt`` the hands as dealt."""
     trump = np.int64(state[S_TRUMP])
     pair = (U1 << np.uint64(13 * trump + KING)) | (U1 << np.uint64(13 * trump + QUEEN))
-    m0, m1, _, _ = team_meld_points(dealt, trump)
+    m0, m1, _, _ = team_melds(dealt, trump, state[S_RULES:S_RULES + RULES_ARRAY_SIZE])  # the meld ranking in force
     total0 = np.int64(state[S_TEAM_POINTS]) + m0
     total1 = np.int64(state[S_TEAM_POINTS + 1]) + m1
     for s in range(4):

@@ -58,10 +58,14 @@ STREAM_EVAL = np.uint64(0x9159015A3070DD17)  # Monte Carlo deals around a hand (
 
 TEAMS = ("NS", "EW")
 MISPLAYS = ("error", "penalty")
+MELD_FOURS = ("table-order", "card-rank")  # the order of the 100-point fours: 9 A 10 K Q, or A K Q 10 9
+MELD_RANKINGS = ("fours-first", "points-first")  # any four above any sequence, or points then the top card
 
 # Indices into the kernels' rules array.
 R_PARTNER_EXCUSE = 0  # 0 off, 1 on
 R_MISPLAY = 1  # 0 error (the run stops with a message), 1 penalty (the round ends, the opponents score)
+R_MELD_FOURS = 2  # MELD_FOURS index
+R_MELD_RANKING = 3  # MELD_RANKINGS index
 RULES_ARRAY_SIZE = 4
 
 
@@ -144,19 +148,26 @@ class Rules:
     """Clabber's rule options.  ``partner_excuse``: no duty to trump or overtrump while one's
     partner wins the trick.  ``misplay``: ``error`` (an illegal card stops the run, naming
     strategy, seat and card) or ``penalty`` (the round ends; the opponents score 162 plus all
-    their melds, the offenders nothing)."""
+    their melds, the offenders nothing).  ``meld_fours`` and ``meld_ranking``: the two readings of
+    the meld ranking the rule text leaves open (``docs/clabber.md``); the defaults are the text's."""
 
     partner_excuse: bool = False
     misplay: str = "error"
+    meld_fours: str = "table-order"
+    meld_ranking: str = "fours-first"
 
     def __post_init__(self):
-        if self.misplay not in MISPLAYS:
-            raise ValueError(f"option misplay: {self.misplay!r} is not one of {', '.join(MISPLAYS)}")
+        for name, value, allowed in (("misplay", self.misplay, MISPLAYS), ("meld-fours", self.meld_fours, MELD_FOURS),
+                                     ("meld-ranking", self.meld_ranking, MELD_RANKINGS)):
+            if value not in allowed:
+                raise ValueError(f"option {name}: {value!r} is not one of {', '.join(allowed)}")
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(RULES_ARRAY_SIZE, np.int64)
         a[R_PARTNER_EXCUSE] = int(self.partner_excuse)
         a[R_MISPLAY] = MISPLAYS.index(self.misplay)
+        a[R_MELD_FOURS] = MELD_FOURS.index(self.meld_fours)
+        a[R_MELD_RANKING] = MELD_RANKINGS.index(self.meld_ranking)
         return a
 
     def to_dict(self) -> dict:
@@ -164,7 +175,8 @@ class Rules:
 
 
 def parse_rule_options(pairs: list[str] | None) -> Rules:
-    """``Rules`` from ``NAME=VALUE`` pairs: ``partner-excuse=on|off``, ``misplay=error|penalty``."""
+    """``Rules`` from ``NAME=VALUE`` pairs: ``partner-excuse=on|off``, ``misplay=error|penalty``,
+    ``meld-fours=table-order|card-rank``, ``meld-ranking=fours-first|points-first``."""
     fields = {}
     for item in pairs or []:
         if "=" not in item:
@@ -174,10 +186,10 @@ def parse_rule_options(pairs: list[str] | None) -> Rules:
             if value not in ("on", "off", "true", "false", "1", "0"):
                 raise ValueError(f"option partner-excuse: {value!r} is not on or off")
             fields["partner_excuse"] = value in ("on", "true", "1")
-        elif name == "misplay":
-            fields["misplay"] = value
+        elif name in ("misplay", "meld-fours", "meld-ranking"):
+            fields[name.replace("-", "_")] = value
         else:
-            raise ValueError(f"unknown Clabber option {name!r}: use partner-excuse or misplay")
+            raise ValueError(f"unknown Clabber option {name!r}: use partner-excuse, misplay, meld-fours or meld-ranking")
     return Rules(**fields)
 
 
@@ -194,6 +206,11 @@ def describe_rules(rules: Rules) -> str:
         "Melds: four jacks 200; four 9s, aces, 10s, kings, queens 100; sequences of 5 / 4 / 3 (A K Q J 10 9) "
         "100 / 50 / 20;",
         "  only the team with the single highest meld scores (all its melds); an exact tie scores none.",
+        ("  Ranking: four jacks, then the other fours (" + ("9s, aces, 10s, kings, queens" if rules.meld_fours ==
+         "table-order" else "aces, kings, queens, 10s, 9s") + "), then sequences by length and top card"
+         if rules.meld_ranking == "fours-first" else
+         "  Ranking: by points, then the top card (A K Q J 10 9), then a four over a sequence, a trump sequence "
+         "over a plain one"),
         f"Bell: K and Q of trumps in one hand, {BELL_POINTS} when the second is played.",
         "Makers score only when strictly above the defenders; defenders always score. "
         f"Game to {GAME_TARGET}.",
@@ -203,6 +220,10 @@ def describe_rules(rules: Rules) -> str:
         "while one's partner wins the trick)",
         f"  misplay        = {rules.misplay}   (error: an illegal card stops the run; penalty: the opponents "
         "score 162 and their melds)",
+        f"  meld-fours     = {rules.meld_fours}   (the order of the 100-point fours: table-order 9 A 10 K Q, "
+        "card-rank A K Q 10 9)",
+        f"  meld-ranking   = {rules.meld_ranking}   (fours-first: any four above any sequence; points-first: "
+        "points, then the top card)",
     ]
     return "\n".join(lines)
 

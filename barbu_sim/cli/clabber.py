@@ -41,7 +41,8 @@ BiddingOpt = Annotated[str, typer.Option(metavar="POLICY", help=(
 SeatBiddingOpt = Annotated[Optional[list[str]], typer.Option(metavar="SEAT=POLICY", help="Bidding policy for one seat, SEAT=POLICY. Repeatable.")]
 OptionOpt = Annotated[Optional[list[str]], typer.Option(
     "--option", "-o", metavar="NAME=VALUE",
-    help="Rule option NAME=VALUE: partner-excuse=on|off, misplay=error|penalty. Repeatable.")]
+    help="Rule option NAME=VALUE: partner-excuse=on|off, misplay=error|penalty, meld-fours=table-order|card-rank, "
+         "meld-ranking=fours-first|points-first. Repeatable.")]
 SeedOpt = Annotated[int, typer.Option(metavar="SEED", help="Seed 0..2^64-1: round i is a pure function of (seed, i).")]
 MAX_GAMES = 100_000_000  # games per `clabber game` call
 ThreadsOpt = Annotated[Optional[int], typer.Option(metavar="N", help="Worker threads (default: all cores). Results do not depend on it.")]
