@@ -200,3 +200,50 @@ def test_play_record_writes_what_review_reads(tmp_path):
     assert out.exit_code == 0, out.output
     body = out.output.split("\n\n")[1]  # the decisions: East's only
     assert body.count("East ") >= 5 and not any(n in body for n in ("North ", "South ", "West "))
+
+
+@pytest.mark.parametrize("preset", ["high-hearts-4-last-two-12", "positive-penalties", "open-leads", "domino-ace-low",
+                                    "domino-from-7", "strict-barbu"])
+def test_the_rules_in_force_travel_with_the_file(preset):
+    rules = PRESETS[preset]
+    hands = random_deal(6, 1)
+    for contract in (3, 4, 6):
+        result = play_deal(hands, contract, "heuristic", param=PARAMS.get(contract, 0), declarer=2, rules=rules)
+        deal = PlayedDeal(hands, contract, PARAMS.get(contract, 0), 2, rules,
+                          list(zip(result.seats.tolist(), result.cards.tolist())))
+        back = parse_playlog(format_playlog(deal))[0]
+        assert back.rules == rules
+        assert back.replay().scores.tolist() == result.scores.tolist()
+
+
+PBN = """% the example in PBN: the play section's columns start from the [Play] seat, whoever led
+[Event "club night"]
+[Deal "N:2.5.AKQJT987654. .2..AKQJT9876543 AKQJT9876543.6.. .AKQJT98743.32.2"]
+[Declarer "N"]
+[Contract "barbu"]
+[Play "N"]
+H5 H2 H6 H3 {South wins: it leads the second trick}
+S2 C3 SA HK
+*
+"""
+
+
+def test_a_pbn_play_section_is_read_trick_by_trick():
+    deal = parse_playlog(PBN)[0]
+    typed = parse_playlog(EXAMPLE.replace("5H 2H 6H KH", "5H 2H 6H 3H\nSA KH 2S 3C"))[0]
+    assert deal.plays == typed.plays and (deal.hands == typed.hands).all()
+    assert [s for s, _ in deal.plays[4:]] == [2, 3, 0, 1]  # the second trick from its leader, South
+    assert deal.replay().scores.tolist() == [0, 0, -20, 0]
+
+
+@pytest.mark.parametrize("change, needle", [
+    (("S2 C3 SA HK", "S2 C3 HK SA"), "line 8, 5th play (South): South does not hold KH (West does)"),
+    (("S2 C3 SA HK", "S2 C3 SA"), "line 8: a PBN trick has four columns"),
+    (('[Play "N"]', '[Play "E"]'), 'line 6: the declarer leads in Barbu: [Play "E"] is not the declarer'),
+    (('"barbu"', '"domino 7"'), "PBN's play section holds tricks"),
+    (('[Contract "barbu"]\n', ""), "a PBN game needs the [Contract] tag"),
+])
+def test_pbn_errors_name_the_line(change, needle):
+    with pytest.raises(ValueError) as e:
+        parse_playlog(PBN.replace(*change), "g.pbn")
+    assert needle in str(e.value) and "\n" not in str(e.value)

@@ -157,8 +157,12 @@ def parse_session(text: str, name: str = "played deal") -> tuple[str | None, lis
     """The ``table:`` settings line of a table session (None if none) and the deals of a played-deal text.
 
     A table session's file starts with a record holding only ``table:`` (the settings
-    ``barbu-sim table --resume`` needs); every other record is a deal.
+    ``barbu-sim table --resume`` needs); every other record is a deal.  A PBN text (its
+    first line a tag) is read through :mod:`barbu_sim.barbu.pbn_play`.
     """
+    from .pbn_play import is_pbn, pbn_records
+    if is_pbn(text):
+        return None, [_parse_record(r, name) for r in pbn_records(text, name, PlaylogError)]
     records, current = [], []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()

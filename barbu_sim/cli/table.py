@@ -18,7 +18,7 @@ REVIEW_SAMPLES_MAX = 100_000
 
 @app.command()
 def review(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A played-deal file: written by play --record or table, or typed (docs/review-and-table.md).")],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A played-deal file (written by play --record or table, or typed: docs/review-and-table.md), or a PBN file with a play section.")],
     seat: Annotated[Optional[list[str]], typer.Option(metavar="SEAT", help="Review only this seat's decisions: N, E, S or W (repeatable; default all four).")] = None,
     samples: Annotated[int, typer.Option(metavar="N", help=f"Layouts of the unseen cards per decision (2..{REVIEW_SAMPLES_MAX:,}); more is sharper and slower.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the layouts: the same file, seats, samples and seed give the same numbers.")] = 0,
