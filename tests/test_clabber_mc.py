@@ -22,47 +22,43 @@ from barbu_sim.clabber.strategies import resolve_strategy
 from barbu_sim.core.bits import highest_bit
 
 MC = "mc:samples=6"
-U1 = np.uint64(1)
-
-
-@njit
-def _replay_checks(dealt, dealer, turned, trump, maker, rules, plays, root):
-    """``(plays where the replayed seat, legal cards and heuristic's card match the record, plays where
-    the knowledge contradicts the deal, cards known not held, the replay's scores, a rollout's scores)``."""
-    state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
-    hands = np.empty(4, np.uint64)
-    mcw = np.zeros(MC_WORK_SIZE, np.uint64)
-    agree = 0
-    wrong = 0
-    known = 0
-    for n in range(plays.shape[0] + 1):
-        replay_into(dealt, dealer, turned, trump, maker, rules, plays, n, state, hands, mcw, root)
-        for s in range(4):  # inferred not held: never a card dealt to the seat; shown: always one
-            if (mcw[K_NOT_HELD + s] & dealt[s]) or (mcw[K_SHOWN + s] & ~dealt[s]):
-                wrong += 1
-        if n == plays.shape[0]:
-            break
-        seat = np.int64(state[S_SEAT])
-        hand = hands[seat]
-        legal = legal_now(hand, state)
-        card = plays[n, 1]
-        if seat == plays[n, 0] and (legal >> np.uint64(card)) & U1 and \
-                heuristic_strategy(legal, hand, state, mcw[:1]) == card:
-            agree += 1
-    for s in range(4):
-        m = mcw[K_NOT_HELD + s]
-        while m:
-            m &= m - U1
-            known += 1
-    replayed = round_scores(state, dealt)
-    replay_into(dealt, dealer, turned, trump, maker, rules, plays, 0, state, hands, mcw, root)
-    rollout(state, hands, -1)
-    rolled = round_scores(state, dealt)
-    return agree, wrong, known, replayed[0], replayed[1], rolled[0], rolled[1]
 
 
 def _arrays(r):
     return (np.ascontiguousarray(r.hands, np.uint64), r.dealer, r.turned, r.row["trump"], r.row["maker"])
+
+
+def _replayed(r, rules, plays, n):
+    """``(state, hands, knowledge)`` before play ``n`` of round ``r``, from the table's view (the
+    package's cached kernels, called from Python: nothing to compile per test run)."""
+    state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
+    hands = np.empty(4, np.uint64)
+    mcw = np.zeros(MC_WORK_SIZE, np.uint64)
+    replay_into(*_arrays(r), rules, plays, n, state, hands, mcw, np.uint64(0))
+    return state, hands, mcw
+
+
+def _replay_checks(r, rules, plays):
+    """``(plays where the replayed seat, legal cards and heuristic's card match the record, checks where
+    the knowledge contradicts the deal, cards known not held, the replay's scores, a rollout's scores)``."""
+    dealt = np.ascontiguousarray(r.hands, np.uint64)
+    agree = wrong = 0
+    for n in range(len(plays) + 1):
+        state, hands, mcw = _replayed(r, rules, plays, n)
+        for s in range(4):  # inferred not held: never a card dealt to the seat; shown: always one
+            wrong += bool(int(mcw[K_NOT_HELD + s]) & int(dealt[s]) or int(mcw[K_SHOWN + s]) & ~int(dealt[s]))
+        if n == len(plays):
+            break
+        seat, card = (int(x) for x in plays[n])
+        legal = np.uint64(legal_now(hands[seat], state))
+        if int(state[S_SEAT]) == seat and int(legal) >> card & 1 and \
+                heuristic_strategy(legal, hands[seat], state, mcw[:1]) == card:
+            agree += 1
+    known = sum(bin(int(mcw[K_NOT_HELD + s])).count("1") for s in range(4))
+    replayed = round_scores(state, dealt)
+    state, hands, mcw = _replayed(r, rules, plays, 0)
+    rollout(state, hands, -1)
+    return (agree, wrong, known, *replayed, *round_scores(state, dealt))
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(partner_excuse=True)])
@@ -71,7 +67,7 @@ def test_the_replay_and_a_rollout_play_the_engines_round(rules):
     for index in range(10):
         r = play_round(4, index, index % 4, "accept-first", "heuristic", rules)
         plays = np.array(r.plays, np.int64)
-        agree, wrong, k, *scores = _replay_checks(*_arrays(r), rules.to_array(), plays, np.uint64(0))
+        agree, wrong, k, *scores = _replay_checks(r, rules.to_array(), plays)
         assert agree == 24 and wrong == 0, index
         assert scores == [r.row["score_ns"], r.row["score_ew"]] * 2, index
         rounds += 1
@@ -116,12 +112,8 @@ def test_a_lead_cannot_see_two_cards_swapped_between_other_seats():
     assert a.plays[0] == b.plays[0] and a.plays[0][0] == 0
 
 
-@njit
-def _knowledge(dealt, dealer, turned, trump, maker, rules, plays, n):
-    state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
-    hands = np.empty(4, np.uint64)
-    mcw = np.zeros(MC_WORK_SIZE, np.uint64)
-    replay_into(dealt, dealer, turned, trump, maker, rules, plays, n, state, hands, mcw, np.uint64(0))
+def _knowledge(r, rules, plays, n):
+    state, _, mcw = _replayed(r, rules, plays, n)
     return np.concatenate((state, mcw[:W_LAYOUT]))
 
 
@@ -135,7 +127,7 @@ def test_the_values_cannot_tell_apart_deals_that_look_the_same_from_the_seat():
         plays = np.array(r.plays, np.int64)
         d = 13  # the second card of the fourth trick: two seats have shown a few voids by then
         me = int(plays[d, 0])
-        view = _knowledge(*_arrays(r), rules, plays, d)
+        view = _knowledge(r, rules, plays, d)
         played = {int(c) for c in plays[:d, 1]}
         y, z = [s for s in range(4) if s != me][:2]
         for cy in [c for c in range(52) if int(r.hands[y]) >> c & 1 and c not in played]:
@@ -144,7 +136,7 @@ def test_the_values_cannot_tell_apart_deals_that_look_the_same_from_the_seat():
                 hands[y] = np.uint64(int(hands[y]) ^ (1 << cy) | (1 << cz))
                 hands[z] = np.uint64(int(hands[z]) ^ (1 << cz) | (1 << cy))
                 swapped = dataclasses.replace(r, hands=hands)
-                if not np.array_equal(_knowledge(*_arrays(swapped), rules, plays, d), view):
+                if not np.array_equal(_knowledge(swapped, rules, plays, d), view):
                     continue  # the seat could tell: a meld shown, a void, a trump not played
                 assert card_values(swapped, d, samples=40) == card_values(r, d, samples=40)
                 checked += 1
@@ -189,11 +181,8 @@ def test_plugin_and_heuristic_seats_beside_mc_play_as_they_would():
     for index in range(4):
         r = play_round(5, index, 0, "accept-first", [MC, play_high, "heuristic", play_high])
         plays = np.array(r.plays, np.int64)
-        state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
-        hands = np.empty(4, np.uint64)
-        mcw = np.zeros(MC_WORK_SIZE, np.uint64)
         for n, (seat, card) in enumerate(r.plays):
-            replay_into(*_arrays(r), rules.to_array(), plays, n, state, hands, mcw, np.uint64(0))
+            state, hands, mcw = _replayed(r, rules.to_array(), plays, n)
             legal = np.uint64(legal_now(hands[seat], state))
             if seat in (1, 3):
                 assert card == highest_bit(legal)
