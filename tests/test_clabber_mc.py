@@ -208,3 +208,16 @@ def test_the_ladder_script_runs_tiny(tmp_path):
                                                              ("seat", "defenders"), ("team", "defenders")]
     assert all(r["own_diff"]["n"] == 40 and r["rounds_per_s"] > 0 for r in data["rows"])
     assert isinstance(data["mc_beats_heuristic"], bool)
+
+
+def test_games_and_advice_with_mc_seats_are_reproducible():
+    from barbu_sim.clabber.advice import advise
+    from barbu_sim.clabber.api import play_games
+    seats = [MC, "heuristic", "heuristic", "heuristic"]
+    one = play_games(3, 0, 2, "threshold", seats, threads=1)
+    assert (one == play_games(3, 0, 2, "threshold", seats, threads=2)).all()
+    assert (one[:, 5] < 3).all()  # both games finished (GAME_COLUMNS: result ns / ew / draw)
+    hand = "JS 9S AS KH 10D AC"
+    rows = advise(hand, "QS", 1, samples=6, strategies="mc:samples=4", seed=2)
+    assert rows == advise(hand, "QS", 1, samples=6, strategies="mc:samples=4", seed=2)
+    assert [r["option"] for r in rows][:2] == ["play", "pass"] and all(np.isfinite(r["net"]) for r in rows)
