@@ -265,9 +265,10 @@ def _bits(*cards):
 ])
 def test_distinct_cards(contract, hand, played, trick, expected):
     from barbu_sim.barbu.mc import distinct_cards
-    from barbu_sim.barbu.state import S_N_IN_TRICK, S_TRICK_CARDS
+    from barbu_sim.barbu.state import S_N_IN_TRICK, S_RULES, S_TRICK_CARDS
     from barbu_sim.core.cards import parse_card
     state = np.zeros(STATE_SIZE, np.uint64)
+    state[S_RULES:] = Rules().to_array().astype(np.uint64)  # the point values in force, as the engine copies them
     state[S_PLAYED] = _bits(*played)
     for k, c in enumerate(trick):
         state[S_TRICK_CARDS + k] = parse_card(c)
