@@ -192,3 +192,43 @@ def test_the_docs_transcript_is_what_the_terminal_shows(tmp_path, monkeypatch):
         if lines and lines[0].startswith(("Hand 1 of 7", " " * 20)):
             for line in lines:
                 assert any(s.startswith(line.rstrip()) for s in shown), line
+
+
+def test_a_block_quit_half_way_is_taken_up_exactly(tmp_path):
+    from barbu_sim.barbu.game.table import read_session
+
+    def player(quit_at=None):
+        count = [0]
+
+        def read(prompt):
+            count[0] += 1
+            if count[0] == quit_at:
+                raise EOFError  # the input ends: the session is saved as at quit
+            return answer(prompt)
+        return read
+
+    settings = TableSettings(2, ["heuristic", "random", "you", "basic"], "block", 9, 0, bot_contracts="fixed",
+                             bot_doubling="always", hint_samples=0)
+    whole = Session(settings, settings.rules(), Console(player(), lambda text: None), tmp_path / "whole.txt")
+    assert whole.play([])
+    part = Session(settings, settings.rules(), Console(player(40), lambda text: None), tmp_path / "part.txt")
+    assert not part.play([])
+    saved_settings, saved = read_session(tmp_path / "part.txt")
+    assert saved_settings == settings and 1 <= len(saved) < 7 and saved[-1].unfinished
+    again = Session(saved_settings, saved_settings.rules(), Console(player(), lambda text: None), tmp_path / "part.txt")
+    assert again.play(saved)
+    assert (tmp_path / "part.txt").read_text() == (tmp_path / "whole.txt").read_text()
+    assert [r.final.tolist() for r in again.records] == [r.final.tolist() for r in whole.records]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--bots", "clever"], "clever"),
+    (["--seat", "X"], "unknown seat 'X'"),
+    (["--bot", "S=random"], "--bot names your seat S"),
+    (["--bot-doubling", "often", "--length", "block"], "often"),
+    (["--hint-samples", "1"], "0 (off) or at least 2"),
+])
+def test_bad_options_are_one_line(args, needle, tmp_path):
+    result = runner.invoke(app, ["table", "--save", str(tmp_path / "t.txt"), *args], input="")
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: ") and needle in result.output and len(result.output.splitlines()) == 1

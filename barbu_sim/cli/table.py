@@ -122,6 +122,8 @@ def table(
                 raise ValueError(f"--length must be deal, block or game, not {length!r}")
             human = parse_seat(seat)
             specs = per_seat(bots, bot, "--bot")
+            if any(parse_seat(item.split("=", 1)[0]) == human for item in bot or []):
+                raise ValueError(f"--bot names your seat {seat.strip().upper()}: give the bots' seats only")
             specs[human] = "you"
             from ..barbu.game.game import first_declarer
             first = parse_seat(declarer) if declarer else (first_declarer(seed, 0) if length == "game" else human)
