@@ -232,3 +232,16 @@ def test_bad_options_are_one_line(args, needle, tmp_path):
     result = runner.invoke(app, ["table", "--save", str(tmp_path / "t.txt"), *args], input="")
     assert result.exit_code == 2, result.output
     assert result.output.startswith("Error: ") and needle in result.output and len(result.output.splitlines()) == 1
+
+
+@pytest.mark.parametrize("rotation", ["declarer-block", "every-dealer"])
+def test_a_whole_game_at_the_table(tmp_path, rotation):
+    settings = TableSettings(1, ["heuristic", "you", "heuristic", "heuristic"], "game", 5, 3, bot_contracts="fixed",
+                             hint_samples=0, options="" if rotation == "declarer-block" else "rotation=every-dealer")
+    said = []
+    session = Session(settings, settings.rules(), Console(answer, said.append), tmp_path / "game.txt")
+    assert session.play([])  # the referee's end-of-game checks pass: seven contracts each, compulsory doubles made
+    assert len(session.records) == 28 == len(read_playlog(tmp_path / "game.txt"))
+    assert [r.declarer for r in session.records[:8]] == (
+        [3] * 7 + [0] if rotation == "declarer-block" else [3, 0, 1, 2, 3, 0, 1, 2])
+    assert sum(1 for line in said if line.startswith("You declare")) == 7
