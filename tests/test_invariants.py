@@ -87,3 +87,26 @@ def test_the_play_loop_names_the_winner_trick_winner_names(contract):
         for t, winner in enumerate(r.trick_winners.tolist()):
             cards = r.cards[4 * t:4 * t + 4].astype(np.int64)
             assert r.seats[4 * t + trick_winner(cards, 4, contract, trump)] == winner
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_random_play_gives_the_analytic_seat_means(name):
+    # With every seat declaring in turn, random play treats the four seats alike, so each seat's
+    # expected score is the contract's total over four: e.g. No Hearts at -2 / -4 (high-hearts-4)
+    # -36 / 4 = -9 a seat, No Last Two at -12 each -24 / 4 = -6.  Each seat's mean over 4 x 150 hands
+    # must lie within 4.5 standard errors of it.
+    rules = PRESETS[name]
+    cfg = [(c, 3 if c == TRUMPS else (5 if c == DOMINO else 0), d) for c in range(7) for d in range(4)]
+    scores, _ = play_batch(41, 0, 150, cfg, "random", rules=rules)
+    scores = scores.astype(np.float64).reshape(150, 7, 4, 4)  # deal, contract, declarer, seat
+    for contract in range(7):
+        per_seat = scores[:, contract].reshape(-1, 4)  # 600 hands by absolute seat
+        expected = rules.contract_total(contract) / 4
+        se = per_seat.std(axis=0, ddof=1) / np.sqrt(len(per_seat))
+        assert (np.abs(per_seat.mean(axis=0) - expected) <= 4.5 * se + 1e-9).all(), (
+            name, contract, per_seat.mean(axis=0), expected, se)
+        assert per_seat.mean() == pytest.approx(expected)  # the four seats together: exactly the total
+    if name == "high-hearts-4":
+        assert rules.contract_total(3) / 4 == -9
+    if name == "last-two-12":
+        assert rules.contract_total(2) / 4 == -6

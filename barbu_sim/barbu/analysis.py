@@ -139,8 +139,10 @@ def paired_difference(a: pl.LazyFrame, b: pl.LazyFrame) -> pl.DataFrame:
     return out.drop("comparison")
 
 
-def domino_rank_differences(records: pl.LazyFrame, baseline: str | None = None) -> pl.DataFrame:
-    """Declarer's paired difference of each fixed domino rank against ``baseline`` (default: the best rank).
+def domino_rank_differences(records: pl.LazyFrame, baseline: str | None = None,
+                            lower_is_better: bool = False) -> pl.DataFrame:
+    """Declarer's paired difference of each fixed domino rank against ``baseline`` (default: the best rank,
+    the highest mean, or the lowest under rules where the lowest total wins: ``lower_is_better``).
 
     One scan: the declarer's Domino scores are pivoted to one column per rank
     (deals as rows), then each column is differenced against the baseline's.
@@ -154,7 +156,8 @@ def domino_rank_differences(records: pl.LazyFrame, baseline: str | None = None) 
     if baseline is None:  # integer sums: the same best rank on every machine
         sums = wide.select(pl.col(ranks).cast(pl.Int64).sum()).row(0)
         counts = wide.select(pl.col(ranks).count()).row(0)
-        baseline = ranks[max(range(len(ranks)), key=lambda i: sums[i] / counts[i])]
+        best = min if lower_is_better else max
+        baseline = ranks[best(range(len(ranks)), key=lambda i: sums[i] / counts[i])]
     if baseline not in ranks:
         raise ValueError(f"domino rank {baseline!r} was not played in this run")
     rows = []

@@ -142,8 +142,20 @@ def plot_distributions(table: pl.DataFrame) -> plt.Figure:
     return fig
 
 
-def write_plots(tables: dict[str, pl.DataFrame], out_dir) -> list[Path]:
-    """Draw every chart the tables allow into ``out_dir`` as PNG and SVG; returns the paths."""
+def mark_lower_is_better(fig: plt.Figure) -> plt.Figure:
+    """Say on each score axis of ``fig`` that lower is better (rules where the lowest total wins)."""
+    for ax in fig.axes:
+        label = ax.get_ylabel()
+        if "score" in label and "lower is better" not in label:
+            ax.set_ylabel(f"{label}\n(lower is better)")
+    return fig
+
+
+def write_plots(tables: dict[str, pl.DataFrame], out_dir, lower_is_better: bool = False) -> list[Path]:
+    """Draw every chart the tables allow into ``out_dir`` as PNG and SVG; returns the paths.
+
+    ``lower_is_better``: the run's rules make the lowest total win; every score axis says so.
+    """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     charts = [("contract_scores", "contract_scores", plot_contract_scores),
@@ -153,7 +165,8 @@ def write_plots(tables: dict[str, pl.DataFrame], out_dir) -> list[Path]:
     paths = []
     for table_name, file_name, draw in charts:
         if table_name in tables:
-            paths += save_figure(draw(tables[table_name]), out_dir / file_name)
+            fig = draw(tables[table_name])
+            paths += save_figure(mark_lower_is_better(fig) if lower_is_better else fig, out_dir / file_name)
     return paths
 
 

@@ -9,6 +9,8 @@ import polars as pl
 from ..core.rundir import Snapshot, incomplete_note as run_note, snapshot_run
 from ..core.seats import SEAT_LETTERS
 from ..core.tables import plain, write_report_set
+from .rules import Rules
+from .rules_text import preset_changes
 from .analysis import (
     by_domino_rank, by_trump, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
     policy_scores, score_distribution,
@@ -26,9 +28,31 @@ def snapshot(run_dir) -> Snapshot:
     return snapshot_run(run_dir, "deals", repair=f"barbu-sim run --resume --out {run_dir}")
 
 
+def run_rules(run) -> Rules:
+    """The rules a run was played under, from its manifest (a run written before an option existed
+    played that option's default)."""
+    stored = snapshot(run).manifest["config"].get("rules")
+    return Rules().with_options(**stored) if stored else Rules()
+
+
+def rules_note(rules: Rules) -> str:
+    """One line on the rules of a run: the options that differ from the defaults, and which total is best."""
+    line = f"Rules: {preset_changes(rules)}."
+    if rules.lower_is_better:
+        line += (" Penalties are positive points and the lowest total wins: lower is better in every table"
+                 " (the best domino rank is the lowest mean).")
+    return line
+
+
 def build_tables(run) -> dict[str, pl.DataFrame]:
-    """Every report table of a run (a directory or a :func:`snapshot`), by name (empty tables are left out)."""
-    lf = snapshot(run).records
+    """Every report table of a run (a directory or a :func:`snapshot`), by name (empty tables are left out).
+
+    The rules come from the run's manifest: with ``best-total=lowest`` the best domino starting rank
+    is the one with the lowest mean.
+    """
+    snap = snapshot(run)
+    lf = snap.records
+    rules = run_rules(snap)
     expected = expected_scores(lf)
     pooled = contract_scores(lf)
     tables = {
@@ -37,7 +61,7 @@ def build_tables(run) -> dict[str, pl.DataFrame]:
         "heatmap": heatmap_table(pooled),
         "declarer_edge": declarer_edge(lf.filter(pl.col("choice") == "fixed")),
         "domino_ranks": by_domino_rank(lf),
-        "domino_rank_differences": domino_rank_differences(lf),
+        "domino_rank_differences": domino_rank_differences(lf, lower_is_better=rules.lower_is_better),
         "trumps": by_trump(lf),
         "policies": policy_scores(lf),
         "distribution": score_distribution(lf),
@@ -75,6 +99,9 @@ def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Pat
     note = incomplete_note(snap)
     if note:
         head += [f"**{note}**", ""]
+    rules = run_rules(snap)
+    if rules != Rules():  # a run under the default rules reads as before
+        head += [rules_note(rules), ""]
     head += ["Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
     return write_report_set(run_dir / "report", head, tables, TITLES, not_in_markdown=("distribution",))
 

@@ -211,16 +211,22 @@ def report(run_dir: RunDir):
 
       barbu-sim report runs/small
     """
-    from ..barbu.report import build_tables, incomplete_note, snapshot, terminal_summary, write_report
+    from ..barbu.report import (
+        build_tables, incomplete_note, rules_note, run_rules, snapshot, terminal_summary, write_report,
+    )
+    from ..barbu.rules import Rules
     try:
         snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
         tables = build_tables(snap)
         paths = write_report(snap, tables)
         note = incomplete_note(snap)
+        rules = run_rules(snap)
     except ValueError as e:
         fail(str(e))
     if note:
         typer.echo(note + "\n")
+    if rules != Rules():
+        typer.echo(rules_note(rules) + "\n")
     typer.echo(terminal_summary(tables))
     typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
     if note:
@@ -239,11 +245,12 @@ def plot(run_dir: RunDir,
     from pathlib import Path
 
     from ..barbu.plots import write_plots
-    from ..barbu.report import build_tables
+    from ..barbu.report import build_tables, run_rules, snapshot
     try:
         check_out_writable(out)
-        tables = build_tables(run_dir)
-        paths = write_plots(tables, out or Path(run_dir) / "plots")
+        snap = snapshot(run_dir)
+        tables = build_tables(snap)
+        paths = write_plots(tables, out or Path(run_dir) / "plots", lower_is_better=run_rules(snap).lower_is_better)
     except ValueError as e:
         fail(str(e))
     for p in paths:

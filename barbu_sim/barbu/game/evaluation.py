@@ -95,6 +95,12 @@ class Evaluator:
     seed: int = 0
 
     def __post_init__(self):
+        if self.rules is not None and self.rules.lower_is_better:
+            # The contract choice, the doubling policies and the advice all maximise an expected
+            # score; under best-total=lowest each would have to minimise instead.
+            raise ValueError("full games, advice and contract orders play the highest-total-wins rules: "
+                             "best-total=lowest is for runs and reports (positive-penalties is the default "
+                             "game with every score's sign turned over)")
         self._cache: dict = {}
 
     def preload(self, hand, seat: int, mean_row: np.ndarray, se_row: np.ndarray) -> None:

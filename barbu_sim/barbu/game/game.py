@@ -109,7 +109,8 @@ def play_game(seed: int, game: int, players, *, rules: Rules | None = None, firs
             referee.double(h, p, targets, d, contract, doubles)
         result = play_deal(deal, contract, strategies, param=param, declarer=d, rules=rules,
                            seed=seed, index=index)
-        hands.append(HandRecord(h, d, dealer_of(d), cutter_of(d), contract, param, doubles,
+        # result.param: the rank played, which domino-start=fixed:R may set instead of the one named
+        hands.append(HandRecord(h, d, dealer_of(d), cutter_of(d), contract, result.param, doubles,
                                 result.scores.copy(), settle(result.scores, doubles)))
     referee.finish()
     return GameResult(seed, game, first, hands)

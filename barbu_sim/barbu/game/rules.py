@@ -46,13 +46,17 @@ def no_doubles() -> list[list[bool]]:
     return [[False] * N_SEATS for _ in range(N_SEATS)]
 
 
-def settle(raw, doubles) -> np.ndarray:
+def settle(raw, doubles, lower_is_better: bool = False) -> np.ndarray:
     """Pair-by-pair settlement of one hand.
 
     ``raw``: the four raw scores; ``doubles[a][b]``: True when ``a`` doubled ``b``.
     A pair with one double settles ``|a - b|`` to the higher scorer, a double
-    and redouble ``2 |a - b|``; the result sums to zero.
+    and redouble ``2 |a - b|``; the result sums to zero.  Where the lowest total
+    wins (``lower_is_better``) the lower scorer is the better and its total moves
+    down by the stake: the mirror image, ``-settle(-raw)``.
     """
+    if lower_is_better:
+        return -settle([-int(r) for r in raw], doubles)
     out = np.zeros(N_SEATS, np.int64)
     for a in range(N_SEATS):
         for b in range(a + 1, N_SEATS):
@@ -209,7 +213,7 @@ def check_game(hands: list[dict], rules: Rules) -> None:
                 raise ValueError(f"Domino pays {sorted(rules.domino_payout)} by finishing order, not {sorted(raw)}")
             if sum(raw) != rules.contract_total(c):
                 raise ValueError(f"raw scores add up to {sum(raw)}, not {rules.contract_total(c)}")
-            if (np.array(raw) + settle(raw, doubles)).tolist() != settled:
+            if (np.array(raw) + settle(raw, doubles, rules.lower_is_better)).tolist() != settled:
                 raise ValueError("settled scores do not match the doubles")
         except ValueError as e:
             raise ValueError(f"{where}: {e}") from None
