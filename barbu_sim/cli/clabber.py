@@ -92,6 +92,7 @@ def play(
     seat_strategy: SeatStrategyOpt = None,
     option: OptionOpt = None,
     symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
+    record: Annotated[Optional[str], typer.Option(metavar="FILE", help="Also write the round as a played-round file, which barbu-sim review reads.")] = None,
 ):
     """Play one round and print it: the deal, the bidding, the melds, the tricks and the score.
 
@@ -104,6 +105,8 @@ def play(
       barbu-sim clabber play --seed 3 --seat-bidding N=mc:32
 
       barbu-sim clabber play --deal "N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9" --turned 9C --dealer W
+
+      barbu-sim clabber play --seed 3 --record round.txt
     """
     from ..clabber.api import play_dealt, play_round
     from ..clabber.melds import hand_melds
@@ -130,6 +133,11 @@ def play(
         melds = [hand_melds(result.hands[s], result.row["trump"]) for s in range(4)]
     title = "the given deal" if deal is not None else f"round {index} of seed {seed}"
     typer.echo(format_round(result, melds, symbols=symbols, title=title))
+    if record:
+        from ..clabber.roundlog import format_round_log, round_of
+        from ..core.files import write_text
+        write_text(record, format_round_log(round_of(result, rules, title)), what="the played round")
+        typer.echo(f"\nWrote {record}: barbu-sim review {record} annotates it")
 
 
 @clabber_app.command()

@@ -42,7 +42,9 @@ def review(
 
       barbu-sim review deal.txt --seat W --samples 20 --json
     """
-    from ..barbu.playlog import read_playlog
+    from pathlib import Path
+
+    from ..barbu.playlog import PlaylogError, read_playlog
     from ..barbu.review import review_deal, review_json
     from ..barbu.review_text import format_review
     from ..core.seats import parse_seat
@@ -50,17 +52,42 @@ def review(
         check_range(samples, "--samples", 2, REVIEW_SAMPLES_MAX)
         check_seed(seed)
         seats = sorted({parse_seat(s) for s in seat}) if seat else None
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""  # the played-deal reader says what is wrong with the file
+        if _is_clabber(text):
+            _review_clabber(text, file, seats, samples, seed, as_json, symbols)
+            return
         deals = read_playlog(file)
         reviews = [review_deal(d, seats, samples=samples, seed=seed) for d in deals]
     except KeyboardInterrupt:
         interrupted("no review printed")
-    except ValueError as e:
+    except (ValueError, PlaylogError) as e:
         fail(str(e))
     if as_json:
         data = [review_json(r) for r in reviews]
         typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=1))
         return
     typer.echo("\n\n".join(format_review(r, symbols=symbols) for r in reviews))
+
+
+def _is_clabber(text: str) -> bool:
+    from ..clabber.roundlog import is_clabber
+    return is_clabber(text)
+
+
+def _review_clabber(text: str, file: str, seats, samples: int, seed: int, as_json: bool, symbols: bool) -> None:
+    """review for a Clabber round file: the bidding, then mc's value of every legal card."""
+    from ..clabber.review import clabber_review_json, format_clabber_review, review_round
+    from ..clabber.roundlog import parse_rounds
+    rounds = parse_rounds(text, file, ValueError)
+    done = [(r, *review_round(r, seats, samples=samples, seed=seed)) for r in rounds]
+    if as_json:
+        data = [clabber_review_json(r, d, f, samples) for r, d, f in done]
+        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=1))
+    else:
+        typer.echo("\n\n".join(format_clabber_review(r, d, f, samples, symbols) for r, d, f in done))
 
 
 LENGTH_HELP = "deal (one deal), block (seven contracts: one declarer's block) or game (28 hands)"
