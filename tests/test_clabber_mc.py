@@ -221,3 +221,14 @@ def test_games_and_advice_with_mc_seats_are_reproducible():
     rows = advise(hand, "QS", 1, samples=6, strategies="mc:samples=4", seed=2)
     assert rows == advise(hand, "QS", 1, samples=6, strategies="mc:samples=4", seed=2)
     assert [r["option"] for r in rows][:2] == ["play", "pass"] and all(np.isfinite(r["net"]) for r in rows)
+
+
+def test_every_clabber_command_lists_mc():
+    from test_cli_help import option_help
+
+    from barbu_sim.clabber.strategies import BUILTINS, REGISTRY
+    names = [*BUILTINS, *REGISTRY.parametric]
+    assert "mc" in names
+    for path in (["clabber", "play"], ["clabber", "run"], ["clabber", "game"], ["clabber", "advise"]):
+        text = option_help(path, "--strategy")
+        assert all(f"{n}[:samples=N]" in text if n == "mc" else n in text for n in names), (path, text)
