@@ -247,3 +247,11 @@ def test_pbn_errors_name_the_line(change, needle):
     with pytest.raises(ValueError) as e:
         parse_playlog(PBN.replace(*change), "g.pbn")
     assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_where_the_lowest_total_wins_the_best_card_is_the_lowest():
+    deal = parse_playlog("rules: positive-penalties\n" + EXAMPLE)[0]
+    assert deal.rules.lower_is_better and deal.replay().scores.tolist() == [0, 0, 0, 20]
+    west = [d for d in review_deal(deal, [3], samples=8).decisions]
+    assert len(west) == 1 and west[0].best == parse_card("3H") and west[0].label == "blunder"
+    assert west[0].loss == pytest.approx(20) and west[0].estimates[-1][:2] == (parse_card("KH"), 20.0)

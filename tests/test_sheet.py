@@ -97,3 +97,13 @@ def test_undo_quit_and_take_up_again(tmp_path):
     rows = pl.read_parquet(out / "hands.parquet")
     assert rows["contract"].cast(pl.String).to_list() == ["no-tricks", "no-queens", "barbu"]
     assert invoke("verify-games", out / "hands.parquet").exit_code == 2  # not a whole game yet: verify says so
+
+
+def test_where_the_lowest_total_wins_doubles_settle_the_other_way(tmp_path):
+    from barbu_sim.barbu.rules import PRESETS
+    rules = PRESETS["positive-penalties"]
+    keeper = ScoreKeeper(rules, 0)
+    hand = keeper.add(*parse_entry("barbu E>N W>N 0 20 0 0"))
+    assert hand.settlement.tolist() == [-20, 20, 0, 0]  # North, lower, is the better: its total moves down
+    result = sheet(tmp_path / "s", ["barbu E>N W>N 0 20 0 0"], "--rules", "positive-penalties")
+    assert "   1 N    barbu        E>N* W>N*            0  -20  -20   20  +20  +40" in result.output

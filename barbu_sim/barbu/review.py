@@ -150,9 +150,10 @@ def decide(pos, card: int, play_no: int, samples: int, seed: int, rollout: int) 
     n = samples
     means = {c: float(values[:, rep_of[c]].mean()) for c in legal_cards}
     ses = {c: float(values[:, rep_of[c]].std(ddof=1) / np.sqrt(n)) for c in legal_cards}
-    estimates = sorted(((c, means[c], ses[c]) for c in legal_cards), key=lambda e: (-e[1], e[0]))
+    sign = -1 if pos.rules.lower_is_better else 1  # best-total=lowest: the lowest own score is the best
+    estimates = sorted(((c, means[c], ses[c]) for c in legal_cards), key=lambda e: (-sign * e[1], e[0]))
     best = estimates[0][0]
-    diff = values[:, rep_of[best]] - values[:, rep_of[card]]
+    diff = sign * (values[:, rep_of[best]] - values[:, rep_of[card]])
     loss = float(diff.mean())
     loss_se = float(diff.std(ddof=1) / np.sqrt(n))
     trick = None if pos.contract == DOMINO else pos.trick_no + 1

@@ -86,6 +86,8 @@ def format_review(review: Review, symbols: bool = False, brief: bool = False) ->
         head += f", hand {deal.hand_no + 1}"
     if deal.title:
         head += f" ({deal.title})"
+    if deal.rules.lower_is_better:
+        head += "; the lowest total wins: the best card is the lowest"
     lines = [head[:WIDTH], *([] if brief else intro(review.samples, review.seed)),
              "Scores: " + "  ".join(f"{SEAT_NAMES[s]} {int(v):+d}" for s, v in enumerate(pos.scores))
              + ("   (unfinished: the play stopped before the end)" if deal.unfinished else ""), ""]

@@ -224,7 +224,8 @@ def hint_text(pos: Position, samples: int, seed: int) -> str:
     for c in cards_of(legal):
         r = c if int(reps) >> c & 1 else max(x for x in range(c // 13 * 13, c) if int(reps) >> x & 1)
         cells.append((float(values[:, r].mean()), c))
-    cells.sort(key=lambda e: (-e[0], e[1]))
+    sign = -1 if pos.rules.lower_is_better else 1  # best-total=lowest: the lowest score first
+    cells.sort(key=lambda e: (-sign * e[0], e[1]))
     lines, line = ["Hint (mc, from your information only): each card's score from here, best first"], " "
     for m, c in cells:
         cell = f" {format_card(c):>3} {m:+6.1f}"

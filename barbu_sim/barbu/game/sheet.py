@@ -98,7 +98,7 @@ class ScoreKeeper:
             self.referee.used, self.referee.doubles_on = saved
             raise ValueError(f"{where}: {e}") from None
         record = HandRecord(h, d, dealer_of(d), cutter_of(d), contract, param, table, np.array(raw, np.int64),
-                            settle(raw, table))
+                            settle(raw, table, self.rules.lower_is_better))
         self.hands.append(record)
         return record
 

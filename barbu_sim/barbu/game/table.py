@@ -220,7 +220,7 @@ class Session:
             self.deals.append(current)
             raw = pos.scores.copy()
             self.records.append(HandRecord(h, d, dealer_of(d), cutter_of(d), contract, param, doubles, raw,
-                                           settle(raw, doubles)))
+                                           settle(raw, doubles, self.rules.lower_is_better)))
             self.save()
             self.console.say("")
             self.console.say(format_sheet(self.records))
