@@ -58,13 +58,37 @@ def test_position_plays_as_the_engine_card_by_card(rules):
                 legal = int(pos.legal())
                 for other in cards_of(pos.hands[seat]):  # every held card the rules forbid is refused
                     if not legal >> other & 1:
-                        with pytest.raises(IllegalCard, match="may not play"):
+                        with pytest.raises(IllegalCard, match="may not play") as refused:
                             pos.check(other)
+                        assert_reason_holds(pos, other, str(refused.value))
                 assert bots[seat].choose(pos) == card  # the bots see what the engine's strategies see
                 pos.play(card)
             assert pos.over
             assert pos.scores.tolist() == result.scores.tolist()
             assert pos.trick_winners == result.trick_winners.tolist()
+
+
+def assert_reason_holds(pos, card, message):
+    """The rule a refusal names is the one that applies: what it says of the hand and the trick is true."""
+    hand = cards_of(pos.hands[pos.seat])
+    trick = [c for _, c in pos.trick_so_far()]
+    led = trick[0] // 13 if trick else None
+    suits = {c // 13 for c in hand}
+    if "follow suit" in message:
+        assert led in suits and card // 13 != led
+    elif "play a trump" in message:
+        assert led not in suits and pos.param in suits and card // 13 != pos.param
+    elif "trumps-overtrump" in message:
+        top = max(c for c in trick if c // 13 == pos.param)
+        assert card // 13 == pos.param and any(c // 13 == pos.param and c > top for c in hand) and card < top
+    elif "K♥ may not be led" in message:
+        assert not trick and card == parse_card("KH") and len(hand) > 1
+    elif "heart may not be led" in message:
+        assert not trick and card // 13 == 2 and suits != {2}
+    elif "barbu-forced-discard" in message:
+        assert led not in suits and parse_card("KH") in hand and card != parse_card("KH")
+    else:
+        assert pos.domino and "Domino" in message, message
 
 
 def test_position_keeps_the_state_mc_reads_as_the_engine_does():
