@@ -26,6 +26,8 @@ ESTIMATES_S = {
     "clabber-sheet": 20,
     "clabber-dealt": 20,
     "clabber-eval": 20,
+    "clabber-one-mc": 60,  # the Clabber engines with the mc card player (clabber play / run with an mc seat)
+    "clabber-batch-mc": 75,
 }
 
 
