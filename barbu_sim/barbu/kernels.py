@@ -18,10 +18,11 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from ..core.bits import highest_bit, lowest_bit
 from ..core.strategies import RAISED, lowest_strategy, random_strategy
 from .basic import basic_domino, basic_tricks
 from .heuristic import heuristic_domino, heuristic_tricks
-from .mc import MC, MC_WORK_SIZE, infer_not_held, mc_choose
+from .mc import MC, MC_WORK_SIZE, infer_not_held, mc_choose, record_play
 from .play_rules import (
     beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
     domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
@@ -97,6 +98,7 @@ def _infer_if_compiled_in_impl(explain, state, seat, card, k, led, restricted_le
             rules: None
 
     def infer(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, rules):
+        record_play(state, card)
         infer_not_held(state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
     return infer
 
@@ -272,13 +274,19 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 b = U1 << np.uint64(card)
                 hands[seat] = hand ^ b
                 played |= b
-                playable = domino_playable(playable, b, grows_down, grows_up) | domino_wrap(b, wrap_down, wrap_up)
+                playable = domino_playable(playable, b, grows_down, grows_up)
                 # A column is the run of its suit's played cards: with the ace high its ends are the
                 # lowest and highest played rank of the suit (a count of zeros each, no branch).
                 suit = card // 13
-                low, high = domino_ends(lane(played, suit), ace_low)
-                state[S_DOMINO_LOW + suit] = low
-                state[S_DOMINO_HIGH + suit] = high
+                column = lane(played, suit)
+                if ace_low:  # the same every card of a deal: predicted, and off the ace-high path
+                    playable |= domino_wrap(b, wrap_down, wrap_up)
+                    low, high = domino_ends(column, True)
+                    state[S_DOMINO_LOW + suit] = low
+                    state[S_DOMINO_HIGH + suit] = high
+                else:
+                    state[S_DOMINO_LOW + suit] = lowest_bit(column)
+                    state[S_DOMINO_HIGH + suit] = highest_bit(column)
                 state[S_PLAYED] = played
                 state[S_CARDS_LEFT + seat] -= U1
                 if record:
