@@ -104,7 +104,7 @@ def test_position_keeps_the_state_mc_reads_as_the_engine_does():
             if card == PASS:
                 pos.pass_turn()
                 continue
-            explain[0, 0] = 0
+            explain[:] = 0  # a fresh buffer for each decision, as the engine's rows are
             sid = np.int64(Bot("mc:samples=4").strategy.builtin_id)
             mine = mc_choose(sid, np.uint64(pos.legal()), np.uint64(pos.hands[pos.seat]), pos.state, pos.rng, explain)
             assert mine == card
