@@ -29,7 +29,7 @@ who can play at all.
 import numpy as np
 from numba import njit
 
-from ..core.bits import lowest_bit, popcount
+from ..core.bits import lowest_bit
 from .play_rules import above, below, beats, forced_discard, hand_over, lead_restriction, legal_mask, trick_value
 from .rules import R_BEST_TOTAL, TRUMPS
 from .state import S_LEADER, S_N_IN_TRICK, S_TRICK, S_TRICK_CARDS

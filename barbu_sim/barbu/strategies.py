@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..core.strategies import Strategy, StrategyRegistry, lowest_strategy, random_strategy
 from .basic import basic_strategy
 from .heuristic import heuristic_strategy
-from .mc import parse_mc
+from .mc_params import parse_mc
 from .strategy_ids import BASIC, HEURISTIC, LOWEST, RANDOM, USER
 
 __all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LOWEST", "RANDOM", "REGISTRY", "USER", "resolve_strategy",

@@ -15,7 +15,8 @@ from .. import __version__
 # `--help` and `report` should not wait for: tests/test_cli_help.py checks these against them.
 BARBU_STRATEGIES = ("random", "basic", "heuristic", "lowest")  # barbu.strategies.BUILTINS
 MC_ROLLOUTS = ("heuristic", "basic", "random")  # barbu.mc.ROLLOUTS
-BARBU_STRATEGY_CHOICES = ", ".join(BARBU_STRATEGIES) + f", mc[:samples=N,rollout={'|'.join(MC_ROLLOUTS)}]"
+BARBU_STRATEGY_CHOICES = (", ".join(BARBU_STRATEGIES) + f", mc[:samples=N,rollout={'|'.join(MC_ROLLOUTS)},"
+                          "endgame=N,tail=N,halving=on|off,infer=P], pimc[:samples=N,rollout=...]")
 CLABBER_STRATEGIES = ("random", "heuristic")  # clabber.strategies.BUILTINS
 CLABBER_BIDDING = ("accept-first", "random", "threshold[:X]", "mc[:SAMPLES]")  # clabber.bidding.POLICIES
 PLUGIN_SPECS = "path/to/file.py:func or module:func"

@@ -26,7 +26,7 @@ from ...core.plugins import is_plugin_spec
 from ..api import evaluate_hands
 from ..deals import random_deal
 from ..rules import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
-from ..strategies import resolve_strategy
+from ..mc_params import parse_mc
 
 N_SUBSETS = 1 << N_CONTRACTS
 VALUE_TABLE_VERSION = 5  # 2: Monte Carlo deals keyed by (seed, hand, seat); 4: every seat's estimates, both views;
@@ -296,12 +296,13 @@ def user_module_files(plugin: Path) -> list[Path]:
 def table_strategy(spec):
     """The strategy a value table is built with for a seat playing ``spec``.
 
-    ``mc`` seats are tabled with their rollout player: a table of ``mc`` itself
+    ``mc`` (and ``pimc``) seats are tabled with their rollout player: a table of ``mc`` itself
     would take days, and the table only ranks contracts for the block's plan (each
     hand actually played is played by ``mc``).
     """
-    if isinstance(spec, str) and spec.strip().split(":")[0] == "mc":
-        return resolve_strategy(spec).name.split("rollout=")[1]
+    if isinstance(spec, str) and spec.strip().split(":")[0].strip() in ("mc", "pimc"):
+        head, _, params = spec.strip().partition(":")
+        return parse_mc(params, head.strip()).rollout
     return spec
 
 
