@@ -170,3 +170,25 @@ def test_a_round_scores_its_melds_under_the_ranking_in_force():
             row = play_round(31, index, index % 4, "accept-first", "random", rules).row
             hands_, _ = ref.deal(31, index, index % 4)
             assert (row["meld_ns"], row["meld_ew"]) == ref.team_melds(hands_, row["trump"], rules)[:2]
+
+
+def test_meld_show_at_once_shows_every_meld_before_the_lead():
+    # What the mc player knows before the first lead: the turned card, and under meld-show=at-once every
+    # seat's melds (by default each seat's are shown when it plays to the first trick).
+    from barbu_sim.clabber.mc_play import K_SHOWN, MC_WORK_SIZE, begin, meld_cards, show_all_melds
+    from barbu_sim.clabber.rules import parse_rule_options
+    from barbu_sim.core.cards import parse_card
+    hands = hands_of("N:9.9.Q9.Q9 J.AKQJT.. Q..AT.AKJ AKT..KJ.T")
+    mcw = np.zeros(MC_WORK_SIZE, np.uint64)
+    begin(mcw, 3, parse_card("TC"), np.uint64(1))
+    assert mcw[K_SHOWN:K_SHOWN + 3].tolist() == [0, 0, 0] and mcw[K_SHOWN + 3] == mask([parse_card("TC")])
+    show_all_melds(mcw, hands)
+    nines = [parse_card(c) for c in ("9S", "9H", "9D", "9C")]
+    hearts = [parse_card(c) for c in ("AH", "KH", "QH", "JH", "TH")]
+    assert mcw[K_SHOWN] == mask(nines) and mcw[K_SHOWN + 1] == mask(hearts)
+    assert mcw[K_SHOWN + 2] == 0 and mcw[K_SHOWN + 3] == mask([parse_card("TC")])  # no melds: nothing more
+    assert meld_cards(hands[0]) == mask(nines)
+    rules = parse_rule_options(["meld-show=at-once", "meld-ranking=points-first"])
+    assert (rules.meld_show, rules.to_array()[4]) == ("at-once", 1)
+    with pytest.raises(ValueError, match="meld-show: 'never' is not one of in-turn, at-once"):
+        parse_rule_options(["meld-show=never"])

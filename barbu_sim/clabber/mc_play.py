@@ -40,7 +40,7 @@ from ..core.rng import rand_below, stream_key
 from .melds import lane6
 from .play_rules import legal_mask
 from .rollout import rollout, round_scores, step, trick_view
-from .rules import DECK, LOW_RANK
+from .rules import DECK, LOW_RANK, R_MELD_SHOW
 from .state import (
     S_DEALER, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRUMP, S_TURNED, STATE_ARRAY_SIZE,
 )
@@ -127,6 +127,14 @@ def begin(mcw, dealer, turned, root):
         mcw[i] = U0
     mcw[K_ROOT] = root
     mcw[K_SHOWN + dealer] = U1 << np.uint64(turned)
+
+
+@njit(cache=True, _nrt=False)
+def show_all_melds(mcw, dealt):
+    """Under ``meld-show=at-once``: every seat's melds are shown before the first lead (by default
+    each seat's are shown when it plays to the first trick: :func:`observe`)."""
+    for s in range(4):
+        mcw[K_SHOWN + s] |= meld_cards(dealt[s])
 
 
 @njit(cache=True, _nrt=False)
@@ -318,6 +326,8 @@ def replay_into(dealt, dealer, turned, trump, maker, rules, plays, n, state, han
     for s in range(4):
         hands[s] = dealt[s]
     begin(mcw, dealer, turned, root)
+    if rules[R_MELD_SHOW] == 1:
+        show_all_melds(mcw, dealt)
     for i in range(n):
         seat = np.int64(state[S_SEAT])
         card = plays[i, 1]

@@ -10,10 +10,10 @@ from numba.extending import overload
 from ..core.bits import pick
 from ..core.strategies import RAISED, random_strategy
 from .heuristic import heuristic_strategy
-from .mc_play import MC_PLAY, MC_WORK_SIZE, begin, mc_choose, observe
+from .mc_play import MC_PLAY, MC_WORK_SIZE, begin, mc_choose, observe, show_all_melds
 from .melds import team_meld_points, team_melds
 from .play_rules import OVERTRUMPS, card_points, follow_mask, power_by_trump, suit_bits
-from .rules import C_BELL, C_CARD, C_MELD, C_MISPLAY, C_SCORE, KING, QUEEN, R_MISPLAY, R_PARTNER_EXCUSE
+from .rules import C_BELL, C_CARD, C_MELD, C_MISPLAY, C_SCORE, KING, QUEEN, R_MELD_SHOW, R_MISPLAY, R_PARTNER_EXCUSE
 from .state import (
     S_DEALER, S_SNAP_HAND, S_TURNED, S_SNAP_LEGAL, S_SNAP_RNG, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
     S_TRICK_POINTS, S_TRUMP, S_WIN_CARD, S_WIN_SEAT,
@@ -63,6 +63,17 @@ def _mc_begin_impl(mcw, dealer, turned, root):
     if isinstance(mcw, types.NoneType):
         return lambda mcw, dealer, turned, root: None
     return lambda mcw, dealer, turned, root: begin(mcw, dealer, turned, root)
+
+
+def _mc_show_all_melds(mcw, dealt):
+    """Every seat's melds shown before the lead, for mc's knowledge (meld-show=at-once); nothing without mc."""
+
+
+@overload(_mc_show_all_melds)
+def _mc_show_all_melds_impl(mcw, dealt):
+    if isinstance(mcw, types.NoneType):
+        return lambda mcw, dealt: None
+    return lambda mcw, dealt: show_all_melds(mcw, dealt)
 
 
 def _mc_observe(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick):
@@ -124,6 +135,8 @@ def play_into(dealt, hands, trump, maker, dealer, rules, strat_ids, user_fns, st
         track |= strat_ids[s] != RANDOM
     leader = (dealer + 1) & 3
     _mc_begin(mcw, dealer, np.int64(state[S_TURNED]), rng[0])
+    if rules[R_MELD_SHOW] == 1:
+        _mc_show_all_melds(mcw, dealt)
     n_act = 0
     for t in range(6):
         state[S_TRICK] = t

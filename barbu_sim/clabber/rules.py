@@ -60,13 +60,15 @@ TEAMS = ("NS", "EW")
 MISPLAYS = ("error", "penalty")
 MELD_FOURS = ("table-order", "card-rank")  # the order of the 100-point fours: 9 A 10 K Q, or A K Q 10 9
 MELD_RANKINGS = ("fours-first", "points-first")  # any four above any sequence, or points then the top card
+MELD_SHOWS = ("in-turn", "at-once")  # each seat's melds shown as it plays to the first trick, or all before the lead
 
 # Indices into the kernels' rules array.
 R_PARTNER_EXCUSE = 0  # 0 off, 1 on
 R_MISPLAY = 1  # 0 error (the run stops with a message), 1 penalty (the round ends, the opponents score)
 R_MELD_FOURS = 2  # MELD_FOURS index
 R_MELD_RANKING = 3  # MELD_RANKINGS index
-RULES_ARRAY_SIZE = 4
+R_MELD_SHOW = 4  # MELD_SHOWS index (what the table knows: read by the mc player)
+RULES_ARRAY_SIZE = 5
 
 
 def parse_clabber_card(text: str) -> int:
@@ -155,10 +157,12 @@ class Rules:
     misplay: str = "error"
     meld_fours: str = "table-order"
     meld_ranking: str = "fours-first"
+    meld_show: str = "in-turn"
 
     def __post_init__(self):
         for name, value, allowed in (("misplay", self.misplay, MISPLAYS), ("meld-fours", self.meld_fours, MELD_FOURS),
-                                     ("meld-ranking", self.meld_ranking, MELD_RANKINGS)):
+                                     ("meld-ranking", self.meld_ranking, MELD_RANKINGS),
+                                     ("meld-show", self.meld_show, MELD_SHOWS)):
             if value not in allowed:
                 raise ValueError(f"option {name}: {value!r} is not one of {', '.join(allowed)}")
 
@@ -168,6 +172,7 @@ class Rules:
         a[R_MISPLAY] = MISPLAYS.index(self.misplay)
         a[R_MELD_FOURS] = MELD_FOURS.index(self.meld_fours)
         a[R_MELD_RANKING] = MELD_RANKINGS.index(self.meld_ranking)
+        a[R_MELD_SHOW] = MELD_SHOWS.index(self.meld_show)
         return a
 
     def to_dict(self) -> dict:
@@ -176,7 +181,7 @@ class Rules:
 
 def parse_rule_options(pairs: list[str] | None) -> Rules:
     """``Rules`` from ``NAME=VALUE`` pairs: ``partner-excuse=on|off``, ``misplay=error|penalty``,
-    ``meld-fours=table-order|card-rank``, ``meld-ranking=fours-first|points-first``."""
+    ``meld-fours=table-order|card-rank``, ``meld-ranking=fours-first|points-first``, ``meld-show=in-turn|at-once``."""
     fields = {}
     for item in pairs or []:
         if "=" not in item:
@@ -186,10 +191,11 @@ def parse_rule_options(pairs: list[str] | None) -> Rules:
             if value not in ("on", "off", "true", "false", "1", "0"):
                 raise ValueError(f"option partner-excuse: {value!r} is not on or off")
             fields["partner_excuse"] = value in ("on", "true", "1")
-        elif name in ("misplay", "meld-fours", "meld-ranking"):
+        elif name in ("misplay", "meld-fours", "meld-ranking", "meld-show"):
             fields[name.replace("-", "_")] = value
         else:
-            raise ValueError(f"unknown Clabber option {name!r}: use partner-excuse, misplay, meld-fours or meld-ranking")
+            raise ValueError(f"unknown Clabber option {name!r}: use partner-excuse, misplay, meld-fours, meld-ranking "
+                             "or meld-show")
     return Rules(**fields)
 
 
@@ -224,6 +230,8 @@ def describe_rules(rules: Rules) -> str:
         "card-rank A K Q 10 9)",
         f"  meld-ranking   = {rules.meld_ranking}   (fours-first: any four above any sequence; points-first: "
         "points, then the top card)",
+        f"  meld-show      = {rules.meld_show}   (in-turn: each player's melds are shown as they play to the first "
+        "trick; at-once: all before the lead)",
     ]
     return "\n".join(lines)
 

@@ -32,7 +32,7 @@ S_TEAM_POINTS = 16  # 2 entries: card points won so far by N+S and by E+W
 S_TURNED = 18  # the turned-up card
 S_BID_ROUND = 19  # 1 or 2: the bidding round in which the trump was chosen
 S_RULES = 20  # the rules array (rules.R_* indices), RULES_ARRAY_SIZE entries
-STATE_SIZE = 24
+STATE_SIZE = 25
 
 # The kernels' state arrays hold three more entries, after what strategies read: when a play fails
 # (an illegal card, a strategy that raised) the kernel leaves there the legal cards, the hand and

@@ -42,7 +42,7 @@ SeatBiddingOpt = Annotated[Optional[list[str]], typer.Option(metavar="SEAT=POLIC
 OptionOpt = Annotated[Optional[list[str]], typer.Option(
     "--option", "-o", metavar="NAME=VALUE",
     help="Rule option NAME=VALUE: partner-excuse=on|off, misplay=error|penalty, meld-fours=table-order|card-rank, "
-         "meld-ranking=fours-first|points-first. Repeatable.")]
+         "meld-ranking=fours-first|points-first, meld-show=in-turn|at-once. Repeatable.")]
 SeedOpt = Annotated[int, typer.Option(metavar="SEED", help="Seed 0..2^64-1: round i is a pure function of (seed, i).")]
 MAX_GAMES = 100_000_000  # games per `clabber game` call
 ThreadsOpt = Annotated[Optional[int], typer.Option(metavar="N", help="Worker threads (default: all cores). Results do not depend on it.")]
