@@ -88,11 +88,17 @@ def test_a_default_run_reports_as_before(tmp_path):
 
 def test_a_fixed_domino_start_is_what_a_run_records(tmp_path):
     out = tmp_path / "f"
-    r = runner.invoke(app, ["run", "-n", "200", "--seed", "2", "-c", "domino", "--domino-rank", "2",
-                            "--rules", "domino-from-7", "--out", str(out), "--no-progress"])
+    r = runner.invoke(app, ["run", "-n", "200", "--seed", "2", "-c", "domino", "--rules", "domino-from-7",
+                            "-o", "domino-start=fixed:8", "--out", str(out), "--no-progress"])
     assert r.exit_code == 0, r.output
     ranks = pl.read_parquet(out / "records").get_column("domino_rank").cast(pl.String).unique().to_list()
-    assert ranks == ["7"]
+    assert ranks == ["8"] and json.loads((out / "manifest.json").read_text())["config"]["domino_rank"] == "8"
+    for rank in ("2", "each", "most-held"):
+        r = runner.invoke(app, ["run", "-n", "20", "-c", "domino", "--domino-rank", rank, "--rules", "domino-from-7",
+                                "--out", str(tmp_path / rank), "--no-progress"])
+        assert r.exit_code == 2 and "start every Domino hand from the 7" in r.output and "Traceback" not in r.output
+    assert runner.invoke(app, ["run", "-n", "20", "-c", "domino", "--domino-rank", "7", "--rules", "domino-from-7",
+                               "--out", str(tmp_path / "ok"), "--no-progress"]).exit_code == 0
 
 
 def test_the_preset_study_runs_tiny(tmp_path):

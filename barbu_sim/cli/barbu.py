@@ -171,6 +171,8 @@ def run(
                  "declarer": parse_seat(declarer) if declarer is not None else None,
                  "rules": load_cli_rules(rules, option).to_dict() if rules is not None or option else None}
         given = {k: v for k, v in given.items() if v is not None}
+        if "rules" in given:
+            _fixed_domino_rank(load_cli_rules(rules, option), given)
         where = cli_backend(backend, ray_address, threads)
         if resume:
             check_resume_settings(out, given)
@@ -196,6 +198,25 @@ def run(
     if where.name != "local":
         typer.echo(f"Played on {where.describe()}")
     typer.echo(f"Next: barbu-sim report {summary.run_dir}   and   barbu-sim plot {summary.run_dir}")
+
+
+def _fixed_domino_rank(the_rules, given: dict) -> None:
+    """Under domino-start=fixed:R every Domino hand starts from R: the run's domino rank is R, and
+    another rank (or each, or a policy) is refused rather than played as R under another name."""
+    from ..core.cards import RANK_NAMES, parse_rank
+    start = the_rules.fixed_domino_start
+    if start is None:
+        return
+    named = given.get("domino_rank")
+    if named is not None:
+        try:
+            same = parse_rank(named) == start
+        except ValueError:
+            same = False
+        if not same:
+            raise ValueError(f"--domino-rank {named}: these rules start every Domino hand from the "
+                             f"{RANK_NAMES[start]} (domino-start={the_rules.domino_start}); drop --domino-rank")
+    given["domino_rank"] = RANK_NAMES[start]
 
 
 RunDir = Annotated[str, typer.Argument(metavar="RUN_DIR", help="A run directory written by barbu-sim run.")]
