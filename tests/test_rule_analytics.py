@@ -116,3 +116,10 @@ def test_the_preset_study_runs_tiny(tmp_path):
     assert rows[("high-hearts-4", "no-hearts")]["difference"] < 0
     assert rows[("domino-from-7", "domino")]["domino_best_rank"] == "7"
     assert np.isfinite([r["declarer_mean"] for r in data["rows"]]).all()
+
+
+def test_advice_names_the_fixed_domino_start():
+    r = runner.invoke(app, ["advise", "AKQ.JT9.876.5432", "--rules", "domino-from-7", "--samples", "20"])
+    assert r.exit_code == 0, r.output
+    row = next(line for line in r.output.splitlines() if line.startswith("| domino"))
+    assert row.split("|")[2].strip() == "7"

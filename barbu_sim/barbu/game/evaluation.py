@@ -106,6 +106,8 @@ class Evaluator:
     def preload(self, hand, seat: int, mean_row: np.ndarray, se_row: np.ndarray) -> None:
         """Give the (SIZE, 4) estimates of a hand computed elsewhere (a batch evaluation) so they are reused."""
         values, params, se = EvalGrid.contract_values(mean_row, se_row, seat)
+        if self.rules is not None and self.rules.fixed_domino_start is not None:
+            params[DOMINO] = self.rules.fixed_domino_start  # every column was played from it: name it
         self._cache[(int(hand), seat)] = (values, params, se, EvalGrid.seat_values(mean_row, params, seat))
 
     def _estimates(self, hand, seat: int):
