@@ -123,3 +123,18 @@ def test_advice_names_the_fixed_domino_start():
     assert r.exit_code == 0, r.output
     row = next(line for line in r.output.splitlines() if line.startswith("| domino"))
     assert row.split("|")[2].strip() == "7"
+
+
+def test_a_run_from_before_the_new_options_resumes_with_its_rules(tmp_path):
+    # A manifest written before the point-value options existed holds only the old six; --resume with the
+    # same rules given again must agree with it, and the run plays the defaults of the new options.
+    out = tmp_path / "old"
+    assert runner.invoke(app, ["run", "-n", "3000", "--seed", "2", "--out", str(out), "--no-progress"]).exit_code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    old = {k: v for k, v in manifest["config"]["rules"].items()
+           if k in ("rotation", "barbu-heart-lead", "barbu-forced-discard", "trumps-void", "trumps-overtrump",
+                    "domino-payout")}
+    manifest["config"]["rules"] = old
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    r = runner.invoke(app, ["run", "--resume", "--rules", "default", "--out", str(out), "--no-progress"])
+    assert r.exit_code == 0, r.output

@@ -86,8 +86,9 @@ class RunConfig:
                    DOMINO: parse_domino_choice(self.domino_rank, allow_each=True)}
         configs = [PlayConfig(c, choice, self.declarer) for c in map(parse_contract, contracts)
                    for choice in choices.get(c, [NO_CHOICE.get(c)])]
-        derived = {"contracts": contracts, "_rules": Rules(**{k.replace("-", "_"): v for k, v in self.rules.items()}),
-                   "_configs": configs}
+        the_rules = Rules(**{k.replace("-", "_"): v for k, v in self.rules.items()})
+        # every option, so that a run written before an option existed compares equal on --resume
+        derived = {"contracts": contracts, "_rules": the_rules, "rules": the_rules.to_dict(), "_configs": configs}
         if self.chunk_deals <= 0:
             slow = any(resolve_strategy(s).name.startswith("mc:") for s in self.strategies)
             # An mc deal costs thousands of rollouts: small chunks keep Ctrl-C and --resume close to the work.
