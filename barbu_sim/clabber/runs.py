@@ -55,6 +55,8 @@ class RunConfig:
             resolve_strategy(s)
         seat_bidding(self.bidding)
         self._rules = rules_from_dict(self.rules)
+        # every option, so that a run written before an option existed compares equal on --resume
+        self.rules = self._rules.to_dict()
         if self.chunk_rounds < 1:
             raise ValueError("chunk_rounds must be positive")
 
