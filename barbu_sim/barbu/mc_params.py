@@ -14,8 +14,10 @@ from .strategy_ids import BASIC, HEURISTIC, RANDOM
 MC = 5  # the low four bits of an mc seat's strategy id
 DEFAULT_SAMPLES = 64
 MAX_SAMPLES = 100_000
-DEFAULT_ENDGAME = 3  # tricks left when the decisions are searched exactly (see MCParams)
-DEFAULT_TAIL = 2  # tricks left when the rollouts hand over to the exact search
+# Tricks left when the decisions are searched exactly (see MCParams): 3, with a tail of 2, gained
+# nothing measurable over rollouts and cost a third of the speed (docs/strategies.md).
+DEFAULT_ENDGAME = 2
+DEFAULT_TAIL = 0  # tricks left when the rollouts hand over to the exact search (0: never; see DEFAULT_ENDGAME)
 DEFAULT_HALVING = True  # sequential halving over the candidate cards (see mc.mc_choose)
 DEFAULT_INFER = 70  # a layout's weight per play the model would not have made, percent (see MCParams)
 MAX_DEPTH = 5  # a 6-trick search takes tens of milliseconds per layout
