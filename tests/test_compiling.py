@@ -7,7 +7,7 @@ import numpy as np
 from numba import types
 
 from barbu_sim.barbu import api, kernels
-from barbu_sim.barbu.mc import mc_id
+from barbu_sim.barbu.mc_params import MCParams, mc_id
 from barbu_sim.barbu.strategies import seat_strategies
 from barbu_sim.core import compiling
 
@@ -68,9 +68,12 @@ def test_a_lazy_kernel_compiles_at_its_first_call_not_at_import(tmp_path, monkey
 def test_built_in_players_get_the_engine_without_mc_and_mc_seats_the_one_with_it():
     builtin_ids, _, _ = seat_strategies(["heuristic", "basic", "random", "lowest"])
     mc_ids, _, _ = seat_strategies(["heuristic", "mc:samples=8", "heuristic", "heuristic"])
-    assert mc_ids[1] == mc_id(8)
+    assert mc_ids[1] == MCParams(samples=8).sid
+    pimc_ids, _, _ = seat_strategies(["pimc:samples=8", "heuristic", "heuristic", "heuristic"])
+    assert pimc_ids[0] == mc_id(8)
     assert api._no_explain(builtin_ids) is None
     assert isinstance(api._no_explain(mc_ids), np.ndarray)
+    assert isinstance(api._no_explain(pimc_ids), np.ndarray)
 
 
 def test_the_engine_without_mc_resolves_mc_and_its_tracking_to_stubs():

@@ -5,17 +5,22 @@ cannot see, consistent with everything the table has shown (its own hand, every
 card played and by whom, every card a seat is known not to hold: a suit not
 followed, a trump not played or not overtrumped when the rules demanded it, a
 Domino pass), plays each legal card in each layout, finishes the deal with a
-rollout player at all four seats (:mod:`barbu_sim.barbu.rollout`), and plays the
-card with the best mean own score.  Every candidate card is rolled out on the
-same layouts with the same random numbers (common random numbers), so the
-comparison between cards carries little sampling noise.
+rollout player at all four seats (:mod:`barbu_sim.barbu.rollout`), or once few
+tricks are left by exact search (:mod:`barbu_sim.barbu.endgame`), and plays the
+card with the best mean own score.  The cards compared are valued on the same
+layouts with the same random numbers (common random numbers), so the comparison
+between cards carries little sampling noise.  Two refinements: sequential halving
+spends more layouts on the close cards (:func:`mc_choose`), and each layout is
+weighted by how likely the other seats' plays so far were in it under the rollout
+player (:func:`barbu_sim.barbu.mc_layouts.layout_weight`).
 
 Its randomness is one draw from the deal's play stream per decision, so a deal
 with ``mc`` seats is a pure function of ``(seed, deal)`` like any other.
 
-Name and parameters: ``mc``, ``mc:samples=64``, ``mc:samples=200,rollout=basic``
-(rollout: ``heuristic``, ``basic`` or ``random``).  The kernels receive them packed
-into the seat's strategy id (:func:`mc_id`).
+Names and parameters (:mod:`barbu_sim.barbu.mc_params`): ``mc``, ``mc:samples=200,rollout=basic``,
+``mc:endgame=3,tail=2,halving=off,infer=100``; ``pimc`` is the player without the
+exact search, the halving and the inference.  The kernels receive them packed into
+the seat's strategy id (:func:`mc_id`).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from ..core.bits import highest_bit, lowest_bit, popcount
 from ..core.rng import next_u64, stream_key
 from .endgame import TT_WORDS, new_search, solve_cards, solve_from_trick
 from .mc_layouts import (  # noqa: F401  (the work-space layout and inference, re-exported for the engine)
-    MC_WORK_SIZE, W_ALLOWED, W_CAP, W_COUNTS, W_HANDS, W_INFER, W_LAYOUT, W_RNG, W_RULES, W_SCORES, W_SQUARES,
+    MC_WORK_SIZE, W_ALLOWED, W_CAP, W_COUNTS, W_HANDS, W_LAYOUT, W_RNG, W_RULES, W_SCORES, W_SQUARES,
     W_STATE, W_SUMS, W_TT, W_VALUES, W_WEIGHTS, infer_not_held, layout_weight, record_play, sample_layout,
 )
 from .mc_params import (  # noqa: F401  (the names the engine and the registry read, re-exported)
@@ -37,6 +42,7 @@ from .mc_params import (  # noqa: F401  (the names the engine and the registry r
 from .play_rules import above, below, suit_bits, trick_value
 from .rollout import rollout_domino, rollout_tricks
 from .rules import DOMINO, R_BEST_TOTAL, RULES_ARRAY_SIZE
+from .strategy_ids import RANDOM
 from .state import (
     S_CONTRACT, S_LEADER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, STATE_SIZE,
 )
@@ -87,15 +93,17 @@ def distinct_cards(legal, hand, state, contract):
 
 
 @njit(cache=True, _nrt=False)
-def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail, sums, squares, first=0):
+def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail, miss, sums, squares, first=0):
     """Value every card of ``cards`` on ``samples`` layouts; per-card sums and sums of squares of own score.
 
     A card's value in a layout is the seat's points from here on: by exact search when at
     most ``endgame`` tricks are left, else by a rollout, handed to the exact search when
     ``tail`` tricks are left (0: never).  ``work``: the scratch space (``MC_WORK_SIZE``
     uint64).  ``sums`` / ``squares``: (52,) float64, zeroed by the caller, added to, each
-    layout weighted by :func:`layout_weight` when the work space's ``W_INFER`` entry is set
-    (its weights are added to the ``W_WEIGHTS`` entries).  The
+    layout weighted by :func:`layout_weight` with ``miss`` the weight per unexpected play (0.0:
+    no inference; it needs the deal's history, which the engine's loops keep) and its weights
+    added to the ``W_WEIGHTS`` entries.  The model of the other seats is the rollout player; a
+    random one says nothing about a layout, so with ``rollout`` random there is no inference.  The
     layouts are ``first .. samples - 1``: layout ``k`` and its rollouts draw from the
     counter-based stream ``(key, k)``, the same for every card.
     """
@@ -115,16 +123,15 @@ def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail,
     values = work[W_VALUES:W_VALUES + 52].view(np.float64)
     tt = work[W_TT:W_TT + TT_WORDS]
     weights = work[W_WEIGHTS:W_WEIGHTS + 52].view(np.float64)
-    miss = work[W_INFER:W_INFER + 1].view(np.float64)[0]
     left = 13 - np.int64(state[S_TRICK])
-    exact = contract != DOMINO and left <= endgame
+    exact = contract != DOMINO and left <= max(endgame, tail)  # a tail that covers the hand searches it all
     stop = 13 - tail if contract != DOMINO and 0 < tail < left else 13
     for k in range(first, samples):
         rng[0] = stream_key(key, np.uint64(k), STREAM_MC)
         sample_layout(rng, me, hand, state, layout, allowed, cap)
         roll = next_u64(rng)
         w = 1.0
-        if miss > 0.0 and contract != DOMINO:
+        if miss > 0.0 and contract != DOMINO and rollout != RANDOM:
             w = layout_weight(layout, state, work, me, rollout, miss, rules, contract, param, allowed, rng)
         if exact or stop < 13:
             new_search(tt)
@@ -216,7 +223,7 @@ def mc_choose(sid, legal, hand, state, rng, explain):
     for c in range(52):
         weights[c] = 0.0
     infer = (sid >> 41) & 127
-    work[W_INFER:W_INFER + 1].view(np.float64)[0] = 0.0 if infer >= 100 else infer / 100.0
+    miss = 0.0 if infer >= 100 else infer / 100.0
     sign = -1.0 if state[S_RULES + R_BEST_TOTAL] == U1 else 1.0  # best-total=lowest: the lowest mean is best
     n = popcount(reps)
     rounds = 1
@@ -228,7 +235,7 @@ def mc_choose(sid, legal, hand, state, rng, explain):
     for rnd in range(rounds):
         m = popcount(finalists)
         upto = done + (samples if rounds == 1 else max(1, samples * n // (rounds * m)))
-        mc_estimates(finalists, hand, state, work, key, upto, rollout, endgame, tail, sums, squares, done)
+        mc_estimates(finalists, hand, state, work, key, upto, rollout, endgame, tail, miss, sums, squares, done)
         done = upto
         if rnd < rounds - 1:
             kept = _drop_worst(finalists, m // 2, sums, sign)

@@ -22,6 +22,7 @@ DEFAULT_HALVING = True  # sequential halving over the candidate cards (see mc.mc
 DEFAULT_INFER = 70  # a layout's weight per play the model would not have made, percent (see MCParams)
 MAX_DEPTH = 5  # a 6-trick search takes tens of milliseconds per layout
 ROLLOUTS = {"heuristic": HEURISTIC, "basic": BASIC, "random": RANDOM}
+MC_ONLY = ("endgame", "tail", "halving", "infer")
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class MCParams:
     is searched exactly.  0 turns either off.  ``halving``: sequential halving over the
     candidate cards (see :func:`mc_choose`).  ``infer``: a layout's weight, in percent, for each
     earlier play of another seat that the rollout player would not have made from that
-    layout (100: every layout counts the same).  ``pimc`` is ``mc`` with all four off.
+    layout (100: every layout counts the same).  ``pimc`` is ``mc`` with the search, the halving and the inference off.
     """
 
     samples: int = DEFAULT_SAMPLES
@@ -73,8 +74,8 @@ def _depth(key: str, value: str) -> int:
 def parse_mc(params: str, name: str = "mc") -> MCParams:
     """The parameters in the text after ``mc:`` (``samples=64,rollout=basic,endgame=3,tail=2``; empty: defaults).
 
-    ``pimc`` (``name``) is the plain determinized player: no exact endgames, and no depth
-    parameters.  Raises ValueError naming what is wrong.
+    ``pimc`` (``name``) is the plain determinized player: no exact endgames, no halving, no
+    inference, and only ``samples`` and ``rollout`` to set.  Raises ValueError naming what is wrong.
     """
     found = {} if name == "mc" else {"endgame": 0, "tail": 0, "halving": False, "infer": 100}
     allowed = "samples=N, rollout=" + "|".join(ROLLOUTS)
@@ -104,5 +105,6 @@ def parse_mc(params: str, name: str = "mc") -> MCParams:
                 raise ValueError(f"mc infer must be a whole percentage from 1 to 100 (100: off), not {value!r}")
             found[key] = int(value)
         else:
-            raise ValueError(f"unknown {name} parameter {key!r}: use {allowed}")
+            hint = " (pimc has no refinements to set: use mc for them)" if name == "pimc" and key in MC_ONLY else ""
+            raise ValueError(f"unknown {name} parameter {key!r}: use {allowed}{hint}")
     return MCParams(**found)

@@ -21,12 +21,7 @@ from ..core.cards import SUIT_LETTERS, cards_of, format_card
 from ..core.rng import STREAM_PLAY, stream_key
 from ..core.seats import SEAT_NAMES
 from .kernels import PASS
-from .mc import MC_WORK_SIZE, infer_not_held
-
-try:  # mc keeps the state each play was made from, for its inference from the plays (as the engine does)
-    from .mc import record_play
-except ImportError:  # an mc player without that inference
-    record_play = None
+from .mc import MC_WORK_SIZE, infer_not_held, record_play
 from .play_rules import (
     beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
     domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
@@ -189,8 +184,7 @@ class Position:
 
     def _play_trick_card(self, card: int) -> None:
         st, seat, k = self.state, self.seat, len(self._trick)
-        if record_play is not None:
-            record_play(st, np.int64(card))
+        record_play(st, np.int64(card))
         infer_not_held(st, np.int64(seat), np.int64(card), np.int64(k), np.int64(self._led), self.restricted,
                        self.forced, np.int64(self.contract), np.int64(self.param), np.int64(self._top_trump),
                        self.rules_array)

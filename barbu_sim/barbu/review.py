@@ -129,7 +129,7 @@ def card_values(pos, cards, samples: int, key, rollout: int) -> np.ndarray:
     for k in range(samples):
         sums[:] = 0.0
         mc_estimates(np.uint64(cards), hand, state, work, np.uint64(stream_key(key, np.uint64(k), STREAM_REVIEW)),
-                     np.int64(1), np.int64(rollout), np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), sums, squares)
+                     np.int64(1), np.int64(rollout), np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), 0.0, sums, squares)
         out[k] = sums
     return out
 

@@ -25,6 +25,7 @@ from .rules import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from .schema import (
     CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, SCHEMA_VERSION, SCORE_COLUMNS, SUIT_ENUM, TRICK_COLUMNS,
 )
+from .mc_params import MC
 from .strategies import resolve_strategy
 
 MAX_DEALS = 100_000_000
@@ -90,7 +91,7 @@ class RunConfig:
         # every option, so that a run written before an option existed compares equal on --resume
         derived = {"contracts": contracts, "_rules": the_rules, "rules": the_rules.to_dict(), "_configs": configs}
         if self.chunk_deals <= 0:
-            slow = any(resolve_strategy(s).name.startswith("mc:") for s in self.strategies)
+            slow = any((resolve_strategy(s).builtin_id & 15) == MC for s in self.strategies)  # mc and pimc
             # An mc deal costs thousands of rollouts: small chunks keep Ctrl-C and --resume close to the work.
             derived["chunk_deals"] = max(1, 2000 // len(configs)) if slow else max(1000, ROWS_PER_CHUNK // len(configs))
         for name, value in derived.items():  # a frozen dataclass sets its derived fields this way
