@@ -100,3 +100,33 @@ def test_exact_endgame_values_equal_brute_force(contract):
             whole = solve_from_trick(masks, t, leader, int(contract), trump, ra, me, tt, values)
             assert list(whole) == brute_force(hands, [], leader, t, int(contract), trump, rules, me, played)
     assert checked >= 20
+
+
+@pytest.mark.parametrize("contract", [Contract.NO_QUEENS, Contract.TRUMPS])
+def test_where_the_lowest_total_wins_every_seat_minimises(contract):
+    """Under ``positive-penalties`` (every value negated, the lowest total wins) the search plays the
+    same game: each card's value is the default's, negated."""
+    from barbu_sim.barbu.rules import PRESETS
+    rng = random.Random(7)
+    plain, mirrored = Rules().to_array(), PRESETS["positive-penalties"].to_array()
+    tt = np.zeros(TT_WORDS, np.uint64)
+    compared = 0
+    for trial in range(10):
+        hands, trick, leader, t, _ = _position(rng, int(contract), 1, Rules(), 3, trial % 4)
+        me = (leader + len(trick)) % 4
+        state = np.zeros(STATE_SIZE, np.uint64)
+        state[S_TRICK], state[S_LEADER], state[S_N_IN_TRICK] = t, leader, len(trick)
+        for k, c in enumerate(trick):
+            state[S_TRICK_CARDS + k] = c
+        masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
+        legal = np.uint64(sum(1 << c for c in legal_cards(hands[me], trick, int(contract), 1, Rules())))
+        values = {}
+        for name, ra in (("plain", plain), ("mirrored", mirrored)):
+            v = np.full(52, np.nan)
+            new_search(tt)
+            solve_cards(masks, state, int(contract), 1, ra, legal, tt, v)
+            values[name] = v
+        cards = [c for c in range(52) if int(legal) >> c & 1]
+        assert [values["mirrored"][c] for c in cards] == [-values["plain"][c] for c in cards]
+        compared += len(cards)
+    assert compared >= 15
