@@ -32,7 +32,8 @@ from numba import njit
 from ..core.bits import lowest_bit
 from .play_rules import above, below, beats, forced_discard, hand_over, lead_restriction, legal_mask, trick_value
 from .rules import R_BEST_TOTAL, TRUMPS
-from .state import S_LEADER, S_N_IN_TRICK, S_TRICK, S_TRICK_CARDS
+from .rollout import trick_so_far
+from .state import S_LEADER, S_N_IN_TRICK, S_TRICK
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -217,21 +218,3 @@ def solve_from_trick(hands, t, leader, contract, trump, rules, me, tt, values):
 def _better(rules):
     """1 where the highest total wins, -1 where penalties are counted as positive points (lowest wins)."""
     return -1 if rules[R_BEST_TOTAL] == 1 else 1
-
-
-@njit(cache=True)
-def trick_so_far(state, k0, leader, contract, trump):
-    """The current trick as the play loop keeps it: (mask, led suit, winning card, seat, suit, top trump)."""
-    trick = U0
-    led, win_card, win_seat, win_suit, top_trump = -1, -1, leader, -1, -1
-    for k in range(k0):
-        card = np.int64(state[S_TRICK_CARDS + k])
-        suit = card // 13
-        trick |= U1 << np.uint64(card)
-        if k == 0:
-            led, win_card, win_suit = suit, card, suit
-        elif beats(card, suit, win_card, win_suit, contract, trump):
-            win_card, win_seat, win_suit = card, (leader + k) & 3, suit
-        if contract == TRUMPS and suit == trump and card > top_trump:
-            top_trump = card
-    return trick, led, win_card, win_seat, win_suit, top_trump

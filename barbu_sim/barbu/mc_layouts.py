@@ -14,10 +14,11 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import nth_set_bit, popcount
+from ..core.layouts import feasible
 from ..core.rng import rand_below
-from .endgame import TT_WORDS, trick_so_far
+from .endgame import TT_WORDS
 from .play_rules import forced_discard, lead_restriction, legal_mask, suit_bits
-from .rollout import choose_builtin
+from .rollout import choose_builtin, trick_so_far
 from .rules import RULES_ARRAY_SIZE
 from .state import S_CARDS_LEFT, S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PLAYED, S_SEAT, S_VOIDS, STATE_SIZE
 
@@ -61,22 +62,6 @@ def infer_not_held(state, seat, card, k, led, restricted_lead, forced, contract,
         if not (legal_mask(b | c, k, led, restricted_lead, forced, contract, trump, top_trump, rules) & b):
             known |= c
     state[S_NOT_HELD + seat] = known
-
-
-@njit(inline="always", cache=True)
-def _feasible(rem, allowed, cap):
-    """Hall's condition: the cards ``rem`` can still be dealt, each to a seat allowed it, filling every ``cap``."""
-    for subset in range(1, 16):
-        outside = U0
-        room = 0
-        for j in range(4):
-            if (subset >> j) & 1:
-                room += cap[j]
-            else:
-                outside |= allowed[j]
-        if popcount(rem & ~outside) > room:
-            return False
-    return True
 
 
 @njit(cache=True, _nrt=False)
@@ -129,7 +114,7 @@ def sample_layout(rng, me, hand, state, layout, allowed, cap):
             if not constrained:
                 break
             cap[j] -= 1
-            ok = _feasible(rem & ~c, allowed, cap)
+            ok = feasible(rem & ~c, allowed, cap)
             cap[j] += 1
             if ok:
                 break

@@ -50,6 +50,24 @@ def choose_builtin(sid, legal, hand, state, rng, domino):
     return random_strategy(legal, hand, state, rng)
 
 
+@njit(cache=True)
+def trick_so_far(state, k0, leader, contract, trump):
+    """The current trick as the play loop keeps it: (mask, led suit, winning card, seat, suit, top trump)."""
+    trick = U0
+    led, win_card, win_seat, win_suit, top_trump = -1, -1, leader, -1, -1
+    for k in range(k0):
+        card = np.int64(state[S_TRICK_CARDS + k])
+        suit = card // 13
+        trick |= U1 << np.uint64(card)
+        if k == 0:
+            led, win_card, win_suit = suit, card, suit
+        elif beats(card, suit, win_card, win_suit, contract, trump):
+            win_card, win_seat, win_suit = card, (leader + k) & 3, suit
+        if contract == TRUMPS and suit == trump and card > top_trump:
+            top_trump = card
+    return trick, led, win_card, win_seat, win_suit, top_trump
+
+
 @njit(cache=True, _nrt=False)
 def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, scores, stop=13):
     """Finish a trick contract from the position in ``state``; adds each seat's points to ``scores``.
@@ -66,19 +84,7 @@ def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, s
     k0 = np.int64(state[S_N_IN_TRICK])
     leader = np.int64(state[S_LEADER]) & 3
     played = state[S_PLAYED]
-    # The trick so far, as the engine's loop holds it in its locals.
-    trick = U0
-    led, win_card, win_seat, win_suit, top_trump = -1, -1, leader, -1, -1
-    for k in range(k0):
-        card = np.int64(state[S_TRICK_CARDS + k])
-        suit = card // 13
-        trick |= U1 << np.uint64(card)
-        if k == 0:
-            led, win_card, win_suit = suit, card, suit
-        elif beats(card, suit, win_card, win_suit, contract, trump):
-            win_card, win_seat, win_suit = card, (leader + k) & 3, suit
-        if contract == TRUMPS and suit == trump and card > top_trump:
-            top_trump = card
+    trick, led, win_card, win_seat, win_suit, top_trump = trick_so_far(state, k0, leader, contract, trump)
     next_card = first_card
     for t in range(t0, 13):
         k_start = k0 if t == t0 else 0

@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import lowest_bit, nth_set_bit, popcount
+from ..core.layouts import feasible
 from ..core.rng import rand_below, stream_key
 from .melds import lane6
 from .play_rules import legal_mask
@@ -163,22 +164,6 @@ def observe(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, tr
 
 
 # ---------------------------------------------------------------- layouts of the unseen cards
-@njit(inline="always", cache=True)
-def _feasible(rem, allowed, cap):
-    """Hall's condition: the cards ``rem`` can still be dealt, each to a seat allowed it, filling every ``cap``."""
-    for subset in range(1, 16):
-        outside = U0
-        room = 0
-        for j in range(4):
-            if (subset >> j) & 1:
-                room += cap[j]
-            else:
-                outside |= allowed[j]
-        if popcount(rem & ~outside) > room:
-            return False
-    return True
-
-
 @njit(cache=True, _nrt=False)
 def sample_layout(rng, me, hand, state, mcw):
     """Deal the cards ``me`` cannot see into ``mcw[W_LAYOUT:]``, consistently with the knowledge in ``mcw``.
@@ -226,7 +211,7 @@ def sample_layout(rng, me, hand, state, mcw):
             if not constrained:
                 break
             cap[j] -= 1
-            ok = _feasible(rem & ~c, allowed, cap)
+            ok = feasible(rem & ~c, allowed, cap)
             cap[j] += 1
             if ok:
                 break
