@@ -30,10 +30,11 @@ def is_pbn(text: str) -> bool:
     return False
 
 
-def pbn_records(text: str, name: str, error) -> list[list[tuple[int, str]]]:
+def pbn_records(text: str, name: str, error, parse_record) -> list[list[tuple[int, str]]]:
     """The games of a PBN text as played-deal records: ``(line number, "key: value")`` lines.
 
-    ``error``: the exception class to raise, with a one-line message.
+    ``error``: the exception class to raise, with a one-line message; ``parse_record``: the
+    played-deal reader's record parser (passed in, so that this module does not import the reader).
     """
     games, tags, play, in_play = [], {}, [], False
     for number, raw in enumerate(text.splitlines(), 1):
@@ -56,10 +57,10 @@ def pbn_records(text: str, name: str, error) -> list[list[tuple[int, str]]]:
         play.append((number, line.replace("*", " ").split()))
     if tags:
         games.append((tags, play))
-    return [_record(tags, play, name, error) for tags, play in games]
+    return [_record(tags, play, name, error, parse_record) for tags, play in games]
 
 
-def _record(tags: dict, play: list, name: str, error) -> list[tuple[int, str]]:
+def _record(tags: dict, play: list, name: str, error, parse_record) -> list[tuple[int, str]]:
     for key in ("Deal", "Contract", "Declarer", "Play"):
         if key not in tags:
             raise error(f"{name}: a PBN game needs the [{key}] tag (Barbu's contract in [Contract], e.g. \"barbu\")")
@@ -83,18 +84,18 @@ def _record(tags: dict, play: list, name: str, error) -> list[tuple[int, str]]:
         if len(row) != 4:
             raise error(f"{name} line {number}: a PBN trick has four columns, one per seat ('-' for a card "
                         f"not played), not {len(row)}")
-    return lines + _in_play_order(lines, play, first)
+    return lines + _in_play_order(lines, play, first, parse_record)
 
 
-def _in_play_order(header, play, first: int) -> list[tuple[int, str]]:
+def _in_play_order(header, play, first: int, parse_record) -> list[tuple[int, str]]:
     """Each trick's cards, seat-marked, from its leader on (the leaders found by playing the deal).
 
     A card that cannot be placed (not a card, or not playable) is passed on as it stands,
-    for the played-deal reader to refuse with its one-line error.
+    for the played-deal reader to refuse with its one-line error.  ``parse_record``: the
+    played-deal reader's record parser (the header is checked as any played deal's).
     """
-    from .playlog import _parse_record  # the header, checked as any played deal's
     try:
-        deal = _parse_record(header + [(header[-1][0], "unfinished: yes")], "PBN")
+        deal = parse_record(header + [(header[-1][0], "unfinished: yes")], "PBN")
         pos = Position(deal.hands, deal.contract, deal.param, deal.declarer, deal.rules)
     except ValueError:
         return [(n, " ".join(row)) for n, row in play]

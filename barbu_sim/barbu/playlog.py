@@ -162,7 +162,7 @@ def parse_session(text: str, name: str = "played deal") -> tuple[str | None, lis
     """
     from .pbn_play import is_pbn, pbn_records
     if is_pbn(text):
-        return None, [_parse_record(r, name) for r in pbn_records(text, name, PlaylogError)]
+        return None, [_parse_record(r, name) for r in pbn_records(text, name, PlaylogError, _parse_record)]
     records, current = [], []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
