@@ -6,11 +6,11 @@ import random
 import numpy as np
 import pytest
 
-from barbu_sim.barbu.endgame import TT_WORDS, new_search, solve_cards, solve_from_trick
+from barbu_sim.barbu.endgame import TT_WORDS, new_search, solve_cards, solve_domino_cards, solve_from_trick
 from barbu_sim.barbu.rules import TRUMPS, Contract, Rules
-from barbu_sim.barbu.state import S_LEADER, S_N_IN_TRICK, S_TRICK, S_TRICK_CARDS, STATE_SIZE
+from barbu_sim.barbu.state import S_LEADER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, STATE_SIZE
 
-from reference import legal_cards, penalties_exhausted, trick_score, trick_winner_index
+from reference import domino_playable, legal_cards, penalties_exhausted, trick_score, trick_winner_index
 
 
 def brute_force(hands, trick, leader, t, contract, trump, rules, me, played):
@@ -130,3 +130,76 @@ def test_where_the_lowest_total_wins_every_seat_minimises(contract):
         assert [values["mirrored"][c] for c in cards] == [-values["plain"][c] for c in cards]
         compared += len(cards)
     assert compared >= 15
+
+
+def domino_brute_force(hands, table, seat, start, payout, me):
+    """Maxⁿ over a Domino position by plain recursion (the reference's playable rule), ties as the search
+    breaks them: each seat's payouts from here on (0 for the seats already out)."""
+    while not hands[seat] or not any(domino_playable(c, start, table) for c in hands[seat]):
+        seat = (seat + 1) % 4
+    place = sum(1 for h in hands if not h)
+    best = None
+    for card in sorted(c for c in hands[seat] if domino_playable(c, start, table)):
+        hands[seat].remove(card)
+        if not hands[seat] and place == 2:
+            v = [payout[3] if s != seat and hands[s] else 0 for s in range(4)]
+        else:
+            v = list(domino_brute_force(hands, table | {card}, (seat + 1) % 4, start, payout, me))
+        if not hands[seat]:
+            v[seat] += payout[place]
+        hands[seat].add(card)
+        if best is None or v[seat] > best[seat] or (v[seat] == best[seat] and seat != me and v[me] < best[me]):
+            best = v
+    return best
+
+
+def test_exact_domino_values_equal_brute_force():
+    rng = random.Random(5)
+    rules = Rules()
+    ra = rules.to_array()
+    tt = np.zeros(TT_WORDS, np.uint64)
+    checked = 0
+    for trial in range(30):
+        start = rng.randrange(13)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [set(deck[13 * j:13 * j + 13]) for j in range(4)]
+        table, seat = set(), rng.randrange(4)
+        # random legal play down to a few cards left, with a seat or two perhaps already out
+        left = 7 + trial % 6
+        place = 0
+        while sum(len(h) for h in hands) > left and place < 3:
+            if hands[seat]:
+                legal = sorted(c for c in hands[seat] if domino_playable(c, start, table))
+                if legal:
+                    card = rng.choice(legal)
+                    hands[seat].remove(card)
+                    table.add(card)
+                    place += not hands[seat]
+            seat = (seat + 1) % 4
+        if place >= 3:
+            continue
+        while not hands[seat] or not any(domino_playable(c, start, table) for c in hands[seat]):
+            seat = (seat + 1) % 4
+        state = np.zeros(STATE_SIZE, np.uint64)
+        state[S_PLAYED] = np.uint64(sum(1 << c for c in table))
+        state[S_SEAT] = seat
+        masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
+        legal = sorted(c for c in hands[seat] if domino_playable(c, start, table))
+        values = np.full(52, np.nan)
+        new_search(tt)
+        solve_domino_cards(masks, state, start, ra, np.uint64(sum(1 << c for c in legal)), tt, values)
+        assert masks.tolist() == [sum(1 << c for c in h) for h in hands]
+        for card in legal:
+            hands[seat].remove(card)
+            p = sum(1 for h in hands if not h) - (0 if hands[seat] else 1)
+            if not hands[seat] and p == 2:
+                want = [rules.domino_payout[3] if s != seat and hands[s] else 0 for s in range(4)]
+            else:
+                want = list(domino_brute_force(hands, table | {card}, (seat + 1) % 4, start, rules.domino_payout, seat))
+            if not hands[seat]:
+                want[seat] += rules.domino_payout[p]
+            hands[seat].add(card)
+            assert values[card] == want[seat], (trial, card)
+            checked += 1
+    assert checked >= 25

@@ -22,18 +22,22 @@ keyed by the cards still held and the seat to lead (the value from there on depe
 nothing else).  The table lives in the caller's scratch space: the play loops run
 without reference counting and cannot allocate.
 
-Domino is not searched here: its rollouts are short and its endings are settled by
-who can play at all.
+Domino (:func:`domino_search`) is searched the same way: the payouts by finishing order,
+each seat playing for its own, a seat with no playable card passing; its positions are
+keyed by the cards still held and the seat to play, and it has no equivalent cards.
 """
 
 import numpy as np
 from numba import njit
 
 from ..core.bits import lowest_bit
-from .play_rules import above, below, beats, forced_discard, hand_over, lead_restriction, legal_mask, trick_value
-from .rules import R_BEST_TOTAL, TRUMPS
+from .play_rules import (
+    above, below, beats, domino_ace_low, domino_playable, domino_position, domino_wrap, forced_discard, hand_over,
+    lead_restriction, legal_mask, trick_value,
+)
+from .rules import R_BEST_TOTAL, R_DOMINO_PAYOUT, TRUMPS
 from .rollout import trick_so_far
-from .state import S_LEADER, S_N_IN_TRICK, S_TRICK
+from .state import S_LEADER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TRICK
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -218,3 +222,77 @@ def solve_from_trick(hands, t, leader, contract, trump, rules, me, tt, values):
 def _better(rules):
     """1 where the highest total wins, -1 where penalties are counted as positive points (lowest wins)."""
     return -1 if rules[R_BEST_TOTAL] == 1 else 1
+
+
+@njit(cache=True, _nrt=False)
+def domino_search(hands, playable, grows_down, grows_up, wrap_down, wrap_up, seat, rules, me, better, tt, only,
+                  values):
+    """The Domino payouts each seat still to go out receives from this position on, every seat playing maxⁿ.
+
+    ``hands``: (4,) the cards each seat holds (restored on return); ``playable`` and the
+    masks: as :func:`barbu_sim.barbu.play_rules.domino_position` gives them; ``seat``: the
+    seat to play (a seat without cards, or without a playable card, passes).  ``only`` and
+    ``values`` as in :func:`search`.  Returns a tuple of the four seats' payouts (0 for
+    the seats already out).
+    """
+    while hands[seat] == U0 or (hands[seat] & playable) == U0:
+        seat = (seat + 1) & 3
+    hand = hands[seat]
+    legal = hand & playable
+    place = 0
+    for s in range(4):
+        if hands[s] == U0:
+            place += 1
+    cands = legal if only == ALL_CARDS else legal & only
+    held = hands[0] | hands[1] | hands[2] | hands[3]
+    b0, b1, b2, b3 = 0, 0, 0, 0
+    best_own, best_me = NEG_INF, POS_INF
+    while cands:
+        card = lowest_bit(cands)
+        cands &= cands - U1
+        b = U1 << np.uint64(card)
+        hands[seat] = hand ^ b
+        v0, v1, v2, v3 = 0, 0, 0, 0
+        if hand == b and place == 2:  # the third seat out: the last one left is paid last
+            for s in range(4):
+                if s != seat and hands[s] != U0:
+                    v0, v1, v2, v3 = _with_points(v0, v1, v2, v3, s, np.int64(rules[R_DOMINO_PAYOUT + 3]))
+        else:
+            after = domino_playable(playable, b, grows_down, grows_up) | domino_wrap(b, wrap_down, wrap_up)
+            nxt = (seat + 1) & 3
+            key = (held ^ b) | (np.uint64(nxt) << np.uint64(52)) | (tt[2 * TT_SIZE] << GEN_SHIFT)
+            slot = np.int64((((key * HASH_MULT) >> np.uint64(64 - TT_BITS))) & TT_MASK)
+            if tt[2 * slot] == key:
+                word = tt[2 * slot + 1]
+                v0, v1, v2, v3 = _unpack(word, 0), _unpack(word, 1), _unpack(word, 2), _unpack(word, 3)
+            else:
+                v0, v1, v2, v3 = domino_search(hands, after, grows_down, grows_up, wrap_down, wrap_up, nxt, rules, me,
+                                               better, tt, ALL_CARDS, values)
+                tt[2 * slot] = key
+                tt[2 * slot + 1] = _pack(v0, v1, v2, v3)
+        if hand == b:
+            v0, v1, v2, v3 = _with_points(v0, v1, v2, v3, seat, np.int64(rules[R_DOMINO_PAYOUT + place]))
+        hands[seat] = hand
+        own = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
+        if only != ALL_CARDS:  # the root: the caller wants each card's value
+            values[card] = own
+        own *= better
+        mine = better * (v0 if me == 0 else (v1 if me == 1 else (v2 if me == 2 else v3)))
+        if own > best_own or (own == best_own and seat != me and mine < best_me):
+            best_own, best_me = own, mine
+            b0, b1, b2, b3 = v0, v1, v2, v3
+    return b0, b1, b2, b3
+
+
+@njit(cache=True, _nrt=False)
+def solve_domino_cards(hands, state, start, rules, cards, tt, values):
+    """Each of ``cards``' exact Domino payout for the seat to play (``state[S_SEAT]``), hands known.
+
+    ``start``: the starting rank; ``values``: (52,) float64, the entry of each card of ``cards``
+    set; ``tt``: as in :func:`solve_cards`.
+    """
+    played = state[S_PLAYED]
+    playable, grows_down, grows_up, wrap_down, wrap_up = domino_position(start, played, domino_ace_low(rules))
+    me = np.int64(state[S_SEAT]) & 3
+    domino_search(hands, playable, grows_down, grows_up, wrap_down, wrap_up, me, rules, me, _better(rules), tt,
+                  cards, values)

@@ -30,7 +30,7 @@ from numba import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
 from ..core.rng import next_u64, stream_key
-from .endgame import TT_WORDS, new_search, solve_cards, solve_from_trick
+from .endgame import TT_WORDS, new_search, solve_cards, solve_domino_cards, solve_from_trick
 from .mc_layouts import (  # noqa: F401  (the work-space layout and inference, re-exported for the engine)
     MC_WORK_SIZE, W_ALLOWED, W_CAP, W_COUNTS, W_HANDS, W_LAYOUT, W_RNG, W_RULES, W_SCORES, W_SQUARES,
     W_STATE, W_SUMS, W_TT, W_VALUES, W_WEIGHTS, infer_not_held, layout_weight, record_play, sample_layout,
@@ -124,7 +124,9 @@ def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail,
     tt = work[W_TT:W_TT + TT_WORDS]
     weights = work[W_WEIGHTS:W_WEIGHTS + 52].view(np.float64)
     left = 13 - np.int64(state[S_TRICK])
-    exact = contract != DOMINO and left <= max(endgame, tail)  # a tail that covers the hand searches it all
+    exact = left <= max(endgame, tail)  # a tail that covers the hand searches it all
+    if contract == DOMINO:  # Domino has no tricks: as many cards as that many tricks hold
+        exact = 52 - popcount(state[S_PLAYED]) <= 4 * max(endgame, tail)
     stop = 13 - tail if contract != DOMINO and 0 < tail < left else 13
     for k in range(first, samples):
         rng[0] = stream_key(key, np.uint64(k), STREAM_MC)
@@ -138,7 +140,10 @@ def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail,
         if exact:
             for j in range(4):
                 hands[j] = layout[j]
-            solve_cards(hands, state, contract, param, rules, cards, tt, values)
+            if contract == DOMINO:
+                solve_domino_cards(hands, state, param, rules, cards, tt, values)
+            else:
+                solve_cards(hands, state, contract, param, rules, cards, tt, values)
         cands = cards
         while cands:
             card = lowest_bit(cands)

@@ -29,8 +29,9 @@ MC_ONLY = ("endgame", "tail", "halving", "infer")
 class MCParams:
     """An mc seat's parameters: layouts per decision, the rollout player, the exact-endgame depths.
 
-    ``endgame``: decisions with at most this many tricks left (the current one included) are
-    valued by exact search in each layout (:mod:`barbu_sim.barbu.endgame`) instead of rollouts;
+    ``endgame``: decisions with at most this many tricks left (the current one included; in
+    Domino, at most four cards a trick left in the hands) are valued by exact search in each
+    layout (:mod:`barbu_sim.barbu.endgame`) instead of rollouts;
     ``tail``: rollouts from earlier decisions stop when this many tricks are left and the rest
     is searched exactly.  0 turns either off.  ``halving``: sequential halving over the
     candidate cards (see :func:`mc_choose`).  ``infer``: a layout's weight, in percent, for each
