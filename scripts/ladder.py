@@ -8,8 +8,8 @@ differences are averaged into one number, and the table gives the mean over the
 deals with a 95% CI (deals are independent; the 16 plays of one deal are not).
 
 Trumps is played with the declarer's longest suit as trumps (the `run` default),
-Domino from 7.  Results go to results/ladder.json (rows of pairs not run this
-time are kept, so a slow rung can be added later) and a Markdown table is printed.
+Domino from 7.  Results go to results/ladder.json (rows of pairs and contracts not
+run this time are kept, so a slow rung can be added later) and a Markdown table is printed.
 
     python scripts/ladder.py                                      # basic:random and heuristic:basic, 200,000 deals
     python scripts/ladder.py --pairs heuristic:basic --deals 500000
@@ -166,7 +166,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--block", type=int, default=50_000, help="deals per batch (progress is printed per block)")
     ap.add_argument("--out", default=str(ROOT / "results" / "ladder.json"))
-    ap.add_argument("--fresh", action="store_true", help="do not keep the rows of other pairs already in --out")
+    ap.add_argument("--fresh", action="store_true",
+                    help="do not keep the rows of other pairs (or other contracts of these pairs) already in --out")
     ap.add_argument("--backend", default="local", help="local, or ray: blocks as Ray tasks (same rows)")
     ap.add_argument("--ray-address", default=None, help="with --backend ray: auto or HOST:PORT (default: a local instance)")
     args = ap.parse_args(argv)
@@ -190,8 +191,8 @@ def main(argv=None):
     if out.exists() and not args.fresh:
         old = json.loads(out.read_text())
         if old.get("seed") == args.seed:
-            done = {(s, w) for s, w in pairs}
-            kept = [r for r in old["rows"] if (r["strong"], r["weak"]) not in done]
+            done = {(s, w, CONTRACTS[c]) for s, w in pairs for c in contracts}
+            kept = [r for r in old["rows"] if (r["strong"], r["weak"], r["contract"]) not in done]
     rows = []
     for (strong, weak), n in zip(pairs, counts):
         t0 = time.perf_counter()

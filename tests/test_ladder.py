@@ -44,12 +44,12 @@ def test_tiny_ladder(tmp_path):
         assert x["difference"] == pytest.approx(x["strong_mean"] - x["weak_mean"])
     assert all(x["ci_low"] > 0 for x in rows if x["weak"] == "random")  # +3 to +4 points, CI about +-0.3
     assert "| `heuristic` | `basic` | trumps | 200 |" in r.stdout
-    # A second run of one pair keeps the other pair's rows.
+    # A second run of one pair and one contract keeps the other pair's rows and that pair's other contract.
     assert run_ladder("--pairs", "heuristic:basic", "--deals", "50", "-c", "barbu", "--out", str(out)).returncode == 0
     assert out.exists()
     rows = json.loads(out.read_text())["rows"]
     assert [(x["strong"], x["contract"], x["deals"]) for x in rows] == [
-        ("basic", "barbu", 300), ("basic", "trumps", 300), ("heuristic", "barbu", 50)]
+        ("basic", "barbu", 300), ("basic", "trumps", 300), ("heuristic", "barbu", 50), ("heuristic", "trumps", 200)]
 
 
 @pytest.mark.parametrize("args", [["--pairs", "nobody:basic"], ["--pairs", "heuristic"],
