@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 
@@ -59,3 +61,14 @@ def test_ab_compare_extracts_a_runnable_copy(tmp_path):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
             assert not [n for n in names if n.split(".")[0] == "barbu_sim"], source
+
+
+def test_seat_ab_runs_tiny(tmp_path):
+    out = tmp_path / "ab.json"
+    run_script("seat_ab.py", "heuristic", "basic", "--opponents", "random", "-n", "40", "-c", "barbu", "-c",
+               "no-tricks", "--out", str(out))
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["contract"] for r in rows] == ["barbu", "no-tricks"]  # in the order asked
+    assert rows[1]["difference"] == 0.0  # heuristic plays No Tricks as basic does, deal for deal
+    assert rows[0]["ci_low"] < rows[0]["difference"] < rows[0]["ci_high"]
+    assert rows[0]["difference"] == pytest.approx(rows[0]["a_mean"] - rows[0]["b_mean"])
