@@ -38,7 +38,8 @@ def plot_contract_scores(table: pl.DataFrame) -> plt.Figure:
     ax.set_xticks(x, contracts)
     ax.set_ylabel("expected raw score (points per hand)")
     ax.set_title("Expected score by contract and seat (relative to the declarer), 95% CI")
-    ax.legend(title="seat", ncols=4, loc="upper left", frameon=False)
+    # Below the axes: above them it would cover the bars of whichever contracts score positive.
+    ax.legend(title="seat", ncols=4, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.08))
     fig.tight_layout()
     return fig
 
