@@ -101,6 +101,33 @@ def _with_points(v0, v1, v2, v3, seat, points):
     return v0, v1, v2, v3
 
 
+@njit(cache=True)
+def _score_of(v0, v1, v2, v3, seat):
+    """``seat``'s entry of a score vector."""
+    return v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
+
+
+@njit(cache=True, _nrt=False)
+def _tt_find(tt, held, seat):
+    """The table's entry for the position with the cards ``held`` and ``seat`` to play, this generation.
+
+    Returns ``(key, slot, found, v0, v1, v2, v3)``; when not found, store the searched value
+    with :func:`_tt_store` under the same key and slot.
+    """
+    key = held | (np.uint64(seat) << np.uint64(52)) | (tt[2 * TT_SIZE] << GEN_SHIFT)
+    slot = np.int64(((key * HASH_MULT) >> np.uint64(64 - TT_BITS)) & TT_MASK)
+    if tt[2 * slot] != key:
+        return key, slot, False, 0, 0, 0, 0
+    word = tt[2 * slot + 1]
+    return key, slot, True, _unpack(word, 0), _unpack(word, 1), _unpack(word, 2), _unpack(word, 3)
+
+
+@njit(cache=True, _nrt=False)
+def _tt_store(tt, key, slot, v0, v1, v2, v3):
+    tt[2 * slot] = key
+    tt[2 * slot + 1] = _pack(v0, v1, v2, v3)
+
+
 @njit(cache=True, _nrt=False)
 def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_trump, contract, trump,
            restricted_lead, forced, rules, me, better, tt, only, values):
@@ -111,8 +138,8 @@ def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_tr
     already in it (``trick``: their mask; ``led``, ``win_card``, ``win_seat``,
     ``win_suit``, ``top_trump`` as the play loop keeps them).  ``tt``: ``TT_WORDS`` uint64
     of scratch (see :func:`new_search`).  ``only``: the cards the seat to play may
-    choose among here (``ALL_CARDS``: every legal card, equivalent ones merged); when
-    ``values`` has entries, each card's points for the seat to play are written there.
+    choose among here (``ALL_CARDS``: every legal card, equivalent ones merged; any
+    other mask: those cards, each card's points for the seat to play written to ``values`` (52,)).
     Returns a tuple of the four seats' points.
     """
     NONE = np.int64(-1)  # typed int64, not a literal: every call of the recursion has one signature
@@ -147,24 +174,19 @@ def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_tr
             rest = held ^ b
             v0, v1, v2, v3 = 0, 0, 0, 0
             if t < 12 and not hand_over(contract, ALL_CARDS & ~rest):
-                key = rest | (np.uint64(n_seat) << np.uint64(52)) | (tt[2 * TT_SIZE] << GEN_SHIFT)
-                slot = np.int64(((key * HASH_MULT) >> np.uint64(64 - TT_BITS)) & TT_MASK)
-                if tt[2 * slot] == key:
-                    word = tt[2 * slot + 1]
-                    v0, v1, v2, v3 = _unpack(word, 0), _unpack(word, 1), _unpack(word, 2), _unpack(word, 3)
-                else:
-                    v0, v1, v2, v3 = search(hands, t + 1, n_seat, NONE + 1, U0, NONE, NONE, n_seat, NONE, NONE, contract, trump,
-                                            restricted_lead, forced, rules, me, better, tt, ALL_CARDS,
+                key, slot, found, v0, v1, v2, v3 = _tt_find(tt, rest, n_seat)
+                if not found:
+                    v0, v1, v2, v3 = search(hands, t + 1, n_seat, NONE + 1, U0, NONE, NONE, n_seat, NONE, NONE,
+                                            contract, trump, restricted_lead, forced, rules, me, better, tt, ALL_CARDS,
                                             values)
-                    tt[2 * slot] = key
-                    tt[2 * slot + 1] = _pack(v0, v1, v2, v3)
+                    _tt_store(tt, key, slot, v0, v1, v2, v3)
             v0, v1, v2, v3 = _with_points(v0, v1, v2, v3, n_seat, trick_value(contract, t, trick | b, rules))
         hands[seat] = hand
-        own = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
+        own = _score_of(v0, v1, v2, v3, seat)
         if only != ALL_CARDS:  # the root: the caller wants each card's value
             values[card] = own
         own *= better
-        mine = better * (v0 if me == 0 else (v1 if me == 1 else (v2 if me == 2 else v3)))
+        mine = better * _score_of(v0, v1, v2, v3, me)
         if own > best_own or (own == best_own and seat != me and mine < best_me):
             best_own, best_me = own, mine
             b0, b1, b2, b3 = v0, v1, v2, v3
@@ -260,24 +282,19 @@ def domino_search(hands, playable, grows_down, grows_up, wrap_down, wrap_up, sea
         else:
             after = domino_playable(playable, b, grows_down, grows_up) | domino_wrap(b, wrap_down, wrap_up)
             nxt = (seat + 1) & 3
-            key = (held ^ b) | (np.uint64(nxt) << np.uint64(52)) | (tt[2 * TT_SIZE] << GEN_SHIFT)
-            slot = np.int64((((key * HASH_MULT) >> np.uint64(64 - TT_BITS))) & TT_MASK)
-            if tt[2 * slot] == key:
-                word = tt[2 * slot + 1]
-                v0, v1, v2, v3 = _unpack(word, 0), _unpack(word, 1), _unpack(word, 2), _unpack(word, 3)
-            else:
+            key, slot, found, v0, v1, v2, v3 = _tt_find(tt, held ^ b, nxt)
+            if not found:
                 v0, v1, v2, v3 = domino_search(hands, after, grows_down, grows_up, wrap_down, wrap_up, nxt, rules, me,
                                                better, tt, ALL_CARDS, values)
-                tt[2 * slot] = key
-                tt[2 * slot + 1] = _pack(v0, v1, v2, v3)
+                _tt_store(tt, key, slot, v0, v1, v2, v3)
         if hand == b:
             v0, v1, v2, v3 = _with_points(v0, v1, v2, v3, seat, np.int64(rules[R_DOMINO_PAYOUT + place]))
         hands[seat] = hand
-        own = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
+        own = _score_of(v0, v1, v2, v3, seat)
         if only != ALL_CARDS:  # the root: the caller wants each card's value
             values[card] = own
         own *= better
-        mine = better * (v0 if me == 0 else (v1 if me == 1 else (v2 if me == 2 else v3)))
+        mine = better * _score_of(v0, v1, v2, v3, me)
         if own > best_own or (own == best_own and seat != me and mine < best_me):
             best_own, best_me = own, mine
             b0, b1, b2, b3 = v0, v1, v2, v3
