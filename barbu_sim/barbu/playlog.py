@@ -26,6 +26,7 @@ import numpy as np
 
 from ..core.cards import RANK_NAMES, SUIT_LETTERS, format_card, format_pbn, parse_card, parse_pbn, parse_rank, parse_suit
 from ..core.seats import SEAT_LETTERS, SEAT_NAMES, parse_seat
+from ..core.textrecords import read_field, split_record
 from .kernels import PASS
 from .position import IllegalCard, Position
 from .rules import CONTRACTS, DOMINO, TRUMPS, Rules, load_rules, parse_contract
@@ -184,30 +185,9 @@ def parse_session(text: str, name: str = "played deal") -> tuple[str | None, lis
 
 
 def _parse_record(lines: list[tuple[int, str]], name: str) -> PlayedDeal:
-    fields: dict[str, tuple[int, str]] = {}
-    options: list[str] = []
-    play: list[tuple[int, str]] = []
     first = lines[0][0]
-    in_play = False
-    for number, line in lines:
-        where = f"{name} line {number}"
-        key, colon, value = line.partition(":")
-        key = key.strip().lower()
-        if in_play and not (colon and key in KEYS and key != "play" and not re.fullmatch(r"[nesw]", key)):
-            play.append((number, line))
-            continue
-        if not colon or key not in KEYS or key == "table":
-            raise PlaylogError(f"{where}: {line[:40]!r} is not 'NAME: value' (names: {', '.join(KEYS)})")
-        if key == "play":
-            in_play = True
-            if value.strip():
-                play.append((number, value.strip()))
-        elif key == "option":
-            options.append(value.strip())
-        elif key in fields:
-            raise PlaylogError(f"{where}: {key} is given twice (first on line {fields[key][0]})")
-        else:
-            fields[key] = (number, value.strip())
+    # "table" names a session's settings record, never a deal's line; a play line may start "S:".
+    fields, options, play, in_play = split_record(lines, name, PlaylogError, KEYS, refused=("table",), seat_marks=True)
     for key in ("contract", "declarer", "deal"):
         if key not in fields:
             raise PlaylogError(f"{name} (deal starting line {first}): no '{key}:' line")
@@ -216,11 +196,7 @@ def _parse_record(lines: list[tuple[int, str]], name: str) -> PlayedDeal:
                            "with no cards and 'unfinished: yes')")
 
     def get(key, parse):
-        number, value = fields[key]
-        try:
-            return parse(value)
-        except ValueError as e:
-            raise PlaylogError(f"{name} line {number}: {key}: {e}") from None
+        return read_field(fields, key, parse, name, PlaylogError)
 
     contract = int(get("contract", parse_contract))
     declarer = get("declarer", parse_seat)

@@ -25,10 +25,11 @@ import numpy as np
 
 from ..core.cards import SUIT_LETTERS, cards_of, format_card, parse_suit
 from ..core.seats import SEAT_LETTERS, SEAT_NAMES, parse_seat
+from ..core.textrecords import read_field, split_record
 from .api import verify_clabber_deal
 from .rollout import legal_now, round_scores, step
 from .rules import Rules, parse_clabber_card, parse_clabber_deal, parse_rule_options
-from .state import S_DEALER, S_LEADER, S_MAKER, S_N_IN_TRICK, S_RULES, S_SEAT, S_TRUMP, S_TURNED, STATE_ARRAY_SIZE
+from .state import S_DEALER, S_LEADER, S_MAKER, S_RULES, S_SEAT, S_TRUMP, S_TURNED, STATE_ARRAY_SIZE
 
 KEYS = ("game", "dealer", "deal", "turned", "bidding", "option", "seed", "index", "title", "unfinished", "play")
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
@@ -117,36 +118,14 @@ def round_of(result, rules: Rules | None = None, title: str = "") -> PlayedRound
 # ---------------------------------------------------------------- reading
 def parse_round(lines: list[tuple[int, str]], name: str, error) -> PlayedRound:
     """A played round from its ``(line number, text)`` lines (comments gone); ``error``: the exception to raise."""
-    fields, options, play, in_play = {}, [], [], False
-    for number, line in lines:
-        key, colon, value = line.partition(":")
-        key = key.strip().lower()
-        if in_play and not (colon and key in KEYS and key != "play"):
-            play.append((number, line))
-            continue
-        if not colon or key not in KEYS:
-            raise error(f"{name} line {number}: {line[:40]!r} is not 'NAME: value' (names: {', '.join(KEYS)})")
-        if key == "play":
-            in_play = True
-            if value.strip():
-                play.append((number, value.strip()))
-        elif key == "option":
-            options.append(value.strip())
-        elif key in fields:
-            raise error(f"{name} line {number}: {key} is given twice (first on line {fields[key][0]})")
-        else:
-            fields[key] = (number, value.strip())
+    fields, options, play, in_play = split_record(lines, name, error, KEYS)
     first = lines[0][0]
     for key in ("dealer", "deal", "turned", "bidding"):
         if key not in fields:
             raise error(f"{name} (round starting line {first}): no '{key}:' line")
 
     def get(key, parse):
-        number, value = fields[key]
-        try:
-            return parse(value)
-        except ValueError as e:
-            raise error(f"{name} line {number}: {key}: {e}") from None
+        return read_field(fields, key, parse, name, error)
 
     dealer, hands, turned = get("dealer", parse_seat), get("deal", parse_clabber_deal), get("turned", parse_clabber_card)
     try:
