@@ -13,9 +13,8 @@ It also fixes the layout of the mc player's scratch space (``W_*``).
 import numpy as np
 from numba import njit
 
-from ..core.bits import nth_set_bit, popcount
-from ..core.layouts import feasible
-from ..core.rng import rand_below
+from ..core.bits import popcount
+from ..core.layouts import deal_cards
 from .endgame import TT_WORDS
 from .play_rules import forced_discard, lead_restriction, legal_mask, suit_bits
 from .rollout import choose_builtin, trick_so_far
@@ -92,42 +91,7 @@ def sample_layout(rng, me, hand, state, layout, allowed, cap):
         if allowed[j] != rem and cap[j] > 0:
             constrained = True
     layout[me] = hand
-    n = popcount(rem)
-    for _ in range(n):
-        c = U1 << np.uint64(nth_set_bit(rem, rand_below(rng, popcount(rem))))
-        tried = U0
-        j = -1
-        while True:
-            room = 0
-            for s in range(4):
-                if cap[s] > 0 and (allowed[s] & c) and not ((tried >> np.uint64(s)) & U1):
-                    room += cap[s]
-            if room == 0:  # every allowed seat would strand a card: cannot happen with sound inference
-                break
-            r = rand_below(rng, room)
-            for s in range(4):
-                if cap[s] > 0 and (allowed[s] & c) and not ((tried >> np.uint64(s)) & U1):
-                    if r < cap[s]:
-                        j = s
-                        break
-                    r -= cap[s]
-            if not constrained:
-                break
-            cap[j] -= 1
-            ok = feasible(rem & ~c, allowed, cap)
-            cap[j] += 1
-            if ok:
-                break
-            tried |= U1 << np.uint64(j)
-            j = -1
-        if j < 0:  # no consistent seat: give the card to any seat with room
-            for s in range(4):
-                if cap[s] > 0:
-                    j = s
-                    break
-        cap[j] -= 1
-        layout[j] |= c
-        rem &= ~c
+    deal_cards(rng, rem, allowed, cap, constrained, layout)
 
 
 @njit(cache=True, _nrt=False)

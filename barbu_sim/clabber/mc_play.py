@@ -35,9 +35,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.bits import lowest_bit, nth_set_bit, popcount
-from ..core.layouts import feasible
-from ..core.rng import rand_below, stream_key
+from ..core.bits import lowest_bit, popcount
+from ..core.layouts import deal_cards
+from ..core.rng import stream_key
 from .melds import lane6
 from .play_rules import legal_mask
 from .rollout import rollout, round_scores, step, trick_view
@@ -190,41 +190,7 @@ def sample_layout(rng, me, hand, state, mcw):
         allowed[j] = rem & ~mcw[K_NOT_HELD + j]
         if allowed[j] != rem and cap[j] > 0:
             constrained = True
-    while rem:
-        c = U1 << np.uint64(nth_set_bit(rem, rand_below(rng, popcount(rem))))
-        tried = 0
-        j = -1
-        while True:
-            room = 0
-            for s in range(4):
-                if cap[s] > 0 and (allowed[s] & c) and not (tried >> s) & 1:
-                    room += cap[s]
-            if room == 0:  # no seat keeps the rest dealable: cannot happen with sound knowledge
-                break
-            r = rand_below(rng, room)
-            for s in range(4):
-                if cap[s] > 0 and (allowed[s] & c) and not (tried >> s) & 1:
-                    if r < cap[s]:
-                        j = s
-                        break
-                    r -= cap[s]
-            if not constrained:
-                break
-            cap[j] -= 1
-            ok = feasible(rem & ~c, allowed, cap)
-            cap[j] += 1
-            if ok:
-                break
-            tried |= 1 << j
-            j = -1
-        if j < 0:
-            for s in range(4):
-                if cap[s] > 0:
-                    j = s
-                    break
-        cap[j] -= 1
-        layout[j] |= c
-        rem &= ~c
+    deal_cards(rng, rem, allowed, cap, constrained, layout)
 
 
 # ---------------------------------------------------------------- the decision
