@@ -1,142 +1,393 @@
-"""What strong play changes: the headline tables with `mc` at every seat, next to `heuristic` on the same deals.
+"""What strong play changes: the headline tables with a strong player at every seat, next to `heuristic`.
 
 The study of scripts/make_results.py (every contract, every trump suit and both
 trump-choice policies, every domino starting rank and `most-held`, North
-declaring, seed 2026), played with the Monte-Carlo player at all four seats on
-the first N deals of the same seed, and again with `heuristic` at all four seats
-on those same deals.  Writes into results/strong/: the mc run's report tables
-(the same files as results/), its charts, its manifest and timing, and
-`strong_vs_heuristic.{json,csv,md}`: per configuration and seat relative to the
-declarer, the mc table's mean, the heuristic table's mean and their paired
-difference with a 95% CI.
+declaring, seed 2026), played with the strong player (--strategy) at all four
+seats on the first N deals of the seed, and again with the baseline (`heuristic`)
+at all four seats on those same deals.  Writes into results/strong/:
 
-The mc run is chunked and resumable: Ctrl-C (or the end of `--minutes`) keeps
-every finished chunk and the tables are made from the deals done so far;
-`--resume` goes on with the stored run, `--tables-only` remakes the tables from it.
+  the strong run's report tables (the same files as results/), charts, manifest, timing.json;
+  strong_vs_heuristic.{json,csv,md}: per configuration and seat relative to the declarer, both
+    players' means with 95% CIs and their paired difference (strong - baseline) with its CI;
+  charts/strong_vs_heuristic.{png,svg}: where the answers change (domino ranks, trump choices, seats);
+  changes.md: which answers change (best domino rank, best trump choice, the seats that move);
+  with --confirm mc --confirm-deals N: strong_vs_confirm.{json,csv,md}, the strong player's table
+    against mc's on the first N deals, and whether each CI of the difference includes 0.
 
-    python scripts/strong_results.py --minutes 60             # as many of 20,000 deals as an hour allows
-    python scripts/strong_results.py --resume                  # go on with the run in runs/strong
-    python scripts/strong_results.py --deals 4 --strategy mc:samples=4 --out /tmp/s --results /tmp/s/results
+Every run (strong, baseline, confirm) is chunked and resumable: Ctrl-C (or the end of
+--minutes) keeps every finished chunk, the tables are made from the deals done so far,
+and --resume goes on with all three (a larger --deals or --confirm-deals extends them).
+Chunks: 25 deals for mc and pimc (a deal takes seconds), 20,000 for any fast player.
+
+    python scripts/strong_results.py --strategy learned --deals 1000000 --confirm mc --confirm-deals 2000
+    python scripts/strong_results.py --resume                  # go on with the runs in runs/strong
+    python scripts/strong_results.py --minutes 60              # mc: as many of 20,000 deals as an hour allows
+    python scripts/strong_results.py --deals 40 --strategy basic --out /tmp/s --results /tmp/s/results
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import signal
 import sys
+import time
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import polars as pl
 
-from barbu_sim.barbu.analysis import paired_difference, relative_scores, scan_run, select_config
+from barbu_sim.barbu.analysis import domino_rank_differences, relative_scores, scan_run
+from barbu_sim.barbu.compare_plots import CHART_NAME, best_label, declarer_rows, write_comparison_chart
+from barbu_sim.barbu.mc_params import MC
 from barbu_sim.barbu.plots import write_plots
 from barbu_sim.barbu.report import build_tables, write_report
 from barbu_sim.barbu.runs import RunConfig, run
-from barbu_sim.barbu.schema import REL_SEATS
+from barbu_sim.barbu.schema import REL_ENUM, REL_SEATS
+from barbu_sim.barbu.strategies import resolve_strategy
 from barbu_sim.core.backends import make_backend
-from barbu_sim.core.rundir import read_manifest
+from barbu_sim.core.cards import RANK_NAMES
+from barbu_sim.core.rundir import RunError, part_path, read_manifest
+from barbu_sim.core.runs import lock_run, write_json
+from barbu_sim.core.stats import with_ci
 from barbu_sim.core.tables import to_markdown, write_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TRUMP, DOMINO_RANK = "each,longest,strongest", "each,most-held"
+SLOW_CHUNK = 25  # mc, pimc: a deal takes seconds, so Ctrl-C and --resume stay close to the work
+FAST_CHUNK = 20_000  # any other player: 1,000,000 deals in 50 files of 500,000 records
+KEYS = ["contract", "choice", "trump", "domino_rank"]
+COMPARE_BLOCK = 100_000  # deals joined at a time when two runs are paired (2.5 M records a side)
 
 
 def _out_of_time(signum, frame):
     raise KeyboardInterrupt
 
 
-def compare(strong_dir: Path, base_dir: Path, names: tuple[str, str]) -> pl.DataFrame:
-    """Per configuration and relative seat: both tables' means and their paired difference (strong - base)."""
-    strong, base = scan_run(strong_dir), scan_run(base_dir)
-    keys = (strong.select("contract", "choice", "trump", "domino_rank").unique().collect()
-            .sort("contract", "choice", "trump", "domino_rank", nulls_last=False))
+def default_chunk(strategy: str) -> int:
+    """Deals per chunk for a run with ``strategy`` at every seat: small for the Monte-Carlo players."""
+    return SLOW_CHUNK if (resolve_strategy(strategy).builtin_id & 15) == MC else FAST_CHUNK
+
+
+def study_config(deals: int, seed: int, strategy: str, chunk: int = 0) -> RunConfig:
+    """The headline study's configurations with ``strategy`` at every seat (``chunk`` 0: :func:`default_chunk`)."""
+    return RunConfig(deals=deals, seed=seed, strategies=[strategy] * 4, trump=TRUMP, domino_rank=DOMINO_RANK,
+                     chunk_deals=chunk or default_chunk(strategy))
+
+
+def stored_config(run_dir: Path) -> RunConfig | None:
+    """The configuration of the run in ``run_dir``, or ``None`` when there is none (or it cannot be read)."""
+    try:
+        return RunConfig(**read_manifest(run_dir, "deals")["config"])
+    except (RunError, TypeError, ValueError, KeyError):
+        return None
+
+
+def extend_run(run_dir: Path, deals: int) -> None:
+    """Plan ``deals`` deals for the run in ``run_dir``, which planned fewer.
+
+    A deal is a pure function of the seed and its index, so the run's whole chunks are the
+    first chunks of the longer run; a last, shorter chunk is dropped and played again whole.
+    """
+    with lock_run(run_dir, create=False):
+        manifest = read_manifest(run_dir, "deals")
+        config = manifest["config"]
+        chunk, old = config["chunk_deals"], config["deals"]
+        if old % chunk:
+            manifest["chunks"].pop(f"{old // chunk:06d}", None)
+        config["deals"] = deals
+        manifest["complete"] = False
+        write_json(run_dir / "manifest.json", manifest)
+
+
+def play(run_dir: Path, config: RunConfig, *, reuse: bool, backend, progress: bool, what: str) -> None:
+    """Play ``config`` into ``run_dir``.
+
+    With ``reuse``, a run found there that differs from ``config`` in its number of deals
+    only is kept: extended when it planned fewer, resumed as it is when it planned as many
+    or more (nothing to play when it holds enough deals).  Anything else is started afresh.
+    """
+    stored = stored_config(run_dir) if reuse else None
+    if stored is not None and asdict(replace(stored, deals=config.deals)) == asdict(config):
+        done = int(read_manifest(run_dir, "deals")["deals_done"])
+        if done >= config.deals:
+            return
+        if stored.deals < config.deals:
+            extend_run(run_dir, config.deals)
+        print(f"{what}: {config.strategies[0]} at every seat, deals {done:,} .. {max(stored.deals, config.deals):,} "
+              f"(resumed), {config.chunk_deals:,} a chunk -> {run_dir}", file=sys.stderr)
+        run(run_dir, resume=True, progress=progress, backend=backend)
+        return
+    print(f"{what}: {config.strategies[0]} at every seat, {config.deals:,} deals, {config.chunk_deals:,} a chunk "
+          f"-> {run_dir}", file=sys.stderr)
+    run(run_dir, config, force=True, progress=progress, backend=backend)
+
+
+def _paired_side(run_dir: Path, chunk: int, lo: int, hi: int, prefix: str) -> pl.LazyFrame:
+    """Deals ``lo .. hi - 1`` of a run (read from the chunks that hold them): relative scores keyed by deal and
+    configuration, a policy's chosen suit / rank left out (both players' policies name the same one)."""
+    fixed = pl.col("choice") == "fixed"
+    parts = [part_path(run_dir, k) for k in range(lo // chunk, (hi - 1) // chunk + 1)]
+    for p in parts:
+        if not p.exists():
+            raise RunError(f"{run_dir} lacks {p.name} (deals before its last are missing): finish it with --resume")
+    records = pl.scan_parquet(parts).filter(pl.col("deal").is_between(lo, hi - 1))
+    return relative_scores(records).select(
+        "deal", "contract", "choice", pl.when(fixed).then(pl.col("trump")).alias("trump"),
+        pl.when(fixed).then(pl.col("domino_rank")).alias("domino_rank"),
+        *[pl.col(f"rel_{s}").alias(f"{prefix}{s}") for s in REL_SEATS])
+
+
+def compare_runs(a_dir: Path, b_dir: Path) -> pl.DataFrame:
+    """Two runs of the same configurations, paired on the deals both hold (the first deals of the seed).
+
+    Per configuration (``contract, choice, trump, domino_rank``; the last two null under a
+    choice policy) and seat relative to the declarer: ``n``, each run's mean and 95% CI
+    (``a_*``, ``b_*``) and the paired difference a - b (``difference, se, ci_low, ci_high``),
+    from exact integer sums (reproducible).  The deals are joined a block at a time, so
+    memory stays flat however many deals the runs hold.
+    """
+    manifests = [read_manifest(d, "deals") for d in (a_dir, b_dir)]
+    same = ("seed", "contracts", "trump", "domino_rank", "declarer", "rules")
+    if any(manifests[0]["config"].get(k) != manifests[1]["config"].get(k) for k in same):
+        raise RunError(f"{a_dir} and {b_dir} are not runs of the same configurations and seed: "
+                       "their deals cannot be paired")
+    for d in (a_dir, b_dir):
+        scan_run(d)  # every chunk checked against its manifest: a damaged one is a clear error
+    below = min(int(m["deals_done"]) for m in manifests)
+    chunks = [int(m["config"]["chunk_deals"]) for m in manifests]
+    block = max(*chunks, COMPARE_BLOCK // max(*chunks) * max(*chunks))
+    aggs = [pl.len().alias("n")]
+    for s in REL_SEATS:
+        a, b = pl.col(f"a_{s}").cast(pl.Int64), pl.col(f"b_{s}").cast(pl.Int64)
+        for name, v in (("a", a), ("b", b), ("d", a - b)):
+            aggs += [v.sum().alias(f"{name}_sum_{s}"), (v * v).sum().alias(f"{name}_sq_{s}")]
+    sums = []
+    for lo in range(0, below, block):
+        hi = min(below, lo + block)
+        joined = _paired_side(a_dir, chunks[0], lo, hi, "a_").join(
+            _paired_side(b_dir, chunks[1], lo, hi, "b_"), on=["deal", *KEYS], how="inner", nulls_equal=True)
+        sums.append(joined.group_by(KEYS).agg(aggs).collect())
+    if not sums:
+        raise RunError(f"{a_dir} and {b_dir} share no deals")
+    wide = pl.concat(sums).group_by(KEYS).agg(pl.exclude(KEYS).sum())  # integer sums: exact in any order
     parts = []
-    for contract, choice, trump, rank in keys.iter_rows():
-        a = select_config(strong, str(contract), trump, rank, choice)
-        b = select_config(base, str(contract), trump, rank, choice)
-        means = [relative_scores(x).select([pl.col(f"rel_{seat}").mean() for seat in REL_SEATS]).collect().row(0)
-                 for x in (a, b)]
-        diff = paired_difference(a, b)
-        parts.append(diff.select(
-            pl.lit(str(contract)).alias("contract"), pl.lit(choice).alias("choice"),
-            pl.lit(trump, pl.String).alias("trump"), pl.lit(rank, pl.String).alias("domino_rank"),
-            pl.col("rel_seat").cast(pl.String), "n",
-            pl.Series(names[0], list(means[0])), pl.Series(names[1], list(means[1])),
-            pl.col("mean").alias("difference"), "se", "ci_low", "ci_high"))
-    return pl.concat(parts)
+    for s in REL_SEATS:
+        part = wide.select(*KEYS, "n", *[pl.col(f"{x}_{kind}_{s}").alias(f"{x}_{kind}") for x in "abd"
+                                        for kind in ("sum", "sq")])
+        for x in "ab":
+            part = with_ci(part, "n", f"{x}_sum", f"{x}_sq").rename(
+                {"mean": f"{x}_mean", "ci_low": f"{x}_ci_low", "ci_high": f"{x}_ci_high"}).drop("std", "se")
+        part = with_ci(part, "n", "d_sum", "d_sq").rename({"mean": "difference"})
+        parts.append(part.select(*KEYS, pl.lit(s).cast(REL_ENUM).alias("rel_seat"), "n", "a_mean", "a_ci_low",
+                                 "a_ci_high", "b_mean", "b_ci_low", "b_ci_high", "difference", "se", "ci_low",
+                                 "ci_high", ((pl.col("ci_low") <= 0) & (pl.col("ci_high") >= 0))
+                                 .alias("ci_includes_0")))
+    return pl.concat(parts).sort(*KEYS, "rel_seat", nulls_last=False)
+
+
+def named(table: pl.DataFrame, names: tuple[str, str]) -> pl.DataFrame:
+    """The paired table with each player's columns named after it (``mc``, ``mc_ci_low``...)."""
+    rename = {}
+    for prefix, name in zip(("a_", "b_"), names):
+        rename |= {c: name if c == f"{prefix}mean" else name + c[1:] for c in table.columns if c.startswith(prefix)}
+    return table.rename(rename)
+
+
+def player_names(a: str, b: str) -> tuple[str, str]:
+    """Column names for two players: their strategy names, with parameters when the names alone clash."""
+    short = (a.split(":")[0], b.split(":")[0])
+    return short if short[0] != short[1] else (a, b)
+
+
+def write_paired(table: pl.DataFrame, names: tuple[str, str], results: Path, name: str, title: str,
+                 confirm: bool = False) -> None:
+    """``name.{json,csv}`` (every configuration) and ``name.md`` (fixed choices and policies, rounded)."""
+    write_table(named(table, names), results, name)
+    shown = table.with_columns(pl.when(pl.col("choice") == "fixed").then(pl.lit(""))
+                               .otherwise(pl.col("choice").cast(pl.String)).alias("policy"))
+    if confirm:
+        shown = shown.with_columns(pl.when(pl.col("ci_includes_0")).then(pl.lit("yes")).otherwise(pl.lit("NO"))
+                                   .alias("confirmed"))
+    shown = named(shown.select("contract", "trump", "domino_rank", "policy", "rel_seat", "n", "a_mean", "b_mean",
+                               "difference", "ci_low", "ci_high", *(["confirmed"] if confirm else [])), names)
+    shown = shown.with_columns(pl.col("trump", "domino_rank").cast(pl.String).fill_null(""))
+    (results / f"{name}.md").write_text(f"# {title}\n\nMeans relative to the declarer; difference = {names[0]} - "
+                                        f"{names[1]}, paired per deal, with a 95% CI.\n\n"
+                                        + to_markdown(shown, decimals=2) + "\n")
+
+
+def changes_text(table: pl.DataFrame, names: tuple[str, str], deals: int, seed: int,
+                 domino_close: tuple[list[str], list[str]]) -> str:
+    """``changes.md``: which answers of the study change from player b to player a."""
+    out = [f"# What changes with {names[0]} at every seat instead of {names[1]}", "",
+           (f"The same {deals:,} deals of seed {seed}, North declaring; paired 95% CIs. "
+            f"Chart: [charts/{CHART_NAME}.png](charts/{CHART_NAME}.png); every number: "
+            "[strong_vs_heuristic.md](strong_vs_heuristic.md)."), ""]
+    for contract, what, fixed_only in (("domino", "domino starting rank", True), ("trumps", "trump choice", False)):
+        rows = declarer_rows(table, contract)
+        if not rows:
+            continue
+        best = [best_label(rows, p, fixed_only=fixed_only) for p in "ab"]
+        by = {r["label"]: r for r in rows}
+        line = (f"- **Best {what}**: {best[1]} ({by[best[1]]['b_mean']:+.2f}) under {names[1]}, "
+                f"{best[0]} ({by[best[0]]['a_mean']:+.2f}) under {names[0]}: "
+                + ("the same." if best[0] == best[1] else "**it changes.**"))
+        if contract == "domino":
+            line += (f" Ranks whose paired difference from the best includes 0: {', '.join(domino_close[1]) or '-'} "
+                     f"under {names[1]}; {', '.join(domino_close[0]) or '-'} under {names[0]}.")
+        out.append(line)
+    moved = table.filter(~pl.col("ci_includes_0"))
+    out += [(f"- **Seats whose value moves beyond the 95% CI**: {moved.height} of {table.height} "
+             "(configuration x seat). The largest moves:"), ""]
+    top = (moved.with_columns(pl.col("difference").abs().alias("size")).sort("size", descending=True).head(12)
+           .with_columns(pl.when(pl.col("choice") == "fixed").then(pl.lit("")).otherwise(
+               pl.col("choice").cast(pl.String)).alias("policy")))
+    top = top.with_columns(pl.col("trump", "domino_rank").cast(pl.String).fill_null(""))
+    out += [to_markdown(named(top.select("contract", "trump", "domino_rank", "policy", "rel_seat", "a_mean",
+                                         "b_mean", "difference", "ci_low", "ci_high"), names), decimals=2), ""]
+    return "\n".join(out)
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=None, help="deals (the first N of the seed; default 20,000; "
+                    "with --resume: more than the run planned extends it)")
+    ap.add_argument("--minutes", type=float, default=0, help="stop playing after this long (0: play every deal)")
+    ap.add_argument("--tables-only", action="store_true", help="play no strong or confirm deals: make the tables "
+                    "from the runs on disk (the baseline is brought up to the strong run's deals)")
+    ap.add_argument("--seed", type=int, default=2026, help="the headline study's seed (default 2026)")
+    ap.add_argument("--strategy", default=None, help="the strong player, at every seat (default mc)")
+    ap.add_argument("--baseline", default="heuristic", help="the player it is compared with (default heuristic)")
+    ap.add_argument("--chunk", type=int, default=0, help="deals per chunk of the strong run (0, the default: "
+                    f"{SLOW_CHUNK} for mc and pimc, {FAST_CHUNK:,} for other players)")
+    ap.add_argument("--confirm", default=None, help="a reference player (meant: mc) played at every seat on the "
+                    "first --confirm-deals deals: strong_vs_confirm.{json,csv,md}")
+    ap.add_argument("--confirm-deals", type=int, default=None, help="deals of the confirmation (default 1,000; "
+                    "with --resume: more than the confirmation planned extends it)")
+    ap.add_argument("--out", default=str(ROOT / "runs" / "strong"), help="run directories go here (not committed)")
+    ap.add_argument("--results", default=str(ROOT / "results" / "strong"), help="where the tables and charts go")
+    ap.add_argument("--resume", action="store_true", help="go on with the runs already in --out")
+    ap.add_argument("--no-progress", action="store_true")
+    ap.add_argument("--backend", default="local", help="local, or ray: every run's chunks as Ray tasks (same records)")
+    ap.add_argument("--ray-address", default=None,
+                    help="with --backend ray: auto or HOST:PORT (default: a local instance)")
+    return ap.parse_args(argv)
+
+
+def fail(message: str, code: int = 2):
+    print(f"Error: {message}", file=sys.stderr)
+    sys.exit(code)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=20_000, help="deals (the first N of the seed; default 20,000)")
-    ap.add_argument("--minutes", type=float, default=0, help="stop playing after this long (0: play every deal)")
-    ap.add_argument("--tables-only", action="store_true", help="play nothing: make the tables from the run on disk")
-    ap.add_argument("--seed", type=int, default=2026, help="the headline study's seed (default 2026)")
-    ap.add_argument("--strategy", default="mc", help="the strong player, at every seat (default mc)")
-    ap.add_argument("--baseline", default="heuristic", help="the player it is compared with (default heuristic)")
-    ap.add_argument("--chunk", type=int, default=25, help="deals per chunk of the strong run (resume granularity)")
-    ap.add_argument("--out", default=str(ROOT / "runs" / "strong"), help="run directories go here (not committed)")
-    ap.add_argument("--results", default=str(ROOT / "results" / "strong"), help="where the tables and charts go")
-    ap.add_argument("--resume", action="store_true", help="go on with the strong run already in --out")
-    ap.add_argument("--no-progress", action="store_true")
-    ap.add_argument("--backend", default="local", help="local, or ray: the strong run's chunks as Ray tasks (same records)")
-    ap.add_argument("--ray-address", default=None, help="with --backend ray: auto or HOST:PORT (default: a local instance)")
-    args = ap.parse_args(argv)
-    out = Path(args.out)
-    strong_dir, base_dir = out / "strong", out / "baseline"
+    args = parse_args(argv)
+    out, results = Path(args.out), Path(args.results)
+    strong_dir, base_dir, confirm_dir = out / "strong", out / "baseline", out / "confirm"
+    stored = stored_config(strong_dir) if args.resume or args.tables_only else None
     try:
-        strong_cfg = RunConfig(deals=args.deals, seed=args.seed, strategies=[args.strategy] * 4, trump=TRUMP,
-                               domino_rank=DOMINO_RANK, chunk_deals=args.chunk)
+        if stored is not None:  # the stored run's settings win; a larger --deals extends it
+            if args.strategy is not None and [args.strategy] * 4 != stored.strategies:
+                fail(f"the run in {strong_dir} is of {stored.strategies[0]}, not {args.strategy}: leave --strategy "
+                     "out, or start afresh without --resume")
+            strong_cfg = replace(stored, deals=max(stored.deals, args.deals or 0))
+        else:
+            deals = 20_000 if args.deals is None else args.deals
+            strong_cfg = study_config(deals, args.seed, args.strategy or "mc", args.chunk)
+        baseline, confirm = args.baseline, args.confirm
+        confirm_deals = 1000 if args.confirm_deals is None else args.confirm_deals
+        kept = stored_config(confirm_dir) if args.resume or args.tables_only else None
+        if kept is not None and confirm in (None, kept.strategies[0]):  # go on with the stored confirmation
+            confirm, confirm_deals = kept.strategies[0], max(kept.deals, args.confirm_deals or 0)
+        names = player_names(strong_cfg.strategies[0], baseline)
+        resolve_strategy(baseline)
+        if confirm is not None:
+            resolve_strategy(confirm)
+            if confirm == strong_cfg.strategies[0] or confirm_deals < 1:
+                fail("--confirm needs a player other than the strong one and --confirm-deals of at least 1")
         backend = make_backend(args.backend, args.ray_address)
-    except ValueError as e:
-        print(f"Error: {e}", file=sys.stderr)
-        sys.exit(2)
-
-    if not args.tables_only:
-        if args.minutes > 0:  # the budget ends the run like Ctrl-C: at the end of the chunk in play
-            signal.signal(signal.SIGALRM, _out_of_time)
-            signal.alarm(max(1, int(args.minutes * 60)))
-        try:
-            if args.resume and (strong_dir / "manifest.json").exists():
-                run(strong_dir, resume=True, progress=not args.no_progress, backend=backend)
-            else:
-                run(strong_dir, strong_cfg, force=True, progress=not args.no_progress, backend=backend)
-        except KeyboardInterrupt:
-            print("Stopped: the tables are made from the deals done; go on later with --resume", file=sys.stderr)
-        finally:
-            signal.alarm(0)
-    manifest = read_manifest(strong_dir, "deals")
-    done = int(manifest["deals_done"])
+    except (ValueError, RunError) as e:
+        fail(str(e))
+    if args.tables_only and stored is None:
+        fail(f"no run to make tables from in {strong_dir}")
+    progress = not args.no_progress
+    stopped = args.tables_only
+    if args.minutes > 0:  # the budget ends the strong and confirm runs like Ctrl-C: at the end of a chunk
+        signal.signal(signal.SIGALRM, _out_of_time)
+        signal.alarm(max(1, int(args.minutes * 60)))
+    try:
+        for what, run_dir, cfg in (("strong", strong_dir, strong_cfg),
+                                   ("confirm", confirm_dir, confirm and study_config(
+                                       confirm_deals, strong_cfg.seed, confirm))):
+            if cfg and not stopped:
+                try:
+                    play(run_dir, cfg, reuse=args.resume, backend=backend, progress=progress, what=what)
+                except KeyboardInterrupt:
+                    stopped = True
+                    print("Stopped: the tables are made from the deals done; go on later with --resume",
+                          file=sys.stderr)
+    except (ValueError, RunError) as e:
+        fail(str(e))
+    finally:
+        signal.alarm(0)
+    try:
+        done = int(read_manifest(strong_dir, "deals")["deals_done"])
+    except RunError as e:
+        fail(str(e), 1)
     if done == 0:
-        print("Error: no deal finished yet", file=sys.stderr)
-        sys.exit(1)
-    strong_cfg = RunConfig(**manifest["config"])
-    base_cfg = RunConfig(deals=done, seed=strong_cfg.seed, strategies=[args.baseline] * 4, trump=TRUMP,
-                         domino_rank=DOMINO_RANK)
-    run(base_dir, base_cfg, force=True, progress=False)
+        fail("no deal finished yet", 1)
+    try:
+        play(base_dir, study_config(done, strong_cfg.seed, baseline), reuse=args.resume or args.tables_only,
+             backend=backend, progress=progress, what="baseline")
+    except KeyboardInterrupt:
+        fail("stopped while playing the baseline: go on with --resume", 130)
 
+    started = time.perf_counter()
     tables = build_tables(strong_dir)
     write_report(strong_dir, tables)
-    results = Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
     for f in (strong_dir / "report").iterdir():
         if f.suffix in (".md", ".json", ".csv"):
             shutil.copy(f, results / f.name)
     write_plots(tables, results / "charts")
     shutil.copy(strong_dir / "manifest.json", results / "manifest.json")
-    names = (strong_cfg.strategies[0].split(":")[0], args.baseline.split(":")[0])
-    comparison = compare(strong_dir, base_dir, names)
-    write_table(comparison, results, "strong_vs_heuristic")
-    md = to_markdown(comparison.filter(pl.col("choice") == "fixed").drop("choice"), decimals=2)
-    (results / "strong_vs_heuristic.md").write_text(
-        f"# {strong_cfg.strategies[0]} at every seat against {args.baseline} at every seat, on the same {done:,} "
-        f"deals of seed {args.seed}\n\nMeans relative to the declarer; difference = {names[0]} - {names[1]}, "
-        "paired per deal, with a 95% CI.\n\n" + md + "\n")
+    report_seconds = time.perf_counter() - started
+    comparison = compare_runs(strong_dir, base_dir)
+    seed = strong_cfg.seed
+    write_paired(comparison, names, results, "strong_vs_heuristic",
+                 f"{strong_cfg.strategies[0]} at every seat against {baseline} at every seat, "
+                 f"on the same {done:,} deals of seed {seed}")
+    write_comparison_chart(comparison, names, seed, results / "charts")
+    base_ranks = domino_rank_differences(scan_run(base_dir).filter(pl.col("deal") < done))
+    close = tuple(sorted(t.filter(pl.col("ci_high") >= 0)["domino_rank"].to_list(), key=RANK_NAMES.index)
+                  if not t.is_empty() else [] for t in (tables.get("domino_rank_differences", pl.DataFrame()),
+                                                         base_ranks))
+    text = changes_text(comparison, names, done, seed, close)
     timing = {"deals": done, "deals_planned": strong_cfg.deals, "configurations": len(strong_cfg.configs()),
-              "strategy": strong_cfg.strategies[0], "wall_seconds": manifest["wall_seconds"],
-              "deals_per_second": done / manifest["wall_seconds"] if manifest["wall_seconds"] else None}
+              "strategy": strong_cfg.strategies[0], "chunk_deals": strong_cfg.chunk_deals}
+    for what, run_dir in (("strong", strong_dir), ("baseline", base_dir), ("confirm", confirm_dir)):
+        if (run_dir / "manifest.json").exists() and (what != "confirm" or confirm):
+            m = read_manifest(run_dir, "deals")
+            timing[what] = {"strategy": m["config"]["strategies"][0], "deals": m["deals_done"],
+                            "wall_seconds": m["wall_seconds"],
+                            "deals_per_second": m["deals_done"] / m["wall_seconds"] if m["wall_seconds"] else None}
+    if confirm and (confirm_dir / "manifest.json").exists():
+        confirmed = compare_runs(strong_dir, confirm_dir)
+        c_names = player_names(strong_cfg.strategies[0], confirm)
+        n = int(confirmed["n"].min())
+        write_paired(confirmed, c_names, results, "strong_vs_confirm",
+                     f"{strong_cfg.strategies[0]} against {confirm} (each at every seat) on the same first {n:,} "
+                     f"deals of seed {seed}: confirmed where the CI of the difference includes 0", confirm=True)
+        ok = int(confirmed["ci_includes_0"].sum())
+        text += (f"\n## Confirmation\n\nOn the first {n:,} deals, {confirm} at every seat: {ok} of {confirmed.height} "
+                 f"configuration x seat values of {c_names[0]} are within the 95% CI of {c_names[1]}'s "
+                 "([strong_vs_confirm.md](strong_vs_confirm.md)).\n")
+    (results / "changes.md").write_text(text)
+    timing["tables_seconds"] = time.perf_counter() - started
+    timing["report_seconds"] = report_seconds
+    timing["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     (results / "timing.json").write_text(json.dumps(timing, indent=2) + "\n")
     print(json.dumps(timing, indent=2))
 
