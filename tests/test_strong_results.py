@@ -1,0 +1,153 @@
+"""scripts/strong_results.py, tiny, with stand-ins for the strong players: the paired tables, the confirmation,
+the chart, and runs that are chunked, extended on --resume and the same on Ray."""
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from barbu_sim.barbu.analysis import relative_scores, scan_run
+
+try:
+    import ray
+except ImportError:  # the suite without the [ray] extra
+    ray = None
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("strong_results", ROOT / "scripts" / "strong_results.py")
+strong = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(strong)
+
+CONFIGS = 25  # the headline study: 5 negative contracts, 4 suits + 2 trump policies, 13 ranks + most-held
+
+
+def ledger(run_dir) -> dict:
+    return json.loads((Path(run_dir) / "manifest.json").read_text())["chunks"]
+
+
+def declarer_scores(run_dir, contract: str) -> np.ndarray:
+    """The declarer's score per deal in ``contract``, straight from a run's records."""
+    rows = relative_scores(scan_run(run_dir).filter(pl.col("contract") == contract)).sort("deal").collect()
+    return rows["rel_declarer"].to_numpy().astype(float)
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """One tiny study: basic as the strong player, heuristic as the baseline, random as the confirmation."""
+    tmp = tmp_path_factory.mktemp("strong")
+    strong.main(["--deals", "30", "--chunk", "7", "--strategy", "basic", "--baseline", "heuristic",
+                 "--confirm", "random", "--confirm-deals", "10", "--out", str(tmp / "runs"),
+                 "--results", str(tmp / "results"), "--no-progress"])
+    return tmp
+
+
+def test_the_paired_table_has_every_configuration_and_seat(study):
+    table = pl.read_csv(study / "results" / "strong_vs_heuristic.csv")
+    assert table.height == CONFIGS * 4
+    assert table["n"].to_list() == [30] * table.height
+    assert table.select("contract", "choice", "trump", "domino_rank").unique().height == CONFIGS
+    assert set(table["choice"]) == {"fixed", "longest", "strongest", "most-held"}
+    assert np.allclose(table["difference"], table["basic"] - table["heuristic"])
+    assert (table["ci_includes_0"] == ((table["ci_low"] <= 0) & (table["ci_high"] >= 0))).all()
+    # One row checked against the records themselves, paired per deal.
+    row = table.filter((pl.col("contract") == "no-queens") & (pl.col("rel_seat") == "declarer")).row(0, named=True)
+    a, b = (declarer_scores(study / "runs" / name, "no-queens") for name in ("strong", "baseline"))
+    assert len(a) == len(b) == 30
+    d = a - b
+    assert row["basic"] == pytest.approx(a.mean()) and row["heuristic"] == pytest.approx(b.mean())
+    assert row["difference"] == pytest.approx(d.mean())
+    assert row["se"] == pytest.approx(d.std(ddof=1) / np.sqrt(30))
+
+
+def test_the_confirmation_has_one_row_per_configuration_and_seat(study):
+    table = pl.read_csv(study / "results" / "strong_vs_confirm.csv")
+    assert table.height == CONFIGS * 4
+    assert table["n"].to_list() == [10] * table.height  # the first 10 deals of the same seed
+    assert table.select("contract", "choice", "trump", "domino_rank", "rel_seat").unique().height == table.height
+    assert np.allclose(table["difference"], table["basic"] - table["random"])
+    md = (study / "results" / "strong_vs_confirm.md").read_text()
+    confirmed = [line.rstrip(" |").rsplit("|", 1)[-1].strip() for line in md.splitlines() if line.startswith("| ")]
+    assert confirmed[0] == "confirmed" and len(confirmed) == 1 + CONFIGS * 4
+    assert confirmed[1:].count("yes") == table["ci_includes_0"].sum()
+    assert f"{table['ci_includes_0'].sum()} of {CONFIGS * 4}" in (study / "results" / "changes.md").read_text()
+
+
+def test_the_chart_the_changes_and_the_chunks(study):
+    results = study / "results"
+    for ext in ("png", "svg"):
+        assert (results / "charts" / f"strong_vs_heuristic.{ext}").stat().st_size > 10_000
+    changes = (results / "changes.md").read_text()
+    assert "**Best domino starting rank**" in changes and "**Best trump choice**" in changes
+    assert "under heuristic" in changes and "under basic" in changes
+    # 30 deals in chunks of 7: five files; the fast baseline and confirmation take one chunk each.
+    assert sorted(ledger(study / "runs" / "strong")) == [f"{k:06d}" for k in range(5)]
+    assert len(ledger(study / "runs" / "baseline")) == 1 and len(ledger(study / "runs" / "confirm")) == 1
+    timing = json.loads((results / "timing.json").read_text())
+    assert timing["deals"] == 30 and timing["configurations"] == CONFIGS and timing["tables_seconds"] > 0
+
+
+def test_chunks_follow_the_player():
+    assert strong.default_chunk("mc") == strong.default_chunk("pimc") == strong.default_chunk("mc:samples=4") == 25
+    assert strong.default_chunk("basic") == strong.default_chunk("heuristic") == 20_000
+
+
+def test_a_longer_run_extends_the_one_on_disk(tmp_path):
+    """--resume with more deals keeps the whole chunks and replays the short last one: the files of a fresh run."""
+    config = strong.study_config(12, 3, "heuristic", chunk=5)  # chunks 0-4, 5-9, 10-11
+    strong.play(tmp_path / "grown", config, reuse=False, backend=None, progress=False, what="test")
+    before = ledger(tmp_path / "grown")
+    grown = strong.study_config(23, 3, "heuristic", chunk=5)
+    strong.play(tmp_path / "grown", grown, reuse=True, backend=None, progress=False, what="test")
+    strong.play(tmp_path / "fresh", grown, reuse=False, backend=None, progress=False, what="test")
+    after = ledger(tmp_path / "grown")
+    assert after == ledger(tmp_path / "fresh") and len(after) == 5
+    assert {k: after[k] for k in ("000000", "000001")} == {k: before[k] for k in ("000000", "000001")}
+    assert after["000002"] != before["000002"]  # 10-11 became 10-14
+
+
+def test_pairing_by_blocks_equals_one_block(tmp_path, monkeypatch):
+    # Chunks of 5 and 20,000 deals, joined in blocks of 7 or all at once: the same table.
+    strong.play(tmp_path / "a", strong.study_config(23, 3, "basic", chunk=5), reuse=False, backend=None,
+                progress=False, what="a")
+    strong.play(tmp_path / "b", strong.study_config(23, 3, "heuristic"), reuse=False, backend=None,
+                progress=False, what="b")
+    whole = strong.compare_runs(tmp_path / "a", tmp_path / "b")
+    monkeypatch.setattr(strong, "COMPARE_BLOCK", 7)
+    assert strong.compare_runs(tmp_path / "a", tmp_path / "b").equals(whole)
+    assert whole.height == CONFIGS * 4 and whole["n"].min() == whole["n"].max() == 23
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--strategy", "basic", "--confirm", "basic"], "--confirm needs a player other than the strong one"),
+    (["--tables-only"], "no run to make tables from"),
+    (["--strategy", "nonesuch"], "nonesuch"),
+])
+def test_bad_input_is_one_line(args, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        strong.main([*args, "--out", str(tmp_path / "runs"), "--results", str(tmp_path / "results")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Error: ") and message in err[0]
+
+
+@pytest.mark.skipif(ray is None, reason='Ray is not installed (pip install -e ".[ray]")')
+def test_ray_plays_the_same_records(tmp_path):
+    from barbu_sim.core.backends import RayBackend
+    started = not ray.is_initialized()
+    saved = os.environ.get("RAY_worker_niceness")
+    backend = RayBackend(num_cpus=2)
+    try:
+        for name, run_backend in (("local", None), ("ray", backend)):
+            strong.play(tmp_path / name, strong.study_config(9, 5, "heuristic", chunk=4), reuse=False,
+                        backend=run_backend, progress=False, what=name)
+    finally:
+        if started:
+            ray.shutdown()
+            if saved is None:
+                os.environ.pop("RAY_worker_niceness", None)
+    assert len(ledger(tmp_path / "local")) == 3
+    assert ledger(tmp_path / "ray") == ledger(tmp_path / "local")  # byte-identical chunk files
