@@ -321,7 +321,9 @@ def main(argv=None):
         for what, run_dir, cfg in (("strong", strong_dir, strong_cfg),
                                    ("confirm", confirm_dir, confirm and study_config(
                                        confirm_deals, strong_cfg.seed, confirm))):
-            if cfg and not stopped:
+            if cfg and stopped and not args.tables_only:
+                print(f"{what}: not played this time (the run stopped first); --resume plays it", file=sys.stderr)
+            elif cfg and not stopped:
                 try:
                     play(run_dir, cfg, reuse=args.resume, backend=backend, progress=progress, what=what)
                 except KeyboardInterrupt:
