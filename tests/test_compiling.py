@@ -107,6 +107,7 @@ def test_a_compiled_kernel_takes_exactly_its_signature_and_never_compiles_anothe
     from barbu_sim.barbu import engine
     from barbu_sim.barbu.deals import random_deal
     from barbu_sim.barbu.rules import Rules
+    from barbu_sim.barbu.api import NO_MODEL
     from barbu_sim.barbu.kernels import MAX_ACTIONS, SNAP_SIZE
 
     ids, fns, _ = seat_strategies("random")
@@ -117,7 +118,7 @@ def test_a_compiled_kernel_takes_exactly_its_signature_and_never_compiles_anothe
         cards = np.zeros(MAX_ACTIONS, np.int8)
         kernel(random_deal(3, 0), 0, 0, 0, Rules().to_array(), ids, fns, seed, index, np.zeros(4, np.int64),
                np.zeros(4, np.int64), np.zeros(MAX_ACTIONS, np.int8), cards, np.full(13, -1, np.int8),
-               np.zeros(SNAP_SIZE, np.uint64), None)
+               np.zeros(SNAP_SIZE, np.uint64), NO_MODEL, None)
         return cards
 
     assert (play(12345, 7) == play(np.uint64(12345), np.uint64(7))).all()

@@ -20,22 +20,30 @@ from ..core.strategies import Strategy, call_again, not_a_card_message
 from .choices import Choice, check_param
 from .deals import deal_around_into, random_deal
 from .engine import batch_kernel, one_kernel
+from .learned import MODEL_WIDTH, model_array
 from .kernels import MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED
 from .mc import EXPLAIN_ROWS, EXPLAIN_WIDTH, MC
 from .naming import resolve_param
 from .rules import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
 from .state import STATE_SIZE
 from .strategies import USER, seat_strategies
+from .strategy_ids import LEARNED
 
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1
 MAX_SAMPLES = 1_000_000  # Monte Carlo deals per evaluated hand
 NO_EXPLAIN = np.zeros((0, 0), np.float64)
+NO_MODEL = np.zeros((0, MODEL_WIDTH), np.float64)
 
 
 def _uses_mc(ids: np.ndarray) -> bool:
-    """True when a seat plays mc: the kernels must then be the engine compiled with the mc player."""
-    return bool(((ids & 15) == MC).any())
+    """True when a seat plays mc or learned: the kernels must then be the engine compiled with the strong players."""
+    return bool(((ids & 15) == MC).any() or (ids == LEARNED).any())
+
+
+def _model(ids: np.ndarray) -> np.ndarray:
+    """The kernels' ``model`` argument: the learned player's weights when a seat plays it (else an empty array)."""
+    return model_array() if (ids == LEARNED).any() else NO_MODEL
 
 
 def _no_explain(ids: np.ndarray):
@@ -116,7 +124,7 @@ def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, whe
             code = _run_kernel(one_kernel(_uses_mc(ids)), ids, hands, int(contract), named, int(declarer), rules_array,
                                ids, fns, np.uint64(key), np.uint64(index), np.zeros(4, np.int64), np.zeros(4, np.int64),
                                np.zeros(MAX_ACTIONS, np.int8), np.zeros(MAX_ACTIONS, np.int8),
-                               np.full(13, -1, np.int8), snap, _no_explain(ids))
+                               np.full(13, -1, np.int8), snap, _model(ids), _no_explain(ids))
             if code < 0:
                 _raise_failed_play(code, resolved, where, snap)
     raise StrategyError(f"a strategy failed in {where}, but not when its deals were played again one by one")
@@ -213,7 +221,7 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
         raise ValueError(f"the deal index must be 0..2^63-1, not {index}")
     n = _run_kernel(one_kernel(with_mc), ids, hands, contract, param, declarer, rules.to_array(), ids, fns,
                     _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap,
-                    ex if with_mc else None)
+                    _model(ids), ex if with_mc else None)
     if n < 0:
         _raise_failed_play(n, resolved, f"contract {CONTRACTS[contract]}", snap)
     n_tricks = int((rec_winner >= 0).sum())
@@ -274,7 +282,8 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     no_sums = np.zeros((0, 0, 0), np.int64)
     rules_array = rules.to_array()
     _run_kernel(batch_kernel(_uses_mc(ids)), ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
-                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(), _no_explain(ids))
+                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(), _model(ids),
+                _no_explain(ids))
     bad = np.flatnonzero(errors)
     if bad.size:
         index = start + int(bad[0])
@@ -313,7 +322,7 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
     # One hand per chunk: a hand is many deals, and threads claim hands as they free up.
     _run_kernel(batch_kernel(_uses_mc(ids)), ids, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules_array,
                 ids, fns, np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8),
-                np.zeros((0, 0), np.int8), sums, squares, errors, get_num_threads(), _no_explain(ids))
+                np.zeros((0, 0), np.int8), sums, squares, errors, get_num_threads(), _model(ids), _no_explain(ids))
     bad = np.flatnonzero(errors)
     if bad.size:
         hand = fixed[int(bad[0])]

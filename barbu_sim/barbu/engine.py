@@ -30,7 +30,7 @@ U0 = np.uint64(0)
 
 @njit(cache=True, nogil=True)
 def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_fns, seed, index,
-                    scores, tricks, rec_seat, rec_card, rec_winner, snap, explain):
+                    scores, tricks, rec_seat, rec_card, rec_winner, snap, model, explain):
     """Play one deal with its full record; returns the number of actions, or a negative error code.
 
     Releases the GIL, so that a caller can run it in a thread and stay responsive to Ctrl-C.
@@ -44,13 +44,13 @@ def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_
     rng[0] = stream_key(seed, index, STREAM_PLAY)
     hands = np.empty(4, np.uint64)
     return play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
-                      hands, scores, tricks, True, rec_seat, rec_card, rec_winner, snap, explain)
+                      hands, scores, tricks, True, rec_seat, rec_card, rec_winner, snap, model, explain)
 
 
 @njit(cache=True, _nrt=False)
 def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
                 scores, tricks, params, sums, squares, errors, deck, dealt, hands, state, rng, sc, tr, dummy, no_snap,
-                explain):
+                model, explain):
     """Play work items ``lo..hi`` under every configuration, serially.
 
     Without fixed hands, item ``i`` is deal ``start + i`` of run ``seed``, and its
@@ -87,7 +87,7 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                     param = domino_start(param, rules)
                 code = play_into(dealt, contract, param, declarer, rules, strat_ids,
                                   user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy, no_snap,
-                                  explain)
+                                  model, explain)
                 if code < 0:
                     errors[i] = code
                     return
@@ -104,18 +104,18 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
 
 @njit(cache=True)
 def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors, explain):
+                scores, tricks, params, sums, squares, errors, model, explain):
     """Allocate one chunk's scratch arrays, then play its items."""
     _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
                 scores, tricks, params, sums, squares, errors,
                 np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
                 new_state(rules), np.empty(1, np.uint64), np.empty(4, np.int64),
-                np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64), explain)
+                np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64), model, explain)
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                      user_fns, scores, tricks, params, sums, squares, errors, workers, explain):
+                      user_fns, scores, tricks, params, sums, squares, errors, workers, model, explain):
     """Play ``n`` work items (see :func:`_play_range`) in chunks of ``chunk``, on ``workers`` threads.
 
     Parameters
@@ -128,8 +128,10 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
     scores, tricks : (n, k, 4) int16 / int8, params : (n, k) int8 (deal batches; else (0, 0, 0) / (0, 0)).
     sums, squares : (n, k, 4) int64, zeroed (hand evaluation; else (0, 0, 0)).
     errors : (n,) int64, zeroed: a negative error code for an item that stopped on a failed play.
-    explain : None for the engine without the mc player, an empty (0, 0) float64 array for the
-        engine with it (get the kernel from :func:`batch_kernel`).
+    model : the learned player's (7, MODEL_WIDTH) float64 weights (:mod:`barbu_sim.barbu.learned`),
+        or a (0, MODEL_WIDTH) array when no seat plays it.
+    explain : None for the engine without the strong players (mc, learned), an empty (0, 0)
+        float64 array for the engine with them (get the kernel from :func:`batch_kernel`).
 
     Releases the GIL, so that a caller can run it in a thread and stay responsive to Ctrl-C.
     """
@@ -144,20 +146,20 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
             lo = k * chunk
             hi = min(n, lo + chunk)
             _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                        user_fns, scores, tricks, params, sums, squares, errors, explain)
+                        user_fns, scores, tricks, params, sums, squares, errors, model, explain)
 
 
 # The argument types of the two entry kernels, by engine: the explain argument is what differs.
 _ONE_ARGS = (
     types.uint64[::1], types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
     USER_FNS, types.uint64, types.uint64, types.int64[::1], types.int64[::1],
-    types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1],
+    types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1], types.float64[:, ::1],
 )
 _BATCH_ARGS = (
     types.uint64, types.int64, types.int64, types.int64, types.uint64[::1], types.int64, types.int64,
     types.int64[:, ::1], types.int64[::1], types.int64[::1], USER_FNS,
     types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
-    types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64,
+    types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64, types.float64[:, ::1],
 )
 _EXPLAIN = types.float64[:, ::1]
 

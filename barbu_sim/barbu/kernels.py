@@ -33,7 +33,8 @@ from .state import (
     S_NOT_HELD, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT,
     S_WON, STATE_SIZE,
 )
-from .strategy_ids import BASIC, HEURISTIC, LOWEST, RANDOM
+from .learned import LEARNED_WORK_SIZE, learned_choose
+from .strategy_ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -49,10 +50,11 @@ SNAP_LEGAL = STATE_SIZE
 SNAP_HAND = STATE_SIZE + 1
 SNAP_RNG = STATE_SIZE + 2
 SNAP_SIZE = STATE_SIZE + 3
+LEARNED_AT = STATE_SIZE + MC_WORK_SIZE  # the learned player's scratch space in the state array
 
 
 @njit(inline="always", cache=True)
-def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, explain):
+def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain):
     # Each loop inlines only its own half of the rule-based players: smaller loops run faster.
     if sid == HEURISTIC:
         if domino:
@@ -66,6 +68,8 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, explain):
         return lowest_strategy(legal, hand, state, rng)
     if (sid & 15) == MC:  # parameters in the higher bits (see mc.mc_id); a call, not inlined: it is big
         return _mc_if_compiled_in(sid, legal, hand, state, rng, explain)
+    if sid == LEARNED:
+        return _learned_if_compiled_in(legal, hand, state, rng, model, explain)
     return user_fns[seat](legal, hand, state, rng)
 
 
@@ -83,6 +87,17 @@ def _mc_if_compiled_in_impl(sid, legal, hand, state, rng, explain):
     if isinstance(explain, types.NoneType):
         return lambda sid, legal, hand, state, rng, explain: -1  # never reached: the API picks the mc engine
     return lambda sid, legal, hand, state, rng, explain: mc_choose(sid, legal, hand, state, rng, explain)
+
+
+def _learned_if_compiled_in(legal, hand, state, rng, model, explain):
+    """The learned player's card (see :mod:`barbu_sim.barbu.learned`); -1 in the engine compiled without it."""
+
+
+@overload(_learned_if_compiled_in)
+def _learned_if_compiled_in_impl(legal, hand, state, rng, model, explain):
+    if isinstance(explain, types.NoneType):
+        return lambda legal, hand, state, rng, model, explain: -1  # never reached: the API picks the strong engine
+    return lambda legal, hand, state, rng, model, explain: learned_choose(legal, hand, state, rng, model, LEARNED_AT)
 
 
 def _infer_if_compiled_in(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump,
@@ -140,9 +155,10 @@ def new_state(rules):
 
     A batch has one rule set, so the rules are copied once per state array here,
     and :func:`_reset_state` leaves them in place between deals.  The array goes on
-    past ``STATE_SIZE`` with the scratch space of the ``mc`` player (``mc.MC_WORK_SIZE``).
+    past ``STATE_SIZE`` with the scratch space of the ``mc`` player (``mc.MC_WORK_SIZE``), then
+    the ``learned`` player's (:data:`LEARNED_AT`).
     """
-    state = np.zeros(STATE_SIZE + MC_WORK_SIZE, np.uint64)
+    state = np.zeros(STATE_SIZE + MC_WORK_SIZE + LEARNED_WORK_SIZE, np.uint64)
     for i in range(RULES_ARRAY_SIZE):
         state[S_RULES + i] = np.uint64(rules[i])
     return state
@@ -164,7 +180,7 @@ def _reset_state(state, contract, param, declarer):
 
 @njit(cache=True, _nrt=False)
 def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, state, rng,
-                 scores, tricks, record, rec_seat, rec_card, rec_winner, snap, explain, track):
+                 scores, tricks, record, rec_seat, rec_card, rec_winner, snap, model, explain, track):
     """Play the tricks of a trick contract; returns actions recorded, or a negative error code."""
     played = U0
     # Seats are masked with & 3 so that the compiler knows them non-negative and
@@ -193,7 +209,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
             state[S_SEAT] = seat
             if record:  # only a recorded deal keeps what an error message needs: batches replay it
                 rng_before = rng[0]
-            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False, explain)
+            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False, model, explain)
             if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
                 if record:
                     _keep_failed_play(legal, hand, rng_before, state, snap)
@@ -239,7 +255,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
 
 @njit(cache=True, _nrt=False)
 def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
-                 scores, record, rec_seat, rec_card, snap, explain):
+                 scores, record, rec_seat, rec_card, snap, model, explain):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
     ace_low = domino_ace_low(rules)
     if ace_low:
@@ -266,7 +282,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 state[S_SEAT] = seat
                 if record:
                     rng_before = rng[0]
-                card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True, explain)
+                card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True, model, explain)
                 if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
                     if record:
                         _keep_failed_play(legal, hand, rng_before, state, snap)
@@ -306,7 +322,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
 
 @njit(cache=True, _nrt=False)
 def play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng, hands,
-               scores, tricks, record, rec_seat, rec_card, rec_winner, snap, explain):
+               scores, tricks, record, rec_seat, rec_card, rec_winner, snap, model, explain):
     """Play one deal of ``contract`` from ``hands_in`` (left untouched); scores and tricks by seat."""
     for s in range(4):
         hands[s] = hands_in[s]
@@ -317,6 +333,7 @@ def play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, s
     _reset_state(state, contract, param, declarer)
     if contract == DOMINO:
         return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,
-                            scores, record, rec_seat, rec_card, snap, explain)
+                            scores, record, rec_seat, rec_card, snap, model, explain)
     return _play_tricks(hands, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
-                        scores, tricks, record, rec_seat, rec_card, rec_winner, snap, explain, _any_mc(strat_ids))
+                        scores, tricks, record, rec_seat, rec_card, rec_winner, snap, model, explain,
+                        _any_mc(strat_ids))

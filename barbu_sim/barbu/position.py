@@ -21,6 +21,7 @@ from ..core.cards import SUIT_LETTERS, cards_of, format_card
 from ..core.rng import STREAM_PLAY, stream_key
 from ..core.seats import SEAT_NAMES
 from .kernels import PASS
+from .learned import LEARNED_WORK_SIZE
 from .mc import MC_WORK_SIZE, infer_not_held, record_play
 from .play_rules import (
     beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
@@ -60,7 +61,7 @@ class Position:
         self.contract, self.param, self.declarer = int(contract), int(param), int(declarer)
         self.domino = self.contract == DOMINO
         self.start = int(domino_start(np.int64(self.param), self.rules_array)) if self.domino else self.param
-        self.state = np.zeros(STATE_SIZE + MC_WORK_SIZE, np.uint64)
+        self.state = np.zeros(STATE_SIZE + MC_WORK_SIZE + LEARNED_WORK_SIZE, np.uint64)
         for i, v in enumerate(self.rules_array):
             self.state[S_RULES + i] = np.uint64(np.int64(v))  # as the engine stores it: signed values wrap
         self.state[S_CONTRACT] = self.contract

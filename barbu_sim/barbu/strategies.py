@@ -1,4 +1,5 @@
-"""Barbu's play strategies: the built-in ``random``, ``basic``, ``heuristic`` and ``lowest``, and user plugins.
+"""Barbu's play strategies: the built-in ``random``, ``basic``, ``heuristic``, ``lowest``, ``learned``, ``mc``
+and ``pimc``, and user plugins.
 
 A strategy is an ``@njit`` function ``(legal, hand, state, rng) -> card``; see
 :mod:`barbu_sim.barbu.state` for what ``state`` holds and
@@ -20,10 +21,11 @@ from __future__ import annotations
 from ..core.strategies import Strategy, StrategyRegistry, lowest_strategy, random_strategy
 from .basic import basic_strategy
 from .heuristic import heuristic_strategy
+from .learned import learned_func
 from .mc_params import parse_mc
-from .strategy_ids import BASIC, HEURISTIC, LOWEST, RANDOM, USER
+from .strategy_ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM, USER
 
-__all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LOWEST", "RANDOM", "REGISTRY", "USER", "resolve_strategy",
+__all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LEARNED", "LOWEST", "RANDOM", "REGISTRY", "USER", "resolve_strategy",
            "seat_strategies"]
 
 BUILTINS: dict[str, Strategy] = {
@@ -31,6 +33,7 @@ BUILTINS: dict[str, Strategy] = {
     "basic": Strategy("basic", BASIC, basic_strategy),
     "heuristic": Strategy("heuristic", HEURISTIC, heuristic_strategy),
     "lowest": Strategy("lowest", LOWEST, lowest_strategy),
+    "learned": Strategy("learned", LEARNED, learned_func),
 }
 
 

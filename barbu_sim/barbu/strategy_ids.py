@@ -6,3 +6,4 @@ its own id, :data:`barbu_sim.barbu.mc.MC`).
 """
 
 RANDOM, HEURISTIC, LOWEST, USER, BASIC = 0, 1, 2, 3, 4
+LEARNED = 6  # (5 is mc's, in the low four bits of its id: mc_params.MC)

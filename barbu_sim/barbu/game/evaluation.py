@@ -26,6 +26,7 @@ from ...core.plugins import is_plugin_spec
 from ..api import evaluate_hands
 from ..deals import random_deal
 from ..rules import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
+from ..learned import model_id
 from ..mc_params import parse_mc
 
 N_SUBSETS = 1 << N_CONTRACTS
@@ -309,10 +310,14 @@ def table_strategy(spec):
 
 
 def strategy_fingerprint(spec) -> str:
-    """What a value table depends on of one seat's strategy: its name, and for a plugin its code."""
+    """What a value table depends on of one seat's strategy: its name, for a plugin its code, for
+    ``learned`` its model's id."""
     if isinstance(spec, str) and is_plugin_spec(spec):
         return f"{spec.strip()}@{_source_digest(spec)}"
-    return str(getattr(spec, "name", spec))
+    name = str(getattr(spec, "name", spec)).strip()
+    if name == "learned":  # a retrained model is another player
+        return f"learned@{model_id()}"
+    return name
 
 
 def value_table_path(strategies="heuristic", rules: Rules | None = None, *, n_hands: int = 400,

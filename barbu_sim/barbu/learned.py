@@ -1,0 +1,144 @@
+"""``learned``: a fast player that plays the card a small model predicts ``mc`` would value most.
+
+For each legal card the model reads the card's features (:mod:`barbu_sim.barbu.features`:
+what its seat can see) and predicts the card's value to the seat as ``mc`` estimates it;
+the player plays the card with the highest prediction (ties: the lowest card).  The model is
+one small network per contract: a linear part plus ``hidden`` rectified units, trained by
+``scripts/train_player.py`` on ``mc``'s own estimates (docs/learned-player.md).
+
+The weights live in a JSON file under the package (:data:`MODEL_PATH`), are loaded once per
+process into a (7, :data:`MODEL_WIDTH`) float64 array (:func:`model_array`) and travel to the
+kernels as an argument, so a retrained model never meets a stale compiled kernel.  The
+model's id (:func:`model_id`, a hash of the weights) is part of the strategy's name in
+manifests and cache keys: ``learned`` resolves to ``learned@<id>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from ..core.bits import lowest_bit, popcount
+from .features import N_FEATURES, domino_card_features, trick_card_features
+from .heuristic import heuristic_domino, heuristic_tricks
+from .rules import CONTRACTS, DOMINO, N_CONTRACTS
+from .state import S_CONTRACT, STATE_SIZE
+
+MODEL_PATH = Path(__file__).with_name("models") / "learned.json"
+MAX_HIDDEN = 16
+# One contract's row: [hidden units H, linear weights (F), then H rows of input weights (F each), H biases,
+# H output weights]; a row is sized for MAX_HIDDEN units.
+W_LINEAR = 1
+W_INPUT = W_LINEAR + N_FEATURES
+W_BIAS = W_INPUT + MAX_HIDDEN * N_FEATURES
+W_OUTPUT = W_BIAS + MAX_HIDDEN
+MODEL_WIDTH = W_OUTPUT + MAX_HIDDEN
+# The player's scratch space, after the state array's fields and the mc player's work space.
+LEARNED_WORK_SIZE = N_FEATURES
+
+
+@njit(cache=True, _nrt=False)
+def predict(row, x):
+    """The value one contract's model row predicts for the feature vector ``x``."""
+    v = 0.0
+    for i in range(N_FEATURES):
+        v += row[W_LINEAR + i] * x[i]
+    for h in range(np.int64(row[0])):
+        a = row[W_BIAS + h]
+        base = W_INPUT + h * N_FEATURES
+        for i in range(N_FEATURES):
+            a += row[base + i] * x[i]
+        if a > 0.0:
+            v += row[W_OUTPUT + h] * a
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def learned_choose(legal, hand, state, rng, model, work_at):
+    """The legal card with the highest predicted value (see the module doc); ``state[work_at:]`` is scratch."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    contract = np.int64(state[S_CONTRACT])
+    domino = contract == DOMINO
+    heur = heuristic_domino(legal, hand, state, rng) if domino else heuristic_tricks(legal, hand, state, rng)
+    x = state[work_at:work_at + N_FEATURES].view(np.float64)
+    row = model[contract]
+    best, best_v = -1, -np.inf
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if domino:
+            domino_card_features(c, legal, hand, state, heur, x)
+        else:
+            trick_card_features(c, legal, hand, state, heur, x)
+        v = predict(row, x)
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+def model_row(weights: dict) -> np.ndarray:
+    """One contract's row of the model array from its JSON entry (``w``, and ``W1``, ``b1``, ``w2`` if hidden)."""
+    row = np.zeros(MODEL_WIDTH, np.float64)
+    w = np.asarray(weights["w"], np.float64)
+    row[W_LINEAR:W_LINEAR + len(w)] = w
+    w1 = np.asarray(weights.get("W1", []), np.float64).reshape(-1, len(w)) if weights.get("W1") else np.zeros((0, len(w)))
+    h = w1.shape[0]
+    if h > MAX_HIDDEN:
+        raise ValueError(f"a learned model has at most {MAX_HIDDEN} hidden units, not {h}")
+    row[0] = h
+    for j in range(h):
+        row[W_INPUT + j * N_FEATURES:W_INPUT + j * N_FEATURES + len(w)] = w1[j]
+    row[W_BIAS:W_BIAS + h] = np.asarray(weights.get("b1", []), np.float64)
+    row[W_OUTPUT:W_OUTPUT + h] = np.asarray(weights.get("w2", []), np.float64)
+    return row
+
+
+def model_from_dict(data: dict) -> np.ndarray:
+    """The (7, MODEL_WIDTH) model array of a model file's contents; raises ValueError when it is not one."""
+    try:
+        if data["features"] != N_FEATURES:
+            raise ValueError(f"it was trained on {data['features']} features, this version computes {N_FEATURES}")
+        rows = [model_row(data["contracts"][name]) for name in CONTRACTS]
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"not a learned-player model file (missing {e})") from None
+    model = np.ascontiguousarray(np.stack(rows))
+    assert model.shape == (N_CONTRACTS, MODEL_WIDTH)
+    return model
+
+
+@lru_cache(maxsize=None)
+def load_model(path: str = str(MODEL_PATH)) -> tuple[np.ndarray, str]:
+    """The model array of the model file at ``path`` and its id (the first 12 hex digits of its weights' sha256)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise ValueError(f"cannot read the learned player's model {path}: {e.strerror}") from None
+    model = model_from_dict(data)
+    return model, hashlib.sha256(model.tobytes()).hexdigest()[:12]
+
+
+def model_array() -> np.ndarray:
+    """The packaged model, as the kernels take it."""
+    return load_model()[0]
+
+
+def model_id() -> str:
+    """The packaged model's id: it changes whenever a weight does."""
+    return load_model()[1]
+
+
+def learned_func(legal, hand, state, rng):
+    """The learned player called from Python on a position (the table, reviews): the packaged model."""
+    return learned_choose(np.uint64(legal), np.uint64(hand), state, rng, model_array(), STATE_SIZE + _mc_work())
+
+
+def _mc_work() -> int:
+    from .mc_layouts import MC_WORK_SIZE
+    return MC_WORK_SIZE

@@ -1,0 +1,257 @@
+"""Train the `learned` player on `mc`'s own estimates, and write its model file.
+
+Two steps, each reproducible from the seed:
+
+1. **Data**: deals of `--seed` played one card at a time, every legal card of every real
+   decision valued by mc's estimator on `--samples` layouts (barbu_sim/barbu/learned_data.py).
+   Chunks of `--chunk` deals are kept under `--data` (one .npz each), so an interrupted run
+   goes on where it stopped; `--backend ray` makes them as Ray tasks (the same bytes).
+2. **Fit**: per contract, a small network (a linear part plus `--hidden` rectified units) is
+   fitted to each card's value relative to the other cards of its decision (the player
+   only compares the cards of one decision), by Adam on the squared error, from weights
+   drawn from `--seed`.  Deals whose index ends in 0 are held out: the report gives, per
+   contract, how many points a decision loses on average against mc's best card when it
+   follows the heuristic and when it follows the model (regret, in mc's own estimates).
+
+    python scripts/train_player.py                          # 70,000 deals (about 10 core-minutes), then fit
+    python scripts/train_player.py --deals 2000 --out /tmp/model.json --data /tmp/learn-data
+    python scripts/train_player.py --fit-only --hidden 0    # refit a linear model on the data already made
+    python scripts/train_player.py --ablation               # what each feature group is worth (linear fits)
+
+The packaged model is barbu_sim/barbu/models/learned.json (docs/learned-player.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from barbu_sim.barbu.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES  # noqa: E402
+from barbu_sim.barbu.learned import MAX_HIDDEN, MODEL_PATH  # noqa: E402
+from barbu_sim.barbu.learned_data import generate_chunk  # noqa: E402
+from barbu_sim.barbu.rules import CONTRACTS, DOMINO  # noqa: E402
+from barbu_sim.core.backends import make_backend  # noqa: E402
+
+DEFAULT_SEED = 2027
+HOLD_OUT = 10  # deals i with i % HOLD_OUT == 0 are the held-out set
+
+
+def chunk_path(data: Path, lo: int, n: int) -> Path:
+    return data / f"chunk-{lo:08d}-{n}.npz"
+
+
+def make_data(args) -> list[Path]:
+    """Every chunk's file, made where missing (resumable; each chunk a pure function of its arguments)."""
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "config.json").write_text(json.dumps({"seed": args.seed, "samples": args.samples,
+                                                  "chunk": args.chunk}) + "\n")
+    chunks = [(lo, min(args.chunk, args.deals - lo)) for lo in range(0, args.deals, args.chunk)]
+    todo = [(args.seed, lo, n, args.samples) for lo, n in chunks if not chunk_path(data, lo, n).exists()]
+    backend = make_backend(args.backend, args.ray_address)
+    with tqdm(total=len(chunks), initial=len(chunks) - len(todo), desc="training data", unit="chunk",
+              disable=args.no_progress) as bar:
+        for (seed, lo, n, _), part in zip(todo, backend.imap(generate_chunk, todo, what="chunk")):
+            tmp = data / f".tmp-{lo}.npz"
+            np.savez(tmp, **part)
+            tmp.rename(chunk_path(data, lo, n))
+            bar.update()
+    return [chunk_path(data, lo, n) for lo, n in chunks]
+
+
+def load(paths: list[Path]) -> dict:
+    parts = [dict(np.load(p)) for p in paths]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def centred(values: np.ndarray, group: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``values`` less the mean of their decision (``group``: 0-based decision of each row)."""
+    if values.ndim == 1:
+        return values - (np.bincount(group, values, len(counts)) / counts)[group]
+    means = np.stack([np.bincount(group, values[:, j], len(counts)) for j in range(values.shape[1])], 1)
+    return values - means[group] / counts[group, None]
+
+
+class Net:
+    """A linear part plus ``hidden`` rectified units, as the kernels evaluate it (learned.predict)."""
+
+    def __init__(self, hidden: int, rng: np.random.Generator):
+        self.w = np.zeros(N_FEATURES)
+        self.W1 = rng.normal(0, 0.3, (hidden, N_FEATURES))
+        self.b1 = np.full(hidden, 0.1)
+        self.w2 = rng.normal(0, 0.3, hidden)
+
+    def params(self):
+        return [self.w, self.W1, self.b1, self.w2]
+
+    def forward(self, x):
+        a = x @ self.W1.T + self.b1
+        h = np.maximum(a, 0.0)
+        return x @ self.w + h @ self.w2, a, h
+
+    def grads(self, x, g):
+        """Gradients of sum(g * prediction) by each parameter."""
+        _, a, h = self.forward(x)
+        gh = np.outer(g, self.w2) * (a > 0)
+        return [x.T @ g, gh.T @ x, gh.sum(0), h.T @ g]
+
+    def to_json(self) -> dict:
+        out = {"w": self.w.round(6).tolist()}
+        if len(self.b1):
+            out.update(W1=self.W1.round(6).tolist(), b1=self.b1.round(6).tolist(), w2=self.w2.round(6).tolist())
+        return out
+
+
+def fit(x, y, group, counts, hidden: int, epochs: int, rng: np.random.Generator, l2: float = 1e-4) -> Net:
+    """Adam on the squared error of each card's value relative to its decision's mean."""
+    yc = centred(y, group, counts)
+    net = Net(hidden, rng)
+    if hidden == 0:  # the linear part alone: ridge regression on centred features, in closed form
+        xc = centred(x, group, counts)
+        net.w = np.linalg.solve(xc.T @ xc + l2 * len(x) * np.eye(N_FEATURES), xc.T @ yc)
+        return net
+    params = net.params()
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    n_dec = len(counts)
+    step = 0
+    batch = 2048  # decisions per step
+    for _ in range(epochs):
+        order = rng.permutation(n_dec)
+        for b0 in range(0, n_dec, batch):
+            pick = np.zeros(n_dec, bool)
+            pick[order[b0:b0 + batch]] = True
+            rows = pick[group]
+            xb, gb = x[rows], group[rows]
+            pred = net.forward(xb)[0]
+            pc = pred - (np.bincount(gb, pred, n_dec) / np.maximum(counts, 1))[gb]
+            g = 2.0 * (pc - yc[rows]) / len(xb)
+            step += 1
+            lr = 3e-3 if step < 2000 else 1e-3
+            for p, gp, mm, vv in zip(params, net.grads(xb, g), m, v):
+                gp = gp + l2 * p
+                mm *= 0.9
+                mm += 0.1 * gp
+                vv *= 0.999
+                vv += 0.001 * gp * gp
+                p -= lr * (mm / (1 - 0.9 ** step)) / (np.sqrt(vv / (1 - 0.999 ** step)) + 1e-8)
+    return net
+
+
+def regrets(pred, y, group, counts, heur) -> tuple[float, float]:
+    """Mean points lost per decision against the best value: following ``pred``, and following the heuristic."""
+    n = len(counts)
+    order = np.lexsort((-pred, group))  # per decision, the highest prediction first
+    first = np.r_[0, np.cumsum(counts.astype(np.int64))[:-1]]
+    chosen = y[order][first]
+    best = np.full(n, -np.inf)
+    np.maximum.at(best, group, y)
+    h = np.full(n, np.nan)
+    h[group[heur]] = y[heur]
+    return float(np.mean(best - chosen)), float(np.mean(best - h))
+
+
+def groups_of(decision: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """0-based decision index of each row (rows of a decision are adjacent) and rows per decision."""
+    _, group, counts = np.unique(decision, return_inverse=True, return_counts=True)
+    return group, counts.astype(np.float64)
+
+
+def train(data: dict, hidden: int, epochs: int, seed: int, drop: tuple[int, ...] = ()) -> tuple[dict, list[dict]]:
+    """The model file's ``contracts`` entry and the held-out report, per contract."""
+    rng = np.random.default_rng(seed)
+    models, report = {}, []
+    held = (data["decision"] // 64) % HOLD_OUT == 0
+    for cid, name in enumerate(CONTRACTS):
+        sel = data["contract"] == cid
+        x = data["x"][sel].astype(np.float64)
+        if drop:
+            x[:, list(drop)] = 0.0
+        y = data["y"][sel].astype(np.float64)
+        dec = data["decision"][sel]
+        h = held[sel]
+        g_tr, c_tr = groups_of(dec[~h])
+        g_te, c_te = groups_of(dec[h])
+        net = fit(x[~h], y[~h], g_tr, c_tr, hidden, epochs, rng)
+        pred = net.forward(x[h])[0]
+        model_regret, heur_regret = regrets(pred, y[h], g_te, c_te, x[h][:, 0] > 0.5)
+        models[name] = net.to_json()
+        report.append({"contract": name, "train_decisions": len(c_tr), "test_decisions": len(c_te),
+                       "heuristic_regret": round(heur_regret, 4), "model_regret": round(model_regret, 4),
+                       "regret_removed": round(1 - model_regret / heur_regret, 3) if heur_regret else None})
+    return models, report
+
+
+FEATURE_GROUPS = {  # for --ablation: each group's trick-contract features (Domino's are named in DOMINO_FEATURES)
+    "heuristic's card": (0,), "winning the trick": (1, 2, 16, 19), "points in the trick": (3, 4),
+    "the card's own points": (5, 14, 20), "rank and unseen cards": (6, 7, 8, 9, 24, 17, 22),
+    "suit lengths and voids": (10, 11, 12, 15, 28, 29), "position in the trick": (13, 23, 25, 26),
+}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=70_000, help="training deals (default 70,000; a tenth held out)")
+    ap.add_argument("--samples", type=int, default=32, help="mc layouts per decision (default 32)")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"deals and initial weights (default {DEFAULT_SEED})")
+    ap.add_argument("--hidden", type=int, default=8, help=f"hidden units per contract, 0..{MAX_HIDDEN} (default 8)")
+    ap.add_argument("--epochs", type=int, default=6, help="passes over the data (default 6)")
+    ap.add_argument("--chunk", type=int, default=500, help="deals per data chunk (default 500)")
+    ap.add_argument("--data", default=str(ROOT / "runs" / "learned-data"), help="where the data chunks are kept")
+    ap.add_argument("--out", default=str(MODEL_PATH), help="the model file to write")
+    ap.add_argument("--fit-only", action="store_true", help="make no data: fit on the chunks already in --data")
+    ap.add_argument("--ablation", action="store_true", help="also fit linear models without each feature group")
+    ap.add_argument("--backend", default="local", help="local, or ray: the data chunks as Ray tasks (same bytes)")
+    ap.add_argument("--ray-address", default=None)
+    ap.add_argument("--no-progress", action="store_true")
+    args = ap.parse_args(argv)
+    if not 0 <= args.hidden <= MAX_HIDDEN:
+        sys.exit(f"Error: --hidden must be 0..{MAX_HIDDEN}")
+    start = time.perf_counter()
+    if args.fit_only:
+        paths = sorted(Path(args.data).glob("chunk-*.npz"))
+        if not paths:
+            sys.exit(f"Error: no data chunks in {args.data}: run without --fit-only first")
+    else:
+        try:
+            paths = make_data(args)
+        except ValueError as e:
+            sys.exit(f"Error: {e}")
+    made = time.perf_counter() - start
+    data = load(paths)
+    models, report = train(data, args.hidden, args.epochs, args.seed)
+    out = {"name": "learned", "features": N_FEATURES, "hidden": args.hidden,
+           "feature_names": {"tricks": list(TRICK_FEATURES), "domino": list(DOMINO_FEATURES)},
+           "training": {"seed": args.seed, "deals": args.deals, "samples": args.samples, "epochs": args.epochs,
+                        "rows": int(len(data["y"])), "held_out": report,
+                        "command": "python scripts/train_player.py " + " ".join(argv if argv is not None else sys.argv[1:])},
+           "contracts": models}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    print(f"data: {len(data['y']):,} rows in {made:.0f} s; fit in {time.perf_counter() - start - made:.0f} s; "
+          f"model written to {args.out}")
+    print("| contract | decisions (test) | heuristic regret | model regret | regret removed |")
+    print("|---|---|---|---|---|")
+    for r in report:
+        print(f"| {r['contract']} | {r['test_decisions']:,} | {r['heuristic_regret']:.3f} | {r['model_regret']:.3f} "
+              f"| {r['regret_removed']:.0%} |")
+    if args.ablation:
+        print("\nLinear fits without each feature group (held-out regret, mean over contracts):")
+        base = np.mean([r["model_regret"] for r in train(data, 0, 1, args.seed)[1]])
+        print(f"| all features | {base:.4f} |")
+        for gname, cols in FEATURE_GROUPS.items():
+            worse = np.mean([r["model_regret"] for r in train(data, 0, 1, args.seed, cols)[1]])
+            print(f"| without {gname} | {worse:.4f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""The learned player: its features see only what its seat sees, the kernels play it as Python does,
+its model file is checked and identified, and the training script makes the same model twice."""
+
+import json
+
+import numpy as np
+import pytest
+
+from barbu_sim.barbu.api import play_batch, play_deal
+from barbu_sim.barbu.deals import random_deal
+from barbu_sim.barbu.features import N_FEATURES, domino_card_features, trick_card_features
+from barbu_sim.barbu.game.evaluation import strategy_fingerprint
+from barbu_sim.barbu.heuristic import heuristic_strategy
+from barbu_sim.barbu.kernels import PASS
+from barbu_sim.barbu.learned import MODEL_PATH, learned_func, load_model, model_from_dict, model_id
+from barbu_sim.barbu.position import Position
+from barbu_sim.barbu.rules import DOMINO
+from barbu_sim.barbu.strategies import resolve_strategy
+from barbu_sim.core.cards import cards_of
+
+PARAMS = {5: 2, 6: 5}  # trumps hearts, dominoes from 7
+
+
+def _features(pos, legal):
+    hand = np.uint64(pos.hands[pos.seat])
+    heur = heuristic_strategy(np.uint64(legal), hand, pos.state, pos.rng)
+    rows = []
+    for c in cards_of(legal):
+        x = np.zeros(N_FEATURES)
+        fill = domino_card_features if pos.contract == DOMINO else trick_card_features
+        fill(np.int64(c), np.uint64(legal), hand, pos.state, np.int64(heur), x)
+        rows.append(x)
+    return np.array(rows)
+
+
+def _step(pos, card):
+    if card == PASS:
+        pos.pass_turn()
+    else:
+        pos.play(card)
+
+
+@pytest.mark.parametrize("contract", range(7))
+def test_the_kernels_play_the_learned_player_as_python_does_card_by_card(contract):
+    for i in range(3):
+        hands, declarer = random_deal(21, i), i % 4
+        specs = ["learned", "heuristic", "learned", "random"]
+        result = play_deal(hands, contract, specs, param=PARAMS.get(contract, 0), declarer=declarer, seed=21, index=i)
+        pos = Position(hands, contract, PARAMS.get(contract, 0), declarer, seed=21, index=i)
+        checked = 0
+        for seat, card in zip(result.seats.tolist(), result.cards.tolist()):
+            if card != PASS and specs[seat] == "learned":
+                assert learned_func(pos.legal(), pos.hands[seat], pos.state, pos.rng) == card
+                checked += 1
+            _step(pos, card)
+        assert checked >= 10
+        assert pos.scores.tolist() == result.scores.tolist()
+
+
+@pytest.mark.parametrize("contract", [1, 4, 5, 6])
+def test_features_see_only_what_the_seat_sees(contract):
+    """Two deals that differ only in which other seat holds two unseen cards give the same features
+    at every decision of the seat to play, until one of those cards is played."""
+    compared = 0
+    for i in range(6):
+        hands = random_deal(33, i).copy()
+        east, west = cards_of(hands[1]), cards_of(hands[3])
+        a = next(c for c in east if any(w // 13 == c // 13 for w in west))
+        b = next(w for w in west if w // 13 == a // 13)
+        swapped = hands.copy()
+        swapped[1] ^= np.uint64((1 << a) | (1 << b))
+        swapped[3] ^= np.uint64((1 << a) | (1 << b))
+        result = play_deal(hands, contract, "heuristic", param=PARAMS.get(contract, 0), seed=33, index=i)
+        p1 = Position(hands, contract, PARAMS.get(contract, 0), 0, seed=33, index=i)
+        p2 = Position(swapped, contract, PARAMS.get(contract, 0), 0, seed=33, index=i)
+        for seat, card in zip(result.seats.tolist(), result.cards.tolist()):
+            if card in (a, b) or seat in (1, 3):
+                break  # from here the two deals' plays may differ
+            if card != PASS:
+                legal = p1.legal()
+                assert legal == p2.legal()
+                assert np.array_equal(_features(p1, legal), _features(p2, legal))
+                compared += 1
+            _step(p1, card)
+            _step(p2, card)
+    assert compared >= 3
+
+
+def test_one_feature_marks_the_heuristics_card_and_wins_agrees_with_the_trick():
+    for contract in range(6):
+        pos = Position(random_deal(5, contract), contract, PARAMS.get(contract, 0), 0)
+        for _ in range(20):
+            legal = pos.legal()
+            x = _features(pos, legal)
+            assert x.shape == (bin(int(legal)).count("1"), N_FEATURES)
+            assert x[:, 0].sum() == 1  # exactly one card is the heuristic's
+            if pos.n_in_trick == 0:
+                assert (x[:, 1] == 1).all()  # a lead wins the trick so far
+            pos.play(cards_of(legal)[0])
+
+
+def test_model_file_is_checked_and_identified(tmp_path):
+    data = json.loads(MODEL_PATH.read_text())
+    model, ident = load_model(str(MODEL_PATH))
+    assert model.shape[0] == 7 and ident == model_id() and len(ident) == 12
+    changed = json.loads(json.dumps(data))
+    changed["contracts"]["barbu"]["w"][3] += 0.5
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(changed))
+    assert load_model(str(path))[1] != ident
+    assert not np.array_equal(load_model(str(path))[0], model)
+    del changed["contracts"]["domino"]
+    with pytest.raises(ValueError, match="missing"):
+        model_from_dict(changed)
+    with pytest.raises(ValueError, match="features"):
+        model_from_dict({**data, "features": 3})
+    assert strategy_fingerprint("learned") == f"learned@{ident}"
+    assert resolve_strategy("learned").name == "learned"
+
+
+def test_learned_batches_are_the_same_on_any_thread_count():
+    import numba
+    configs = [(c, PARAMS.get(c, 0), 0) for c in range(7)]
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = play_batch(8, 0, 60, configs, "learned", chunk=7)[0]
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = play_batch(8, 0, 60, configs, "learned", chunk=13)[0]
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, two)
+    assert one.any()
