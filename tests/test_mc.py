@@ -157,11 +157,12 @@ def test_unconstrained_layouts_spread_cards_evenly():
 
 
 def test_mc_names_and_parameters():
-    assert resolve_strategy("mc").name == "mc:samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70"
-    assert resolve_strategy("mc:samples=200,rollout=basic").name == "mc:samples=200,rollout=basic,endgame=2,tail=0,halving=on,infer=70"
+    assert resolve_strategy("mc").name == "mc:samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"
+    assert resolve_strategy("mc:samples=200,rollout=basic").name == \
+        "mc:samples=200,rollout=basic,endgame=2,tail=0,halving=on,infer=70,early=off"
     assert resolve_strategy("pimc").name == "pimc:samples=64,rollout=heuristic"
     assert parse_mc(" samples = 8 ") == MCParams(samples=8, rollout="heuristic", endgame=2, tail=0, halving=True, infer=70)
-    assert parse_mc("samples=8", "pimc") == MCParams(samples=8, endgame=0, tail=0, halving=False, infer=100)
+    assert parse_mc("samples=8", "pimc") == MCParams(samples=8, endgame=0, tail=0, halving=False, infer=100, early=0)
     # pimc is mc without exact endgames: the same id, so the same play
     assert resolve_strategy("pimc:samples=8").builtin_id == resolve_strategy("mc:samples=8,endgame=0,tail=0,halving=off,infer=100").builtin_id
     for bad, needle in [("mc:samples=0", "samples must be a whole number from 1 to 100,000, not '0'"),

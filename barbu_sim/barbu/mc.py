@@ -29,27 +29,22 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
-from ..core.rng import next_u64, stream_key
-from .endgame import TT_WORDS, new_search, solve_cards, solve_domino_cards, solve_from_trick
+from ..core.rng import next_u64
 from .mc_layouts import (  # noqa: F401  (the work-space layout and inference, re-exported for the engine)
-    MC_WORK_SIZE, W_ALLOWED, W_CAP, W_COUNTS, W_HANDS, W_LAYOUT, W_RNG, W_RULES, W_SCORES, W_SQUARES,
-    W_STATE, W_SUMS, W_TT, W_VALUES, W_WEIGHTS, infer_not_held, layout_weight, record_play, sample_layout,
+    MC_WORK_SIZE, W_COUNTS, W_SQUARES, W_SUMS, W_VALUES, W_WEIGHTS, infer_not_held, layout_weight, record_play,
+    sample_layout,
 )
 from .mc_params import (  # noqa: F401  (the names the engine and the registry read, re-exported)
-    DEFAULT_ENDGAME, DEFAULT_HALVING, DEFAULT_INFER, DEFAULT_SAMPLES, DEFAULT_TAIL, MAX_SAMPLES, MC, ROLLOUTS,
-    MCParams, mc_id, parse_mc,
+    DEFAULT_EARLY, DEFAULT_ENDGAME, DEFAULT_HALVING, DEFAULT_INFER, DEFAULT_SAMPLES, DEFAULT_TAIL, LOOK, MAX_SAMPLES,
+    MC, ROLLOUTS, MCParams, mc_id, parse_mc,
 )
+from .mc_values import STREAM_MC, copy_rules, exact_from, layout_values, race  # noqa: F401  (STREAM_MC: re-exported)
 from .play_rules import above, below, suit_bits, trick_value
-from .rollout import rollout_domino, rollout_tricks
 from .rules import DOMINO, R_BEST_TOTAL, RULES_ARRAY_SIZE
-from .strategy_ids import RANDOM
-from .state import (
-    S_CONTRACT, S_LEADER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, STATE_SIZE,
-)
+from .state import S_CONTRACT, S_N_IN_TRICK, S_PLAYED, S_RULES, S_SEAT, S_TRICK_CARDS, STATE_SIZE
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
-STREAM_MC = np.uint64(0x510E527FADE682D1)  # the layouts and rollouts of one mc decision
 
 
 # The explain buffer (``barbu-sim play --explain``): row 0 holds the number of rows
@@ -107,63 +102,17 @@ def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail,
     layouts are ``first .. samples - 1``: layout ``k`` and its rollouts draw from the
     counter-based stream ``(key, k)``, the same for every card.
     """
-    me = np.int64(state[S_SEAT]) & 3
-    contract = np.int64(state[S_CONTRACT])
-    param = np.int64(state[S_PARAM])
-    rules = work[W_RULES:W_RULES + RULES_ARRAY_SIZE].view(np.int64)
-    for i in range(RULES_ARRAY_SIZE):
-        rules[i] = np.int64(state[S_RULES + i])
-    layout = work[W_LAYOUT:W_LAYOUT + 4]
-    hands = work[W_HANDS:W_HANDS + 4]
-    allowed = work[W_ALLOWED:W_ALLOWED + 4]
-    cap = work[W_CAP:W_CAP + 4].view(np.int64)
-    scores = work[W_SCORES:W_SCORES + 4].view(np.int64)
-    rng = work[W_RNG:W_RNG + 1]
-    scratch = work[W_STATE:W_STATE + STATE_SIZE]
+    copy_rules(state, work)
     values = work[W_VALUES:W_VALUES + 52].view(np.float64)
-    tt = work[W_TT:W_TT + TT_WORDS]
     weights = work[W_WEIGHTS:W_WEIGHTS + 52].view(np.float64)
-    left = 13 - np.int64(state[S_TRICK])
-    exact = left <= max(endgame, tail)  # a tail that covers the hand searches it all
-    if contract == DOMINO:  # Domino has no tricks: as many cards as that many tricks hold
-        exact = 52 - popcount(state[S_PLAYED]) <= 4 * max(endgame, tail)
-    stop = 13 - tail if contract != DOMINO and 0 < tail < left else 13
+    exact, stop = exact_from(state, np.int64(state[S_CONTRACT]), endgame, tail)
     for k in range(first, samples):
-        rng[0] = stream_key(key, np.uint64(k), STREAM_MC)
-        sample_layout(rng, me, hand, state, layout, allowed, cap)
-        roll = next_u64(rng)
-        w = 1.0
-        if miss > 0.0 and contract != DOMINO and rollout != RANDOM:
-            w = layout_weight(layout, state, work, me, rollout, miss, rules, contract, param, allowed, rng)
-        if exact or stop < 13:
-            new_search(tt)
-        if exact:
-            for j in range(4):
-                hands[j] = layout[j]
-            if contract == DOMINO:
-                solve_domino_cards(hands, state, param, rules, cards, tt, values)
-            else:
-                solve_cards(hands, state, contract, param, rules, cards, tt, values)
+        w = layout_values(cards, hand, state, work, key, k, rollout, exact, stop, miss)
         cands = cards
         while cands:
             card = lowest_bit(cands)
             cands &= cands - U1
-            if exact:
-                v = values[card]
-            else:
-                for j in range(4):
-                    hands[j] = layout[j]
-                    scores[j] = 0
-                for i in range(STATE_SIZE):
-                    scratch[i] = state[i]
-                rng[0] = roll
-                if contract == DOMINO:
-                    rollout_domino(hands, param, rules, rollout, scratch, rng, card, scores)
-                elif rollout_tricks(hands, contract, param, rules, rollout, scratch, rng, card, scores, stop) < 13:
-                    t0, t1, t2, t3 = solve_from_trick(hands, stop, np.int64(scratch[S_LEADER]) & 3, contract, param,
-                                                      rules, me, tt, values)
-                    scores[me] += t0 if me == 0 else (t1 if me == 1 else (t2 if me == 2 else t3))
-                v = np.float64(scores[me])
+            v = values[card]
             sums[card] += w * v
             squares[card] += w * v * v
             weights[card] += w
@@ -237,16 +186,25 @@ def mc_choose(sid, legal, hand, state, rng, explain):
             rounds += 1
     finalists = reps
     done = 0
+    early = (sid >> 48) & 127  # z of the early drops, in tenths (0: none)
     for rnd in range(rounds):
         m = popcount(finalists)
         upto = done + (samples if rounds == 1 else max(1, samples * n // (rounds * m)))
-        mc_estimates(finalists, hand, state, work, key, upto, rollout, endgame, tail, miss, sums, squares, done)
+        if early:
+            finalists = race(finalists, reps, hand, state, work, key, done, upto, rollout, endgame, tail, miss, sign,
+                             early / 10.0, LOOK, sums, squares, counts)
+        else:
+            mc_estimates(finalists, hand, state, work, key, upto, rollout, endgame, tail, miss, sums, squares, done)
         done = upto
-        if rnd < rounds - 1:
-            kept = _drop_worst(finalists, m // 2, sums, sign)
-            _set_counts(finalists & ~kept, done, counts)
+        if popcount(finalists) == 1:
+            break
+        if rnd < rounds - 1:  # the worse half drops out (fewer if the race dropped some already)
+            kept = _drop_worst(finalists, max(0, popcount(finalists) - (m - m // 2)), sums, sign)
+            if not early:
+                _set_counts(finalists & ~kept, done, counts)
             finalists = kept
-    _set_counts(finalists, done, counts)
+    if not early:
+        _set_counts(finalists, done, counts)
     best, best_sum = -1, -np.inf
     cands = finalists
     while cands:

@@ -39,7 +39,9 @@ W_WEIGHTS = W_COUNTS + 52  # the layouts' total weight per card (inference from 
 W_TT = W_WEIGHTS + 52  # the endgame search's transposition table
 W_HIST = W_TT + TT_WORDS  # the deal so far: the state each play was made from, then each card played
 W_HIST_CARD = W_HIST + 52 * STATE_SIZE
-MC_WORK_SIZE = W_HIST_CARD + 52
+W_CROSS = W_HIST_CARD + 52  # early stopping: weighted sums of products of two candidates' values (13 x 13)
+W_LAYOUT_SUMS = W_CROSS + 13 * 13  # early stopping: the layouts' total weight and total squared weight
+MC_WORK_SIZE = W_LAYOUT_SUMS + 2
 
 
 @njit(cache=True, _nrt=False)

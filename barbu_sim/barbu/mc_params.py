@@ -20,9 +20,11 @@ DEFAULT_ENDGAME = 2
 DEFAULT_TAIL = 0  # tricks left when the rollouts hand over to the exact search (0: never; see DEFAULT_ENDGAME)
 DEFAULT_HALVING = True  # sequential halving over the candidate cards (see mc.mc_choose)
 DEFAULT_INFER = 70  # a layout's weight per play the model would not have made, percent (see MCParams)
+DEFAULT_EARLY = 0  # early drops: z of the paired confidence bound, in tenths (0: none; see mc_values.race)
+LOOK = 8  # early drops: layouts between two looks at the cards still in play
 MAX_DEPTH = 5  # a 6-trick search takes tens of milliseconds per layout
 ROLLOUTS = {"heuristic": HEURISTIC, "basic": BASIC, "random": RANDOM}
-MC_ONLY = ("endgame", "tail", "halving", "infer")
+MC_ONLY = ("endgame", "tail", "halving", "infer", "early")
 
 
 @dataclass(frozen=True)
@@ -45,11 +47,13 @@ class MCParams:
     tail: int = DEFAULT_TAIL
     halving: bool = DEFAULT_HALVING
     infer: int = DEFAULT_INFER
+    early: int = DEFAULT_EARLY
 
     @property
     def sid(self) -> int:
         """The strategy id that carries the parameters to the kernels."""
-        return mc_id(self.samples, ROLLOUTS[self.rollout], self.endgame, self.tail, self.halving, self.infer)
+        return mc_id(self.samples, ROLLOUTS[self.rollout], self.endgame, self.tail, self.halving, self.infer,
+                     self.early)
 
     def spec(self, name: str = "mc") -> str:
         """The full name with every parameter (``pimc`` shows no depths: they are 0)."""
@@ -57,13 +61,14 @@ class MCParams:
         if name == "pimc":
             return text
         return (f"{text},endgame={self.endgame},tail={self.tail},halving={'on' if self.halving else 'off'},"
-                f"infer={self.infer}")
+                f"infer={self.infer},early={f'{self.early / 10:g}' if self.early else 'off'}")
 
 
 def mc_id(samples: int = DEFAULT_SAMPLES, rollout: int = HEURISTIC, endgame: int = 0, tail: int = 0,
-          halving: bool = False, infer: int = 100) -> int:
-    """The strategy id that carries an mc seat's parameters to the kernels."""
-    return MC | (rollout << 4) | (samples << 8) | (endgame << 32) | (tail << 36) | (int(halving) << 40) | (infer << 41)
+          halving: bool = False, infer: int = 100, early: int = 0) -> int:
+    """The strategy id that carries an mc seat's parameters to the kernels (``early``: z in tenths, 0: off)."""
+    return (MC | (rollout << 4) | (samples << 8) | (endgame << 32) | (tail << 36) | (int(halving) << 40) | (infer << 41)
+            | (early << 48))
 
 
 def _depth(key: str, value: str) -> int:
@@ -72,16 +77,30 @@ def _depth(key: str, value: str) -> int:
     return int(value)
 
 
+def _early(value: str) -> int:
+    """``early=Z`` (a number of standard errors, 1 to 12.7, in tenths) or ``early=off`` (0)."""
+    if value == "off":
+        return 0
+    try:
+        z = float(value)
+    except ValueError:
+        z = 0.0
+    if not 1.0 <= z <= 12.7 or round(z * 10) != z * 10:
+        raise ValueError(f"mc early must be off or a number of standard errors from 1 to 12.7 (one decimal), "
+                         f"not {value!r}")
+    return round(z * 10)
+
+
 def parse_mc(params: str, name: str = "mc") -> MCParams:
     """The parameters in the text after ``mc:`` (``samples=64,rollout=basic,endgame=3,tail=2``; empty: defaults).
 
     ``pimc`` (``name``) is the plain determinized player: no exact endgames, no halving, no
     inference, and only ``samples`` and ``rollout`` to set.  Raises ValueError naming what is wrong.
     """
-    found = {} if name == "mc" else {"endgame": 0, "tail": 0, "halving": False, "infer": 100}
+    found = {} if name == "mc" else {"endgame": 0, "tail": 0, "halving": False, "infer": 100, "early": 0}
     allowed = "samples=N, rollout=" + "|".join(ROLLOUTS)
     if name == "mc":
-        allowed += ", endgame=N, tail=N, halving=on|off, infer=P"
+        allowed += ", endgame=N, tail=N, halving=on|off, infer=P, early=Z|off"
     for item in filter(None, (p.strip() for p in params.split(","))):
         key, eq, value = item.partition("=")
         key, value = key.strip(), value.strip()
@@ -105,6 +124,8 @@ def parse_mc(params: str, name: str = "mc") -> MCParams:
             if not value.isdigit() or not 1 <= int(value) <= 100:
                 raise ValueError(f"mc infer must be a whole percentage from 1 to 100 (100: off), not {value!r}")
             found[key] = int(value)
+        elif key == "early" and name == "mc":
+            found[key] = _early(value)
         else:
             hint = " (pimc has no refinements to set: use mc for them)" if name == "pimc" and key in MC_ONLY else ""
             raise ValueError(f"unknown {name} parameter {key!r}: use {allowed}{hint}")
