@@ -11,6 +11,7 @@ prints a Markdown table.
 
     python scripts/mc_bench.py                          # mc against pimc, 64 layouts each, a few minutes
     python scripts/mc_bench.py --strategy mc:samples=200,rollout=basic --vs pimc:samples=200 --deals 10 --repeats 1 --out /tmp/m.json
+    python scripts/mc_bench.py --strategy mc:early=2 --vs mc --deals 400 --repeats 5 --out results/mc_bench_early.json
     python scripts/bench.py --mc                        # the same, from the main benchmark command
 """
 
@@ -92,13 +93,16 @@ def main(argv=None):
 def markdown_table(result: dict) -> str:
     """The figures as a Markdown table (deals/s on one thread), the baseline beside them."""
     a, b = result["strategy"], result["vs"]
-    lines = [f"| contract | one `{a}` seat | one `{b}` seat | four `{a}` seats | four `{b}` seats |",
-             "|---|---:|---:|---:|---:|"]
+    lines = [f"| contract | one `{a}` seat | one `{b}` seat | ratio | four `{a}` seats | four `{b}` seats | ratio |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for r in result["rows"]:
-        lines.append(f"| {r['contract']} | {r['one_seat']:,.1f} | {r['vs_one_seat']:,.1f} | {r['all_seats']:,.1f} | "
-                     f"{r['vs_all_seats']:,.1f} |")
+        lines.append(f"| {r['contract']} | {r['one_seat']:,.1f} | {r['vs_one_seat']:,.1f} | "
+                     f"{r['one_seat'] / r['vs_one_seat']:.2f} | {r['all_seats']:,.1f} | {r['vs_all_seats']:,.1f} | "
+                     f"{r['all_seats'] / r['vs_all_seats']:.2f} |")
     lines.append(f"| **mean** | **{result['mean_one_seat']:,.1f}** | **{result['vs_mean_one_seat']:,.1f}** | "
-                 f"**{result['mean_all_seats']:,.1f}** | **{result['vs_mean_all_seats']:,.1f}** |")
+                 f"**{result['mean_one_seat'] / result['vs_mean_one_seat']:.2f}** | "
+                 f"**{result['mean_all_seats']:,.1f}** | **{result['vs_mean_all_seats']:,.1f}** | "
+                 f"**{result['mean_all_seats'] / result['vs_mean_all_seats']:.2f}** |")
     return "\n".join(lines)
 
 
