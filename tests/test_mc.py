@@ -278,14 +278,15 @@ def test_distinct_cards(contract, hand, played, trick, expected):
     assert distinct_cards(h, h, state, contract) == _bits(*expected)
 
 
-@pytest.mark.parametrize("contract", ["no-tricks", "barbu"])
-def test_mc_decides_the_same_when_two_unseen_cards_swap_between_opponents(contract):
+@pytest.mark.parametrize("contract,player", [("no-tricks", "mc:samples=8"), ("barbu", "mc:samples=8"),
+                                             ("no-queens", "mc:samples=16,early=1.5")])
+def test_mc_decides_the_same_when_two_unseen_cards_swap_between_opponents(contract, player):
     """The swap test: two deals that look the same from the mc seat give the same decisions, bit for bit.
 
     A card of North and a card of West of the same suit change hands; until the play of the two
     deals first differs, everything the mc seat (East) has seen is the same, so every decision it
     made before then (the card and every estimate) must be too."""
-    seats = ["heuristic", "mc:samples=8", "heuristic", "heuristic"]
+    seats = ["heuristic", player, "heuristic", "heuristic"]
     compared = 0
     for index in range(6):
         hands = random_deal(21, index).astype(np.uint64)
