@@ -1,10 +1,11 @@
-"""Benchmark: deals per second per contract, for `random` and `heuristic`, 1 thread and all cores.
+"""Benchmark: deals per second per contract, for `random`, `heuristic` and `learned`, 1 thread and all cores.
 
 Rates are measured after compilation (compile and cache-load times are reported
 separately, from fresh processes), as the median of several repeats that
 alternate one thread and all threads, so the scaling is a paired ratio.  The
 pure-Python reference engine (tests/reference.py) is timed on a few deals per
-contract for the ratio.  Writes results/bench.json and prints a Markdown table.
+contract for the ratio.  The learned player, some 20 times slower than `heuristic`, is timed
+on a twentieth of `--deals` per call.  Writes results/bench.json and prints a Markdown table.
 
     python scripts/bench.py                 # the full benchmark (a few minutes)
     python scripts/bench.py --deals 20000 --repeats 1 --reference-deals 5 --out /tmp/b.json
@@ -37,7 +38,8 @@ from barbu_sim.barbu.rules import CONTRACTS, Rules  # noqa: E402
 from barbu_sim.barbu.strategies import BUILTINS  # noqa: E402
 from barbu_sim.core.cards import cards_of  # noqa: E402
 
-STRATEGIES = ("random", "heuristic")
+STRATEGIES = ("random", "heuristic", "learned")
+SLOWER = {"learned": 20}  # timed on --deals / this many deals per call
 
 
 def rates(contract: int, strategy: str, n: int, repeats: int, threads: int) -> tuple[float, float, float]:
@@ -129,7 +131,8 @@ def main(argv=None):
     rows = []
     for strategy in STRATEGIES:
         for c in range(7):
-            one, many, scaling = rates(c, strategy, args.deals, args.repeats, all_threads)
+            one, many, scaling = rates(c, strategy, max(1, args.deals // SLOWER.get(strategy, 1)), args.repeats,
+                                       all_threads)
             ref = reference_rate(c, strategy, args.reference_deals)
             rows.append({"strategy": strategy, "contract": CONTRACTS[c], "one_thread": one,
                          "all_threads": many, "scaling": scaling, "reference": ref, "speedup": one / ref})

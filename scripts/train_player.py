@@ -13,7 +13,7 @@ Two steps, each reproducible from the seed:
    contract, how many points a decision loses on average against mc's best card when it
    follows the heuristic and when it follows the model (regret, in mc's own estimates).
 
-    python scripts/train_player.py                          # 70,000 deals (about 10 core-minutes), then fit
+    python scripts/train_player.py                          # 90,000 deals (about 13 core-minutes), then fit
     python scripts/train_player.py --deals 2000 --out /tmp/model.json --data /tmp/learn-data
     python scripts/train_player.py --fit-only --hidden 0    # refit a linear model on the data already made
     python scripts/train_player.py --ablation               # what each feature group is worth (linear fits)
@@ -25,21 +25,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-from tqdm import tqdm
+# The fit's matrices are small: BLAS threads cost thirty times more in hand-offs than they save (measured).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+from tqdm import tqdm  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from barbu_sim.barbu.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES  # noqa: E402
-from barbu_sim.barbu.learned import MAX_HIDDEN, MODEL_PATH  # noqa: E402
-from barbu_sim.barbu.learned_data import generate_chunk  # noqa: E402
-from barbu_sim.barbu.rules import CONTRACTS, DOMINO  # noqa: E402
-from barbu_sim.core.backends import make_backend  # noqa: E402
+from barbu_sim.barbu.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES
+from barbu_sim.barbu.learned import MAX_HIDDEN, MODEL_PATH
+from barbu_sim.barbu.learned_data import generate_chunk
+from barbu_sim.barbu.rules import CONTRACTS, DOMINO
+from barbu_sim.core.backends import make_backend
 
 DEFAULT_SEED = 2027
 HOLD_OUT = 10  # deals i with i % HOLD_OUT == 0 are the held-out set
@@ -126,15 +131,19 @@ def fit(x, y, group, counts, hidden: int, epochs: int, rng: np.random.Generator,
     step = 0
     batch = 2048  # decisions per step
     for _ in range(epochs):
-        order = rng.permutation(n_dec)
-        for b0 in range(0, n_dec, batch):
-            pick = np.zeros(n_dec, bool)
-            pick[order[b0:b0 + batch]] = True
-            rows = pick[group]
-            xb, gb = x[rows], group[rows]
+        # The decisions in a new random order, each one's rows together: a step is then a contiguous slice.
+        rank = rng.permutation(n_dec)[group]
+        order = np.argsort(rank, kind="stable")
+        xs, ys, gs = x[order], yc[order], rank[order]
+        starts = np.searchsorted(gs, np.arange(0, n_dec + batch, batch))
+        for b in range(len(starts) - 1):
+            lo, hi = starts[b], starts[b + 1]
+            if lo == hi:
+                break
+            xb, gb = xs[lo:hi], gs[lo:hi] - b * batch
             pred = net.forward(xb)[0]
-            pc = pred - (np.bincount(gb, pred, n_dec) / np.maximum(counts, 1))[gb]
-            g = 2.0 * (pc - yc[rows]) / len(xb)
+            pc = pred - (np.bincount(gb, pred, batch) / np.maximum(np.bincount(gb, minlength=batch), 1))[gb]
+            g = 2.0 * (pc - ys[lo:hi]) / len(xb)
             step += 1
             lr = 3e-3 if step < 2000 else 1e-3
             for p, gp, mm, vv in zip(params, net.grads(xb, g), m, v):
@@ -166,12 +175,34 @@ def groups_of(decision: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return group, counts.astype(np.float64)
 
 
-def train(data: dict, hidden: int, epochs: int, seed: int, drop: tuple[int, ...] = ()) -> tuple[dict, list[dict]]:
-    """The model file's ``contracts`` entry and the held-out report, per contract."""
+def parse_hidden(text: str) -> dict[str, int]:
+    """``"16"`` or ``"16,trumps=32"`` → hidden units per contract (a default, then contract=units)."""
+    out: dict[str, int] = {}
+    default = None
+    for part in str(text).split(","):
+        name, eq, value = part.strip().rpartition("=")
+        if not value.strip().isdigit() or not 0 <= int(value) <= MAX_HIDDEN:
+            raise ValueError(f"hidden units are whole numbers 0..{MAX_HIDDEN}, not {value!r}")
+        if not eq:
+            default = int(value)
+        elif name.strip() in CONTRACTS:
+            out[name.strip()] = int(value)
+        else:
+            raise ValueError(f"unknown contract {name.strip()!r} in --hidden (contracts: {', '.join(CONTRACTS)})")
+    if default is None:
+        raise ValueError("--hidden needs a default number of units first, as in 16,trumps=32")
+    return {c: out.get(c, default) for c in CONTRACTS}
+
+
+def train(data: dict, hidden, epochs: int, seed: int, drop: tuple[int, ...] = (),
+          names=CONTRACTS) -> tuple[dict, list[dict]]:
+    """The model file's ``contracts`` entry and the held-out report, per contract (of ``names``);
+    ``hidden``: units for every contract, or a dict of them by contract."""
     rng = np.random.default_rng(seed)
     models, report = {}, []
     held = (data["decision"] // 64) % HOLD_OUT == 0
-    for cid, name in enumerate(CONTRACTS):
+    for name in names:
+        cid = CONTRACTS.index(name)
         sel = data["contract"] == cid
         x = data["x"][sel].astype(np.float64)
         if drop:
@@ -181,30 +212,57 @@ def train(data: dict, hidden: int, epochs: int, seed: int, drop: tuple[int, ...]
         h = held[sel]
         g_tr, c_tr = groups_of(dec[~h])
         g_te, c_te = groups_of(dec[h])
-        net = fit(x[~h], y[~h], g_tr, c_tr, hidden, epochs, rng)
+        started = time.perf_counter()
+        units = hidden[name] if isinstance(hidden, dict) else hidden
+        net = fit(x[~h], y[~h], g_tr, c_tr, units, epochs, rng)
         pred = net.forward(x[h])[0]
-        model_regret, heur_regret = regrets(pred, y[h], g_te, c_te, x[h][:, 0] > 0.5)
+        print(f"  {name}: fitted on {len(c_tr):,} decisions in {time.perf_counter() - started:.0f} s", file=sys.stderr,
+              flush=True)
+        model_regret, heur_regret = regrets(pred, y[h], g_te, c_te, x[h][:, 0] > 0.5) if len(c_te) else (0.0, 0.0)
         models[name] = net.to_json()
-        report.append({"contract": name, "train_decisions": len(c_tr), "test_decisions": len(c_te),
+        report.append({"contract": name, "hidden": units, "train_decisions": len(c_tr), "test_decisions": len(c_te),
                        "heuristic_regret": round(heur_regret, 4), "model_regret": round(model_regret, 4),
                        "regret_removed": round(1 - model_regret / heur_regret, 3) if heur_regret else None})
     return models, report
 
 
-FEATURE_GROUPS = {  # for --ablation: each group's trick-contract features (Domino's are named in DOMINO_FEATURES)
-    "heuristic's card": (0,), "winning the trick": (1, 2, 16, 19), "points in the trick": (3, 4),
-    "the card's own points": (5, 14, 20), "rank and unseen cards": (6, 7, 8, 9, 24, 17, 22),
-    "suit lengths and voids": (10, 11, 12, 15, 28, 29), "position in the trick": (13, 23, 25, 26),
+# For --ablation: groups of features, by their index in the feature vector (features.py names them).
+TRICK_GROUPS = {
+    "heuristic's card": (0,), "winning the trick": (1, 2, 16, 19, 34), "points in the trick": (3, 4),
+    "the card's own points": (5, 14, 20, 21, 39), "rank and unseen cards": (6, 7, 8, 9, 17, 22, 24, 35, 36, 37, 38),
+    "suit lengths and voids": (10, 11, 12, 15, 28, 29, 30), "trumps": (18, 27, 31, 32, 33, 40, 41),
+    "place in the trick": (13, 23, 25, 26),
 }
+DOMINO_GROUPS = {"heuristic's card": (0,), "the column": (1, 6, 9), "cards beyond it": (2, 3, 8),
+                 "next cards": (4, 5, 7, 12), "suit counts": (10, 11)}
+
+
+def ablation(data: dict, seed: int) -> list[dict]:
+    """Held-out regret of linear fits without each feature group: trick contracts (mean) and Domino."""
+    rows = []
+    for label, groups, names in (("trick contracts", TRICK_GROUPS, CONTRACTS[:DOMINO]),
+                                 ("domino", DOMINO_GROUPS, CONTRACTS[DOMINO:])):
+        def mean_regret(drop=(), names=names):
+            report = train(data, 0, 1, seed, drop, names)[1]
+            return float(np.mean([r["model_regret"] for r in report])), float(np.mean([r["heuristic_regret"]
+                                                                                       for r in report]))
+        full, heur = mean_regret()
+        rows.append({"contracts": label, "without": "(nothing)", "regret": full, "heuristic_regret": heur})
+        for gname, cols in groups.items():
+            rows.append({"contracts": label, "without": gname, "regret": mean_regret(cols)[0],
+                         "heuristic_regret": heur})
+    return rows
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=70_000, help="training deals (default 70,000; a tenth held out)")
+    ap.add_argument("--deals", type=int, default=90_000, help="training deals (default 90,000; a tenth held out)")
     ap.add_argument("--samples", type=int, default=32, help="mc layouts per decision (default 32)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"deals and initial weights (default {DEFAULT_SEED})")
-    ap.add_argument("--hidden", type=int, default=8, help=f"hidden units per contract, 0..{MAX_HIDDEN} (default 8)")
-    ap.add_argument("--epochs", type=int, default=6, help="passes over the data (default 6)")
+    ap.add_argument("--hidden", default="16,trumps=32",
+                    help=f"hidden units per contract, 0..{MAX_HIDDEN}: one number, then CONTRACT=N for exceptions "
+                         "(default 16,trumps=32)")
+    ap.add_argument("--epochs", type=int, default=8, help="passes over the data (default 8)")
     ap.add_argument("--chunk", type=int, default=500, help="deals per data chunk (default 500)")
     ap.add_argument("--data", default=str(ROOT / "runs" / "learned-data"), help="where the data chunks are kept")
     ap.add_argument("--out", default=str(MODEL_PATH), help="the model file to write")
@@ -214,8 +272,10 @@ def main(argv=None):
     ap.add_argument("--ray-address", default=None)
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
-    if not 0 <= args.hidden <= MAX_HIDDEN:
-        sys.exit(f"Error: --hidden must be 0..{MAX_HIDDEN}")
+    try:
+        hidden = parse_hidden(args.hidden)
+    except ValueError as e:
+        sys.exit(f"Error: {e}")
     start = time.perf_counter()
     if args.fit_only:
         paths = sorted(Path(args.data).glob("chunk-*.npz"))
@@ -228,12 +288,14 @@ def main(argv=None):
             sys.exit(f"Error: {e}")
     made = time.perf_counter() - start
     data = load(paths)
-    models, report = train(data, args.hidden, args.epochs, args.seed)
-    out = {"name": "learned", "features": N_FEATURES, "hidden": args.hidden,
+    models, report = train(data, hidden, args.epochs, args.seed)
+    out = {"name": "learned", "features": N_FEATURES, "hidden": hidden,
            "feature_names": {"tricks": list(TRICK_FEATURES), "domino": list(DOMINO_FEATURES)},
            "training": {"seed": args.seed, "deals": args.deals, "samples": args.samples, "epochs": args.epochs,
-                        "rows": int(len(data["y"])), "held_out": report,
-                        "command": "python scripts/train_player.py " + " ".join(argv if argv is not None else sys.argv[1:])},
+                        "rows": len(data["y"]), "held_out": report,
+                        "command": (f"python scripts/train_player.py --seed {args.seed} --deals {args.deals} "
+                                    f"--samples {args.samples} --chunk {args.chunk} --hidden {args.hidden} "
+                                    f"--epochs {args.epochs}")},
            "contracts": models}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
@@ -243,14 +305,12 @@ def main(argv=None):
     print("|---|---|---|---|---|")
     for r in report:
         print(f"| {r['contract']} | {r['test_decisions']:,} | {r['heuristic_regret']:.3f} | {r['model_regret']:.3f} "
-              f"| {r['regret_removed']:.0%} |")
+              f"| {'-' if r['regret_removed'] is None else format(r['regret_removed'], '.0%')} |")
     if args.ablation:
-        print("\nLinear fits without each feature group (held-out regret, mean over contracts):")
-        base = np.mean([r["model_regret"] for r in train(data, 0, 1, args.seed)[1]])
-        print(f"| all features | {base:.4f} |")
-        for gname, cols in FEATURE_GROUPS.items():
-            worse = np.mean([r["model_regret"] for r in train(data, 0, 1, args.seed, cols)[1]])
-            print(f"| without {gname} | {worse:.4f} |")
+        print("\nLinear fits without each feature group: held-out regret (points per decision against mc's best)")
+        print("| contracts | features left out | regret | heuristic's regret |\n|---|---|---:|---:|")
+        for r in ablation(data, args.seed):
+            print(f"| {r['contracts']} | {r['without']} | {r['regret']:.4f} | {r['heuristic_regret']:.4f} |")
 
 
 if __name__ == "__main__":

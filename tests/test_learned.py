@@ -8,11 +8,21 @@ import pytest
 
 from barbu_sim.barbu.api import play_batch, play_deal
 from barbu_sim.barbu.deals import random_deal
-from barbu_sim.barbu.features import N_FEATURES, domino_card_features, trick_card_features
+from barbu_sim.barbu.features import (
+    N_FEATURES,
+    domino_card_features,
+    trick_card_features,
+)
 from barbu_sim.barbu.game.evaluation import strategy_fingerprint
 from barbu_sim.barbu.heuristic import heuristic_strategy
 from barbu_sim.barbu.kernels import PASS
-from barbu_sim.barbu.learned import MODEL_PATH, learned_func, load_model, model_from_dict, model_id
+from barbu_sim.barbu.learned import (
+    MODEL_PATH,
+    learned_func,
+    load_model,
+    model_from_dict,
+    model_id,
+)
 from barbu_sim.barbu.position import Position
 from barbu_sim.barbu.rules import DOMINO
 from barbu_sim.barbu.strategies import resolve_strategy
@@ -92,7 +102,7 @@ def test_one_feature_marks_the_heuristics_card_and_wins_agrees_with_the_trick():
         for _ in range(20):
             legal = pos.legal()
             x = _features(pos, legal)
-            assert x.shape == (bin(int(legal)).count("1"), N_FEATURES)
+            assert x.shape == (int(legal).bit_count(), N_FEATURES)
             assert x[:, 0].sum() == 1  # exactly one card is the heuristic's
             if pos.n_in_trick == 0:
                 assert (x[:, 1] == 1).all()  # a lead wins the trick so far
@@ -131,3 +141,31 @@ def test_learned_batches_are_the_same_on_any_thread_count():
         numba.set_num_threads(before)
     assert np.array_equal(one, two)
     assert one.any()
+
+
+def test_training_reproduces_the_model_from_its_seed(tmp_path):
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import train_player
+    common = ["--deals", "14", "--chunk", "7", "--samples", "4", "--hidden", "2", "--epochs", "1", "--no-progress",
+              "--data", str(tmp_path / "data")]
+    train_player.main([*common, "--out", str(tmp_path / "a.json")])
+    assert len(list((tmp_path / "data").glob("chunk-*.npz"))) == 2
+    train_player.main([*common, "--fit-only", "--out", str(tmp_path / "b.json")])  # the same data, fitted again
+    a = json.loads((tmp_path / "a.json").read_text())
+    b = json.loads((tmp_path / "b.json").read_text())
+    assert a["contracts"] == b["contracts"]
+    model, ident = load_model(str(tmp_path / "a.json"))
+    assert model.shape[0] == 7 and model[:, 0].tolist() == [2.0] * 7  # two hidden units per contract
+    assert a["training"]["rows"] > 100 and len(a["training"]["held_out"]) == 7
+
+
+def test_a_run_records_the_model_and_refuses_another():
+    from barbu_sim.barbu.runs import RunConfig
+    config = RunConfig(deals=10, strategies=["learned", "heuristic", "learned", "heuristic"])
+    assert config.strategies == [f"learned@{model_id()}", "heuristic"] * 2
+    assert RunConfig(deals=10, strategies=config.strategies).strategies == config.strategies  # a resumed run
+    with pytest.raises(ValueError, match="retrained"):
+        RunConfig(deals=10, strategies=["learned@000000000000"] * 4)
+    assert resolve_strategy(f"learned@{model_id()}").name == "learned"

@@ -309,3 +309,16 @@ def test_ray_bench_script_runs(cluster, tmp_path):
     result = json.loads(out.read_text())
     assert result["heuristic"]["records_identical"] is True
     assert result["heuristic"]["deals"] == 3000 and result["task_overhead"]["tasks"] == 5
+
+
+@needs_ray
+def test_learned_player_training_data_identical(cluster):
+    from barbu_sim.barbu.learned_data import generate_chunk
+    items = [(5, 0, 3, 4), (5, 3, 4, 4)]  # (seed, first deal, deals, layouts per decision)
+    local = [generate_chunk(*item) for item in items]  # compiled here first: the workers load it from the cache
+    remote = list(cluster.imap(generate_chunk, items, what="chunk"))
+    assert len(remote) == 2
+    for a, b in zip(local, remote):
+        assert a.keys() == b.keys() and len(a["y"]) > 20
+        for key in a:
+            assert a[key].tobytes() == b[key].tobytes(), key

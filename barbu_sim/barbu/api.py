@@ -33,7 +33,7 @@ MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1
 MAX_SAMPLES = 1_000_000  # Monte Carlo deals per evaluated hand
 NO_EXPLAIN = np.zeros((0, 0), np.float64)
-NO_MODEL = np.zeros((0, MODEL_WIDTH), np.float64)
+NO_MODEL = np.zeros((0, MODEL_WIDTH), np.float32)
 
 
 def _uses_mc(ids: np.ndarray) -> bool:

@@ -128,7 +128,7 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
     scores, tricks : (n, k, 4) int16 / int8, params : (n, k) int8 (deal batches; else (0, 0, 0) / (0, 0)).
     sums, squares : (n, k, 4) int64, zeroed (hand evaluation; else (0, 0, 0)).
     errors : (n,) int64, zeroed: a negative error code for an item that stopped on a failed play.
-    model : the learned player's (7, MODEL_WIDTH) float64 weights (:mod:`barbu_sim.barbu.learned`),
+    model : the learned player's (7, MODEL_WIDTH) float32 weights (:mod:`barbu_sim.barbu.learned`),
         or a (0, MODEL_WIDTH) array when no seat plays it.
     explain : None for the engine without the strong players (mc, learned), an empty (0, 0)
         float64 array for the engine with them (get the kernel from :func:`batch_kernel`).
@@ -153,13 +153,13 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
 _ONE_ARGS = (
     types.uint64[::1], types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
     USER_FNS, types.uint64, types.uint64, types.int64[::1], types.int64[::1],
-    types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1], types.float64[:, ::1],
+    types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1], types.float32[:, ::1],
 )
 _BATCH_ARGS = (
     types.uint64, types.int64, types.int64, types.int64, types.uint64[::1], types.int64, types.int64,
     types.int64[:, ::1], types.int64[::1], types.int64[::1], USER_FNS,
     types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
-    types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64, types.float64[:, ::1],
+    types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64, types.float32[:, ::1],
 )
 _EXPLAIN = types.float64[:, ::1]
 

@@ -22,10 +22,30 @@ from numba import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
 from .basic import _domino_sides
-from .play_rules import above, below, beats, suit_bits, trick_value
-from .rules import BARBU, HEARTS, KING_OF_HEARTS, NO_HEARTS, NO_QUEENS, R_DOMINO_ACE, TRUMPS
+from .play_rules import above, beats, below, suit_bits, trick_value
+from .rules import (
+    BARBU,
+    HEARTS,
+    KING_OF_HEARTS,
+    NO_HEARTS,
+    NO_LAST_TWO,
+    NO_QUEENS,
+    NO_TRICKS,
+    R_DOMINO_ACE,
+    TRUMPS,
+)
 from .state import (
-    S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_VOIDS,
+    S_CONTRACT,
+    S_DECLARER,
+    S_N_IN_TRICK,
+    S_NOT_HELD,
+    S_PARAM,
+    S_PLAYED,
+    S_RULES,
+    S_SEAT,
+    S_TRICK,
+    S_TRICK_CARDS,
+    S_VOIDS,
     S_WIN_CARD,
 )
 
@@ -41,7 +61,10 @@ TRICK_FEATURES = (
     "wins x trick number (/12)", "rank x trick number (/12)", "trump", "trump x wins", "K of hearts",
     "lead x heart with K of hearts out", "place in trick x rank", "lead x master", "my higher cards in suit (/12)",
     "lowest legal of its suit", "highest legal of its suit", "declarer x trump", "lead x my length in suit",
-    "lead x unseen in suit",
+    "lead x unseen in suit", "seats still to play void in the suit (/3)", "trump x my trumps (/13)",
+    "trump x unseen trumps (/13)", "side-suit lead x unseen trumps (/13)", "wins x seats still to play (/3)",
+    "trick 11 on x rank", "my masters left in suit (/13)", "my lower cards in suit (/12)", "off-suit x rank",
+    "unseen points in suit (/10)", "seats still to play that may ruff (/3)", "trump x others out of trumps (/3)",
 )
 DOMINO_FEATURES = (
     "heuristic's card", "opens a column", "my cards beyond it (/12)", "others' cards beyond it (/12)",
@@ -49,7 +72,7 @@ DOMINO_FEATURES = (
     "others' cards before my next one (/12)", "end of its column", "my length in suit (/13)",
     "unseen in suit (/13)", "next card may be held by a seat that passed",
 )
-N_FEATURES = 32
+N_FEATURES = 42
 FEATURE_NAMES = TRICK_FEATURES + ("",) * (N_FEATURES - len(TRICK_FEATURES))
 assert len(TRICK_FEATURES) <= N_FEATURES and len(DOMINO_FEATURES) <= N_FEATURES
 
@@ -90,11 +113,10 @@ def trick_card_features(card, legal, hand, state, heuristic_card, out):
     higher = unseen & in_suit & above(card)
     master = 1.0 if higher == U0 else 0.0
     sure = 0.0
-    if wins > 0.0:
-        if k == 3:
-            sure = 1.0
-        elif master > 0.0 and (contract != TRUMPS or s == trump or (unseen & suit_bits(trump)) == U0):
-            sure = 1.0
+    # Sure to win: last to play, or the master of its suit with no trump left to ruff it.
+    if wins > 0.0 and (k == 3 or master > 0.0 and (contract != TRUMPS or s == trump
+                                                    or (unseen & suit_bits(trump)) == U0)):
+        sure = 1.0
     take = np.float64(trick_value(contract, t, trick | b, rules)) / 10.0
     own = _own_points(contract, card, rules) / 10.0
     my_len = np.float64(popcount(hand & in_suit))
@@ -136,6 +158,41 @@ def trick_card_features(card, legal, hand, state, heuristic_card, out):
     out[27] = out[18] if np.int64(state[S_DECLARER]) == me else 0.0
     out[28] = lead * my_len / 13.0
     out[29] = lead * n_unseen / 13.0
+    later = 0  # the seats still to play to this trick that have shown out of its suit (or of this suit, leading)
+    for j in range(1, 4 - k):
+        if (state[S_VOIDS + ((me + j) & 3)] >> np.uint64(led)) & U1:
+            later += 1
+    out[30] = later / 3.0
+    if trump >= 0:
+        my_trumps = popcount(hand & suit_bits(trump)) / 13.0
+        out_trumps = popcount(unseen & suit_bits(trump)) / 13.0
+        out[31] = out[18] * my_trumps
+        out[32] = out[18] * out_trumps
+        out[33] = lead * (1.0 - out[18]) * out_trumps
+    out[34] = wins * (3 - k) / 3.0
+    out[35] = r / 12.0 if t >= 10 else 0.0
+    # My other cards of the suit above every unseen one of it: masters now and until the suit is led.
+    top_unseen = unseen & in_suit
+    mine_above = hand & in_suit & ~b
+    if top_unseen:
+        mine_above &= above(highest_bit(top_unseen))
+    out[36] = popcount(mine_above) / 13.0
+    out[37] = popcount(hand & in_suit & below(card)) / 12.0
+    out[38] = off * r / 12.0
+    if trump >= 0:
+        ruff = 0  # the seats still to play that have shown out of the suit but not out of trumps
+        for j in range(1, 4 - k):
+            v = state[S_VOIDS + ((me + j) & 3)]
+            if (v >> np.uint64(led)) & U1 and not (v >> np.uint64(trump)) & U1:
+                ruff += 1
+        out[40] = ruff / 3.0
+        out_of_trumps = 0
+        for j in range(4):
+            if j != me and (state[S_VOIDS + j] >> np.uint64(trump)) & U1:
+                out_of_trumps += 1
+        out[41] = out[18] * out_of_trumps / 3.0
+    out[39] = np.float64(trick_value(contract, 0, unseen & in_suit, rules)) / 10.0 if contract != TRUMPS \
+        and contract != NO_TRICKS and contract != NO_LAST_TWO else 0.0
 
 
 @njit(cache=True, _nrt=False)

@@ -76,7 +76,7 @@ def generate_chunk(seed: int, lo: int, n: int, samples: int) -> dict:
     ``contract`` (rows,) int8.  Feature 0 marks the card ``heuristic`` plays.
     """
     xs, ys, ds, cs = [], [], [], []
-    x = np.zeros((13, N_FEATURES), np.float64)
+    x = np.zeros((13, N_FEATURES), np.float32)  # as the player computes them
     y = np.zeros(13, np.float64)
     sums = np.zeros(52, np.float64)
     squares = np.zeros(52, np.float64)

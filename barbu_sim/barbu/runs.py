@@ -26,7 +26,7 @@ from .schema import (
     CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, SCHEMA_VERSION, SCORE_COLUMNS, SUIT_ENUM, TRICK_COLUMNS,
 )
 from .mc_params import MC
-from .strategies import resolve_strategy
+from .strategies import canonical_strategy, resolve_strategy
 
 MAX_DEALS = 100_000_000
 ROWS_PER_CHUNK = 2_000_000  # keeps a chunk's frame around 100 MB
@@ -89,7 +89,8 @@ class RunConfig:
                    for choice in choices.get(c, [NO_CHOICE.get(c)])]
         the_rules = Rules(**{k.replace("-", "_"): v for k, v in self.rules.items()})
         # every option, so that a run written before an option existed compares equal on --resume
-        derived = {"contracts": contracts, "_rules": the_rules, "rules": the_rules.to_dict(), "_configs": configs}
+        derived = {"contracts": contracts, "_rules": the_rules, "rules": the_rules.to_dict(), "_configs": configs,
+                   "strategies": [canonical_strategy(s) for s in self.strategies]}
         if self.chunk_deals <= 0:
             slow = any((resolve_strategy(s).builtin_id & 15) == MC for s in self.strategies)  # mc and pimc
             # An mc deal costs thousands of rollouts: small chunks keep Ctrl-C and --resume close to the work.

@@ -21,12 +21,12 @@ from __future__ import annotations
 from ..core.strategies import Strategy, StrategyRegistry, lowest_strategy, random_strategy
 from .basic import basic_strategy
 from .heuristic import heuristic_strategy
-from .learned import learned_func
+from .learned import learned_func, model_id
 from .mc_params import parse_mc
 from .strategy_ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM, USER
 
-__all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LEARNED", "LOWEST", "RANDOM", "REGISTRY", "USER", "resolve_strategy",
-           "seat_strategies"]
+__all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LEARNED", "LOWEST", "RANDOM", "REGISTRY", "USER", "canonical_strategy",
+           "resolve_strategy", "seat_strategies"]
 
 BUILTINS: dict[str, Strategy] = {
     "random": Strategy("random", RANDOM, random_strategy),
@@ -47,6 +47,23 @@ def _pimc_strategy(params: str) -> Strategy:
     return _mc_strategy(params, "pimc")
 
 
-REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy, "pimc": _pimc_strategy})
+def _learned_version(version: str) -> Strategy:
+    """``learned@<model id>``: the learned player, when that model is the one installed."""
+    if version != model_id():
+        raise ValueError(f"learned@{version} names a learned-player model this installation does not have (its model "
+                         f"is learned@{model_id()}, retrained since): play it again with 'learned'")
+    return BUILTINS["learned"]
+
+
+def canonical_strategy(spec):
+    """``spec`` as a run's manifest records it: ``learned`` with its model's id (``learned@<id>``), so that a run
+    is never resumed, nor a cached table reused, with another model; any other spec unchanged."""
+    if isinstance(spec, str) and spec.strip() == "learned":
+        return f"learned@{model_id()}"
+    return spec
+
+
+REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy, "pimc": _pimc_strategy},
+                            {"learned": _learned_version})
 resolve_strategy = REGISTRY.resolve
 seat_strategies = REGISTRY.seat_strategies

@@ -154,6 +154,16 @@ def compare_orders_cmd(
     typer.echo(text)
 
 
+def _played_by(strategy: str) -> str:
+    """The line that says on which play the advice's numbers rest."""
+    from ..barbu.strategies import canonical_strategy
+    name = canonical_strategy(strategy)
+    if strategy.strip() == "learned":
+        return (f"Numbers from {name} play at every seat (the learned player, trained on the Monte-Carlo "
+                "player's estimates); --strategy heuristic for the rule-based player's.")
+    return f"Numbers from {name} play at every seat."
+
+
 @app.command()
 def advise(
     hand: Annotated[str, typer.Argument(help="A 13-card hand: 'AS KS 10H ...' or PBN 'AKQ.JT9.876.5432'.")],
@@ -165,7 +175,7 @@ def advise(
     declarer: Annotated[str, typer.Option(metavar="SEAT", help="The declarer's seat (N, E, S, W); with --double, HAND is --seat's.")] = "N",
     seat: Annotated[Optional[str], typer.Option(metavar="SEAT", help="With --double: your seat (default: across from the declarer).")] = None,
     margin: Annotated[float, typer.Option(metavar="POINTS", help="With --double: the expected gain a voluntary double must beat.")] = 5.0,
-    strategy: Annotated[str, typer.Option(metavar="NAME", help=PLAY_STRATEGY_HELP.replace("for every", "assumed at every", 1))] = "heuristic",
+    strategy: Annotated[str, typer.Option(metavar="NAME", help=PLAY_STRATEGY_HELP.replace("for every", "assumed at every", 1) + " The default, learned, plays like the Monte-Carlo player (docs/learned-player.md).")] = "learned",
     samples: SamplesOpt = 2000,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the Monte Carlo deals.")] = 0,
     rules: RulesOpt = None,
@@ -215,7 +225,9 @@ def advise(
         if answer.caution:
             typer.echo(f"\n{answer.caution}")
         typer.echo(f"\nDouble: {', '.join(calls) if calls else 'nobody'}")
+        typer.echo(_played_by(strategy))
         return
     typer.echo(to_markdown(result.rows, 2))
     typer.echo(f"\nOpponents' doubles owed (left, across, right): {result.owed}")
     typer.echo(f"Recommended (optimal policy, settled score): {result.recommended}")
+    typer.echo(_played_by(strategy))

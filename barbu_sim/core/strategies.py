@@ -126,12 +126,17 @@ class StrategyRegistry:
     ``parametric`` maps the name of a built-in that takes parameters (``mc`` in
     ``mc:samples=64``) to a function of the text after the colon that returns its
     :class:`Strategy` (or raises ValueError); such names are never plugin specs.
+    ``versioned`` maps the name of a built-in whose behaviour has versions (a trained model)
+    to a function of the text after ``@`` (``learned@3f2a9c1b7d20``) that returns its
+    :class:`Strategy` when that version is the one installed (or raises ValueError).
     """
 
-    def __init__(self, builtins: dict[str, Strategy], user_id: int, parametric: dict | None = None):
+    def __init__(self, builtins: dict[str, Strategy], user_id: int, parametric: dict | None = None,
+                 versioned: dict | None = None):
         self.builtins = builtins
         self.user_id = user_id
         self.parametric = parametric or {}
+        self.versioned = versioned or {}
 
     def resolve(self, spec) -> Strategy:
         """A :class:`Strategy` from a built-in name, ``path/to/file.py:func``, ``module:func`` or an njit function."""
@@ -144,6 +149,9 @@ class StrategyRegistry:
         name = spec.strip()
         if name in self.builtins:
             return self.builtins[name]
+        base, at, version = name.partition("@")
+        if at and base.strip() in self.versioned:
+            return self.versioned[base.strip()](version.strip())
         head, _, params = name.partition(":")
         if head.strip() in self.parametric:
             return self.parametric[head.strip()](params)
