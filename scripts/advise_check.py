@@ -6,10 +6,10 @@ advice grid (each negative contract, Trumps in each suit, Domino from each rank)
 same player at all four seats: `mc` on `--mc-samples` deals of the unseen cards (the
 reference), and `learned` and `heuristic` on the same deals.  Per player: the mean absolute
 difference from mc's estimate over every hand and configuration, how often the contract it
-would rank first for the hand (best trump suit and domino rank) is mc's, and how often its
-best trump suit and best domino rank are mc's.  Writes results/advise_check.json.
+would rank first for the hand (best trump suit and domino rank) is mc's, what choosing it costs
+in mc's values, and how often its best trump suit and best domino rank are mc's.  Writes results/advise_check.json.
 
-    python scripts/advise_check.py                           # 40 hands, 24 mc deals each (about 15 core-minutes)
+    python scripts/advise_check.py                           # 100 hands, 32 mc deals each (about 5 minutes)
     python scripts/advise_check.py --hands 4 --mc-samples 4 --out /tmp/a.json
 """
 
@@ -44,18 +44,22 @@ def agreement(ref: np.ndarray, est: np.ndarray) -> dict:
     n = len(ref)
     best = [[EvalGrid.contract_values(m[h], np.zeros_like(m[h]), 0) for h in range(n)] for m in (ref, est)]
     same_contract = np.mean([np.argmax(a[0]) == np.argmax(b[0]) for a, b in zip(*best)])
+    # What following this player's ranking costs, in mc's own values: mc's best contract against the
+    # contract (with trump suit and rank) this player ranks first, both valued by mc.
+    lost = [a[0].max() - a[0][np.argmax(b[0])] for a, b in zip(*best)]
     same_trump = np.mean([a[1][5] == b[1][5] for a, b in zip(*best)])
     same_rank = np.mean([a[1][6] == b[1][6] for a, b in zip(*best)])
     return {"mean_abs_difference": float(np.mean(np.abs(ref[:, :, 0] - est[:, :, 0]))),
             "declarer_bias": float(np.mean(est[:, :, 0] - ref[:, :, 0])),
+            "points_lost_by_its_choice": float(np.mean(lost)),
             "same_best_contract": float(same_contract), "same_best_trump": float(same_trump),
             "same_best_domino_rank": float(same_rank)}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hands", type=int, default=40)
-    ap.add_argument("--mc-samples", type=int, default=24, help="deals of the unseen cards per hand (default 24)")
+    ap.add_argument("--hands", type=int, default=100)
+    ap.add_argument("--mc-samples", type=int, default=32, help="deals of the unseen cards per hand (default 32)")
     ap.add_argument("--seed", type=int, default=909, help="the hands' and deals' seed (default 909)")
     ap.add_argument("--out", default=str(ROOT / "results" / "advise_check.json"))
     args = ap.parse_args(argv)
@@ -70,10 +74,12 @@ def main(argv=None):
         result["players"][canonical_strategy(player)] = agreement(ref, est)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
-    print("| player | mean abs. difference from mc | declarer bias | same best contract | same trump | same rank |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| player | mean abs. difference from mc | declarer bias | points lost by its choice | same best contract "
+          "| same trump | same rank |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, r in result["players"].items():
-        print(f"| {name} | {r['mean_abs_difference']:.2f} | {r['declarer_bias']:+.2f} | {r['same_best_contract']:.0%} "
+        print(f"| {name} | {r['mean_abs_difference']:.2f} | {r['declarer_bias']:+.2f} | "
+              f"{r['points_lost_by_its_choice']:.2f} | {r['same_best_contract']:.0%} "
               f"| {r['same_best_trump']:.0%} | {r['same_best_domino_rank']:.0%} |")
     return result
 

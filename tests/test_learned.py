@@ -169,3 +169,10 @@ def test_a_run_records_the_model_and_refuses_another():
     with pytest.raises(ValueError, match="retrained"):
         RunConfig(deals=10, strategies=["learned@000000000000"] * 4)
     assert resolve_strategy(f"learned@{model_id()}").name == "learned"
+
+
+def test_advice_says_on_which_play_its_numbers_rest():
+    from barbu_sim.cli.games import _played_by
+    assert _played_by("learned").startswith(f"Numbers from learned@{model_id()} play at every seat")
+    assert "--strategy heuristic" in _played_by("learned")
+    assert _played_by("heuristic") == "Numbers from heuristic play at every seat."

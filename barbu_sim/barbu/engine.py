@@ -3,7 +3,8 @@
 Kernel/wrapper pairs: :mod:`barbu_sim.barbu.api` validates and preallocates, then calls a
 kernel through :func:`one_kernel` or :func:`batch_kernel`, which compile it on first use (see
 :mod:`barbu_sim.core.compiling`) for one of two engines built from the same source: without the
-mc player (``explain`` is None: built-in and plugin players) or with it.  The play loops
+strong players, ``mc`` and ``learned`` (``explain`` is None: built-in and plugin players) or with
+them.  The play loops
 themselves are in :mod:`barbu_sim.barbu.kernels`.
 
 One driver serves both kinds of batch: playing deals ``start ..`` of a run, and
@@ -170,7 +171,7 @@ def one_kernel(with_mc: bool):
     Its ``explain`` argument must then be a (rows, EXPLAIN_WIDTH) float64 array with mc, None without.
     """
     args = _ONE_ARGS + ((_EXPLAIN if with_mc else types.none),)
-    return ensure_compiled(play_one_kernel, args, "the Barbu engine with the mc player" if with_mc
+    return ensure_compiled(play_one_kernel, args, "the Barbu engine with the mc and learned players" if with_mc
                            else "the Barbu engine", "barbu-one-mc" if with_mc else "barbu-one")
 
 
@@ -180,5 +181,5 @@ def batch_kernel(with_mc: bool):
     Its ``explain`` argument must then be an empty (0, 0) float64 array with mc, None without.
     """
     args = _BATCH_ARGS + ((_EXPLAIN if with_mc else types.none),)
-    return ensure_compiled(play_batch_kernel, args, "the Barbu batch engine with the mc player" if with_mc
+    return ensure_compiled(play_batch_kernel, args, "the Barbu batch engine with the mc and learned players" if with_mc
                            else "the Barbu batch engine", "barbu-batch-mc" if with_mc else "barbu-batch")

@@ -2,7 +2,7 @@
 
 The entry kernels that call these loops, one deal with its record and the parallel batch
 driver, are in :mod:`barbu_sim.barbu.engine`.  The loops are compiled in two engines from this
-one source, without or with the mc player, told apart by the type of their ``explain``
+one source, without or with the strong players (mc, learned), told apart by the type of their ``explain``
 argument (None or an array): see :func:`_mc_if_compiled_in`.
 
 Compile time: numba's own inliner (``inline="always"``) re-types and re-inlines a function's
