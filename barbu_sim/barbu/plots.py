@@ -183,7 +183,8 @@ def _title_counts(values: list[int], unit: str) -> str:
     return f"{lo:,} {unit}" if lo == hi else f"{lo:,}-{hi:,} {unit}"
 
 
-def plot_comparison(blocks: pl.DataFrame, score: str = "settled", win_rates: pl.DataFrame | None = None) -> plt.Figure:
+def plot_comparison(blocks: pl.DataFrame, score: str = "settled", win_rates: pl.DataFrame | None = None,
+                    players: str | None = None) -> plt.Figure:
     """Bar chart of contract-order policies: the declarer's expected block total per policy, 95% CIs.
 
     ``blocks``: rows of the ``blocks`` table of ``game.orders.compare_orders`` (``doubling``, ``policy``,
@@ -191,7 +192,8 @@ def plot_comparison(blocks: pl.DataFrame, score: str = "settled", win_rates: pl.
     labels name.  Each policy has its own colour; with several doubling policies the bars are grouped
     by doubling policy.  The title names the doubling policy (or policies) and the number of blocks.
     ``win_rates`` (optional, the ``win_rates`` table): a second panel with each policy's share of
-    games won and its 95% Wilson interval, as in the table.
+    games won and its 95% Wilson interval, as in the table.  ``players``: the play strategy at every
+    seat, for the title.
     """
     if "doubling" not in blocks.columns:
         blocks = blocks.with_columns(pl.lit("").alias("doubling"))
@@ -234,8 +236,9 @@ def plot_comparison(blocks: pl.DataFrame, score: str = "settled", win_rates: pl.
     dbl = ", ".join(d for d in doublings if d)
     label = "doubling policy" if len(doublings) == 1 else "doubling policies"
     n_blocks = _title_counts(blocks["n"].to_list(), "blocks of 7 hands")
-    fig.suptitle(f"Contract-order policies, {label} {dbl} ({n_blocks})" if dbl
-                 else f"Contract-order policies ({n_blocks})")
+    played = f", {players} at every seat" if players else ""
+    fig.suptitle(f"Contract-order policies, {label} {dbl} ({n_blocks}{played})" if dbl
+                 else f"Contract-order policies ({n_blocks}{played})")
     if len(doublings) > 1:  # the ticks name the doubling policies; a legend names the contract orders
         handles, labels = axes[0, 0].get_legend_handles_labels()
         fig.tight_layout(rect=(0, 0.13, 1, 1))

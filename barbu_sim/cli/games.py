@@ -134,6 +134,7 @@ def compare_orders_cmd(
     """
     from ..barbu.game.io import write_comparison
     from ..barbu.game.orders import compare_orders, split_policies
+    from ..barbu.strategies import canonical_strategy
     try:
         check_range(blocks, "--blocks", 2, MAX_BLOCKS)
         check_range(games, "--games", 0, MAX_ORDER_GAMES)
@@ -144,7 +145,7 @@ def compare_orders_cmd(
                                 blocks=blocks, games=games, seed=seed, strategy=strategy,
                                 rules=load_cli_rules(rules, option), n_samples=samples,
                                 backend=cli_backend(backend, ray_address))
-        text = write_comparison(result, out)
+        text = write_comparison(result, out, players=canonical_strategy(strategy))
     except KeyboardInterrupt:
         interrupted("nothing was written")
     except OSError as e:

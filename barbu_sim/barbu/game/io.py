@@ -118,10 +118,14 @@ def run_games(*, games: int, seed: int, strategies, contract_policies, doubling_
     return "\n".join(lines), sheet
 
 
-def write_comparison(result, out) -> str:
-    """The comparison as Markdown text; with ``out``, also CSV / JSON tables and a chart there."""
+def write_comparison(result, out, players: str | None = None) -> str:
+    """The comparison as Markdown text; with ``out``, also CSV / JSON tables and a chart there.
+
+    ``players``: the play strategy at every seat, named in the text and the chart's title.
+    """
     base = result.differences["baseline"][0]
-    parts = ["Declarer's total per 7-hand block (same deals for every policy; raw: contract scores, "
+    played = f", {players} play at every seat" if players else ""
+    parts = [f"Declarer's total per 7-hand block (same deals for every policy{played}; raw: contract scores, "
              "settled: with the settlements of the doubles)", to_markdown(result.blocks, 2), "",
              f"Paired difference from {base}", to_markdown(result.differences, 2)]
     if not result.win_rates.is_empty():
@@ -140,6 +144,6 @@ def write_comparison(result, out) -> str:
                 writers.update(table_writers(table, out, f"orders_{name}"))
         writers[out / "orders.md"] = lambda p: p.write_text(text + "\n", encoding="utf-8")
         replace_set(writers, what="the comparison's tables")
-        save_figure(plot_comparison(result.blocks.filter(pl.col("score") == "settled"), "settled", result.win_rates),
-                    out / "orders")
+        save_figure(plot_comparison(result.blocks.filter(pl.col("score") == "settled"), "settled", result.win_rates,
+                                    players), out / "orders")
     return text
