@@ -105,6 +105,8 @@ def main(argv=None):
     ap.add_argument("--game", choices=("barbu", "clabber"), default="barbu",
                     help="the game to time: barbu (deals/s per contract) or clabber (rounds/s, scripts/clabber_bench.py)")
     ap.add_argument("--skip-compile", action="store_true", help="do not time compilation in fresh processes")
+    ap.add_argument("--strategies", default=",".join(STRATEGIES),
+                    help=f"the players to time, comma-separated (default {','.join(STRATEGIES)})")
     ap.add_argument("--mc", action="store_true",
                     help="time the Monte-Carlo player instead (scripts/mc_bench.py, results/mc_bench.json)")
     args = ap.parse_args(argv)
@@ -128,8 +130,12 @@ def main(argv=None):
         with tempfile.TemporaryDirectory() as d:
             compile_s = first_call_seconds(d)  # empty cache: everything compiles
             cached_s = first_call_seconds(d)  # the same cache again: kernels load from disk
+    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    unknown = [s for s in strategies if s not in BUILTINS]
+    if unknown or not strategies:
+        ap.error(f"--strategies takes built-in players ({', '.join(BUILTINS)}), not {', '.join(unknown) or 'nothing'}")
     rows = []
-    for strategy in STRATEGIES:
+    for strategy in strategies:
         for c in range(7):
             one, many, scaling = rates(c, strategy, max(1, args.deals // SLOWER.get(strategy, 1)), args.repeats,
                                        all_threads)
@@ -140,7 +146,7 @@ def main(argv=None):
                   f"{many:>12,.0f}/s  reference {ref:>8,.0f}/s", flush=True)
     numba.set_num_threads(all_threads)
     summary = {}
-    for strategy in STRATEGIES:
+    for strategy in strategies:
         sel = [r for r in rows if r["strategy"] == strategy]
         summary[strategy] = {
             "mean_one_thread": float(np.mean([r["one_thread"] for r in sel])),

@@ -195,9 +195,11 @@ def test_compare_orders_and_advise_cli(tmp_path):
     assert r.exit_code == 0, r.output
     assert (tmp_path / "o" / "orders.png").exists() and "Paired difference" in r.output
     assert "settled" in (tmp_path / "o" / "orders.svg").read_text()  # the chart names the score it shows
-    r = runner.invoke(app, ["advise", "AKQ.JT9.876.5432", "--remaining", "trumps,barbu", "--samples", "50"])
+    r = runner.invoke(app, ["advise", "AKQ.JT9.876.5432", "--remaining", "trumps,barbu", "--samples", "50",
+                            "--strategy", "heuristic"])  # the default, learned, is run by the docs' example
     assert r.exit_code == 0, r.output
     assert "Recommended (optimal policy, settled score):" in r.output
+    assert r.output.rstrip().endswith("Numbers from heuristic play at every seat.")
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -18,7 +18,7 @@ def run_script(name, *args):
 def test_bench_runs_tiny(tmp_path):
     out = tmp_path / "bench.json"
     run_script("bench.py", "--deals", "2000", "--repeats", "1", "--reference-deals", "2", "--skip-compile",
-               "--out", str(out))
+               "--strategies", "random,heuristic", "--out", str(out))
     data = json.loads(out.read_text())
     assert len(data["rows"]) == 14 and all(r["one_thread"] > 0 for r in data["rows"])
 

@@ -21,7 +21,7 @@ from ...core.seats import N_SEATS, SEAT_LETTERS, left_of
 from ...core.stats import Z95, summarize
 from ..choices import param_name
 from ..rules import CONTRACTS, DOMINO, N_CONTRACTS, Rules
-from .doubling import Bayes, Situation, make_doubling_policy
+from .doubling import Bayes, Situation, check_doubling_spec, make_doubling_policy
 from .evaluation import Evaluator, subset_of, value_table
 from .policies import make_contract_policy
 from .rules import BLOCK, COMPULSORY_DOUBLES, allowed_targets, no_doubles
@@ -83,6 +83,7 @@ def advise(hand, remaining=None, *, hand_in_block: int | None = None, doubles_ow
     """
     rules = rules or Rules()
     remaining, owed = block_situation(remaining, hand_in_block, doubles_owed)
+    check_doubling_spec(doubling)  # a mistake is said before minutes of play, not after
     evaluator = Evaluator([strategy] * N_SEATS, rules, n_samples, seed)
     values, params, se = evaluator.values(hand, 0)
     seat_values = evaluator.seat_values(hand, 0)

@@ -286,6 +286,18 @@ def _margin(spec: str) -> float:
     return margin
 
 
+def check_doubling_spec(spec: str) -> None:
+    """Raise the ValueError :func:`make_doubling_policy` would raise for ``spec``, before any work is done."""
+    s = spec.strip()
+    if s in ("compulsory-only", "always"):
+        return
+    for name in ("threshold", "bayes"):
+        if s == name or s.startswith(name + ":"):
+            _margin(s)
+            return
+    raise ValueError(f"unknown doubling policy {spec!r}: use {DOUBLING_NAMES}")
+
+
 def make_doubling_policy(spec: str, evaluator: Evaluator, table_factory=None) -> DoublingPolicy:
     """A doubling policy from its name (``table_factory()`` gives the value table ``bayes`` needs)."""
     spec = spec.strip()
