@@ -74,6 +74,11 @@ def test_built_in_players_get_the_engine_without_mc_and_mc_seats_the_one_with_it
     assert api._no_explain(builtin_ids) is None
     assert isinstance(api._no_explain(mc_ids), np.ndarray)
     assert isinstance(api._no_explain(pimc_ids), np.ndarray)
+    assert api._no_explain(mc_ids).dtype == np.float64  # the engine with mc (and learned)
+    learned_ids, _, _ = seat_strategies(["learned", "heuristic", "heuristic", "heuristic"])
+    assert api._no_explain(learned_ids).dtype == np.float32  # the engine with learned alone
+    mixed_ids, _, _ = seat_strategies(["learned", "mc:samples=8", "heuristic", "heuristic"])
+    assert api._no_explain(mixed_ids).dtype == np.float64  # a table with both: the engine holding both
 
 
 def test_the_engine_without_mc_resolves_mc_and_its_tracking_to_stubs():

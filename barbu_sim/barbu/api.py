@@ -33,12 +33,18 @@ MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1
 MAX_SAMPLES = 1_000_000  # Monte Carlo deals per evaluated hand
 NO_EXPLAIN = np.zeros((0, 0), np.float64)
+NO_EXPLAIN_LEARNED = np.zeros((0, 0), np.float32)  # picks the engine with the learned player alone
 NO_MODEL = np.zeros((0, MODEL_WIDTH), np.float32)
 
 
 def _uses_mc(ids: np.ndarray) -> bool:
-    """True when a seat plays mc or learned: the kernels must then be the engine compiled with the strong players."""
-    return bool(((ids & 15) == MC).any() or (ids == LEARNED).any())
+    """True when a seat plays mc: the kernels must then be the engine compiled with the mc player."""
+    return bool(((ids & 15) == MC).any())
+
+
+def _uses_learned(ids: np.ndarray) -> bool:
+    """True when a seat plays learned: the kernels must then be an engine compiled with it."""
+    return bool((ids == LEARNED).any())
 
 
 def _model(ids: np.ndarray) -> np.ndarray:
@@ -48,7 +54,9 @@ def _model(ids: np.ndarray) -> np.ndarray:
 
 def _no_explain(ids: np.ndarray):
     """The kernels' ``explain`` argument when nothing is explained: it also picks the engine (mc or not)."""
-    return NO_EXPLAIN if _uses_mc(ids) else None
+    if _uses_mc(ids):
+        return NO_EXPLAIN
+    return NO_EXPLAIN_LEARNED if _uses_learned(ids) else None
 
 
 class StrategyError(ValueError):
@@ -121,7 +129,8 @@ def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, whe
         for contract, param, declarer in cfg:
             named = int(resolve_param(int(contract), int(param), hands[declarer]))
             snap = np.zeros(SNAP_SIZE, np.uint64)
-            code = _run_kernel(one_kernel(_uses_mc(ids)), ids, hands, int(contract), named, int(declarer), rules_array,
+            kernel = one_kernel(_uses_mc(ids), _uses_learned(ids))
+            code = _run_kernel(kernel, ids, hands, int(contract), named, int(declarer), rules_array,
                                ids, fns, np.uint64(key), np.uint64(index), np.zeros(4, np.int64), np.zeros(4, np.int64),
                                np.zeros(MAX_ACTIONS, np.int8), np.zeros(MAX_ACTIONS, np.int8),
                                np.full(13, -1, np.int8), snap, _model(ids), _no_explain(ids))
@@ -155,9 +164,9 @@ def compile_engine(strategies="heuristic", *, one: bool = True, batch: bool = Tr
     """
     ids, _, _ = seat_strategies(strategies)
     if one:
-        one_kernel(_uses_mc(ids))
+        one_kernel(_uses_mc(ids), _uses_learned(ids))
     if batch:
-        batch_kernel(_uses_mc(ids))
+        batch_kernel(_uses_mc(ids), _uses_learned(ids))
 
 
 def _check_seed(seed: int) -> np.uint64:
@@ -219,9 +228,10 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     ex = np.zeros((EXPLAIN_ROWS, EXPLAIN_WIDTH), np.float64) if explain else NO_EXPLAIN
     if not 0 <= index <= MAX_INDEX:
         raise ValueError(f"the deal index must be 0..2^63-1, not {index}")
-    n = _run_kernel(one_kernel(with_mc), ids, hands, contract, param, declarer, rules.to_array(), ids, fns,
+    kernel = one_kernel(with_mc, _uses_learned(ids))
+    n = _run_kernel(kernel, ids, hands, contract, param, declarer, rules.to_array(), ids, fns,
                     _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap,
-                    _model(ids), ex if with_mc else None)
+                    _model(ids), ex if with_mc else _no_explain(ids))
     if n < 0:
         _raise_failed_play(n, resolved, f"contract {CONTRACTS[contract]}", snap)
     n_tricks = int((rec_winner >= 0).sum())
@@ -281,7 +291,8 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     errors = np.zeros(n, np.int64)
     no_sums = np.zeros((0, 0, 0), np.int64)
     rules_array = rules.to_array()
-    _run_kernel(batch_kernel(_uses_mc(ids)), ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
+    kernel = batch_kernel(_uses_mc(ids), _uses_learned(ids))
+    _run_kernel(kernel, ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
                 ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(), _model(ids),
                 _no_explain(ids))
     bad = np.flatnonzero(errors)
@@ -320,7 +331,8 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
     errors = np.zeros(len(fixed), np.int64)
     rules_array = rules.to_array()
     # One hand per chunk: a hand is many deals, and threads claim hands as they free up.
-    _run_kernel(batch_kernel(_uses_mc(ids)), ids, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules_array,
+    kernel = batch_kernel(_uses_mc(ids), _uses_learned(ids))
+    _run_kernel(kernel, ids, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules_array,
                 ids, fns, np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8),
                 np.zeros((0, 0), np.int8), sums, squares, errors, get_num_threads(), _model(ids), _no_explain(ids))
     bad = np.flatnonzero(errors)

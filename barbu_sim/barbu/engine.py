@@ -162,24 +162,35 @@ _BATCH_ARGS = (
     types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
     types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64, types.float32[:, ::1],
 )
-_EXPLAIN = types.float64[:, ::1]
+_EXPLAIN = types.float64[:, ::1]  # the engine with mc (and learned)
+_EXPLAIN_LEARNED = types.float32[:, ::1]  # the engine with learned alone
 
 
-def one_kernel(with_mc: bool):
-    """:func:`play_one_kernel`, compiled (or loaded from numba's cache) for the engine with or without mc.
+def _engine(with_mc: bool, learned: bool):
+    """The ``explain`` type, the words and the estimate key of the engine for these players."""
+    if with_mc:
+        return _EXPLAIN, " with the mc and learned players", "-mc"
+    if learned:
+        return _EXPLAIN_LEARNED, " with the learned player", "-learned"
+    return types.none, "", ""
 
-    Its ``explain`` argument must then be a (rows, EXPLAIN_WIDTH) float64 array with mc, None without.
+
+def one_kernel(with_mc: bool, learned: bool = False):
+    """:func:`play_one_kernel`, compiled (or loaded from numba's cache) for the engine of these players.
+
+    Its ``explain`` argument must then be a (rows, EXPLAIN_WIDTH) float64 array with mc, a float32
+    array with learned alone, None without either.
     """
-    args = _ONE_ARGS + ((_EXPLAIN if with_mc else types.none),)
-    return ensure_compiled(play_one_kernel, args, "the Barbu engine with the mc and learned players" if with_mc
-                           else "the Barbu engine", "barbu-one-mc" if with_mc else "barbu-one")
+    kind, words, key = _engine(with_mc, learned)
+    return ensure_compiled(play_one_kernel, _ONE_ARGS + (kind,), f"the Barbu engine{words}", f"barbu-one{key}")
 
 
-def batch_kernel(with_mc: bool):
-    """:func:`play_batch_kernel`, compiled (or loaded from numba's cache) for the engine with or without mc.
+def batch_kernel(with_mc: bool, learned: bool = False):
+    """:func:`play_batch_kernel`, compiled (or loaded from numba's cache) for the engine of these players.
 
-    Its ``explain`` argument must then be an empty (0, 0) float64 array with mc, None without.
+    Its ``explain`` argument must then be an empty (0, 0) float64 array with mc, float32 with
+    learned alone, None without either.
     """
-    args = _BATCH_ARGS + ((_EXPLAIN if with_mc else types.none),)
-    return ensure_compiled(play_batch_kernel, args, "the Barbu batch engine with the mc and learned players" if with_mc
-                           else "the Barbu batch engine", "barbu-batch-mc" if with_mc else "barbu-batch")
+    kind, words, key = _engine(with_mc, learned)
+    return ensure_compiled(play_batch_kernel, _BATCH_ARGS + (kind,), f"the Barbu batch engine{words}",
+                           f"barbu-batch{key}")

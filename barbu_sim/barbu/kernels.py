@@ -73,10 +73,16 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain
     return user_fns[seat](legal, hand, state, rng)
 
 
-# Two engines from one source: ``explain`` is None in the engine without the mc player
-# (what built-in and plugin players need: it compiles in a fraction of the time) and an
-# array in the engine with it.  These two functions are resolved by that type when a
-# kernel compiles, so the engine without mc never compiles the mc player.
+# Three engines from one source: ``explain`` is None in the engine without the strong players
+# (what built-in and plugin players need: it compiles in a fraction of the time), a float64
+# array in the engine with mc (and learned, for tables that mix them), and a float32 array in
+# the engine with learned alone.  These functions are resolved by that type when a kernel
+# compiles, so an engine never compiles a player it cannot meet.
+
+
+def _has_mc(explain):
+    """True (at compile time) for the engine with the mc player: ``explain`` a float64 array."""
+    return not isinstance(explain, types.NoneType) and explain.dtype == types.float64
 
 def _mc_if_compiled_in(sid, legal, hand, state, rng, explain):
     """mc's card (see :func:`barbu_sim.barbu.mc.mc_choose`); -1 in the engine compiled without mc."""
@@ -84,7 +90,7 @@ def _mc_if_compiled_in(sid, legal, hand, state, rng, explain):
 
 @overload(_mc_if_compiled_in)
 def _mc_if_compiled_in_impl(sid, legal, hand, state, rng, explain):
-    if isinstance(explain, types.NoneType):
+    if not _has_mc(explain):
         return lambda sid, legal, hand, state, rng, explain: -1  # never reached: the API picks the mc engine
     return lambda sid, legal, hand, state, rng, explain: mc_choose(sid, legal, hand, state, rng, explain)
 
@@ -108,7 +114,7 @@ def _infer_if_compiled_in(explain, state, seat, card, k, led, restricted_lead, f
 @overload(_infer_if_compiled_in)
 def _infer_if_compiled_in_impl(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump,
                                top_trump, rules):
-    if isinstance(explain, types.NoneType):
+    if not _has_mc(explain):
         return lambda explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, \
             rules: None
 

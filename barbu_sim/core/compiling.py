@@ -20,6 +20,8 @@ ESTIMATES_S = {
     "barbu-one-mc": 60,
     "barbu-batch": 30,
     "barbu-batch-mc": 60,
+    "barbu-one-learned": 40,  # the engines with the learned player alone
+    "barbu-batch-learned": 40,
     "clabber-one": 20,
     "clabber-batch": 25,
     "clabber-games": 25,
