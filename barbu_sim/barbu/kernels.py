@@ -22,7 +22,7 @@ from ..core.bits import highest_bit, lowest_bit
 from ..core.strategies import RAISED, lowest_strategy, random_strategy
 from .basic import basic_domino, basic_tricks
 from .heuristic import heuristic_domino, heuristic_tricks
-from .mc import MC, MC_WORK_SIZE, infer_not_held, mc_choose, record_play
+from .mc import MC, infer_not_held, mc_choose, record_play
 from .play_rules import (
     beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
     domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
@@ -33,7 +33,7 @@ from .state import (
     S_NOT_HELD, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT,
     S_WON, STATE_SIZE,
 )
-from .learned import LEARNED_WORK_SIZE, learned_choose
+from .learned import FULL_STATE_SIZE, LEARNED_AT, learned_choose
 from .strategy_ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM
 
 U0 = np.uint64(0)
@@ -50,7 +50,6 @@ SNAP_LEGAL = STATE_SIZE
 SNAP_HAND = STATE_SIZE + 1
 SNAP_RNG = STATE_SIZE + 2
 SNAP_SIZE = STATE_SIZE + 3
-LEARNED_AT = STATE_SIZE + MC_WORK_SIZE  # the learned player's scratch space in the state array
 
 
 @njit(inline="always", cache=True)
@@ -164,7 +163,7 @@ def new_state(rules):
     past ``STATE_SIZE`` with the scratch space of the ``mc`` player (``mc.MC_WORK_SIZE``), then
     the ``learned`` player's (:data:`LEARNED_AT`).
     """
-    state = np.zeros(STATE_SIZE + MC_WORK_SIZE + LEARNED_WORK_SIZE, np.uint64)
+    state = np.zeros(FULL_STATE_SIZE, np.uint64)
     for i in range(RULES_ARRAY_SIZE):
         state[S_RULES + i] = np.uint64(rules[i])
     return state

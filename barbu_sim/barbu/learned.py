@@ -43,6 +43,8 @@ MODEL_WIDTH = W_OUTPUT + MAX_HIDDEN
 # The player's scratch space, after the state array's fields and the mc player's work space: the
 # features of one card, then the hidden units' sums.
 LEARNED_WORK_SIZE = N_FEATURES + MAX_HIDDEN
+LEARNED_AT = STATE_SIZE + MC_WORK_SIZE  # where that scratch space starts in the state array
+FULL_STATE_SIZE = LEARNED_AT + LEARNED_WORK_SIZE  # a state array with every player's scratch space
 
 
 @njit(cache=True, _nrt=False)
@@ -153,8 +155,7 @@ def learned_func(legal, hand, state, rng):
     ``state`` may be just the ``STATE_SIZE`` fields (as a plugin sees it): the scratch space
     is then added on a copy.
     """
-    at = STATE_SIZE + MC_WORK_SIZE
-    if len(state) < at + LEARNED_WORK_SIZE:
+    if len(state) < FULL_STATE_SIZE:
         state = np.concatenate([np.asarray(state, np.uint64)[:STATE_SIZE],
-                                np.zeros(at + LEARNED_WORK_SIZE - STATE_SIZE, np.uint64)])
-    return learned_choose(np.uint64(legal), np.uint64(hand), state, rng, model_array(), at)
+                                np.zeros(FULL_STATE_SIZE - STATE_SIZE, np.uint64)])
+    return learned_choose(np.uint64(legal), np.uint64(hand), state, rng, model_array(), LEARNED_AT)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.bits import lowest_bit, popcount
+from ..core.bits import highest_bit, lowest_bit, popcount
 from ..core.rng import stream_key
 from .deals import random_deal
 from .features import N_FEATURES, domino_card_features, trick_card_features
@@ -29,6 +29,7 @@ from .heuristic import heuristic_strategy
 from .mc import distinct_cards, mc_estimates
 from .mc_layouts import W_WEIGHTS
 from .mc_params import DEFAULT_ENDGAME, DEFAULT_INFER, DEFAULT_TAIL
+from .play_rules import below
 from .position import Position
 from .rules import DOMINO, N_CONTRACTS, TRUMPS
 from .state import S_CONTRACT, STATE_SIZE
@@ -52,9 +53,8 @@ def decision_rows(legal, reps, hand, state, heur, sums, weights, x, y):
             domino_card_features(c, legal, hand, state, heur, x[n])
         else:
             trick_card_features(c, legal, hand, state, heur, x[n])
-        r = c  # the lowest card of its run of equivalent cards holds the estimate
-        while not (reps >> np.uint64(r)) & np.uint64(1):
-            r -= 1
+        # the lowest card of its run of equivalent cards holds the estimate (as mc_choose reads it)
+        r = c if (reps >> np.uint64(c)) & np.uint64(1) else highest_bit(reps & below(c))
         y[n] = sums[r] / weights[r]
         n += 1
     return n

@@ -21,8 +21,8 @@ from ..core.cards import SUIT_LETTERS, cards_of, format_card
 from ..core.rng import STREAM_PLAY, stream_key
 from ..core.seats import SEAT_NAMES
 from .kernels import PASS
-from .learned import LEARNED_WORK_SIZE
-from .mc import MC_WORK_SIZE, infer_not_held, record_play
+from .learned import FULL_STATE_SIZE
+from .mc import infer_not_held, record_play
 from .play_rules import (
     beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
     domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
@@ -31,7 +31,6 @@ from .rules import BARBU, CONTRACTS, DOMINO, KING_OF_HEARTS_BIT, NO_HEARTS, R_DO
 from .state import (
     S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PARAM,
     S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
-    STATE_SIZE,
 )
 
 U0 = np.uint64(0)
@@ -61,7 +60,7 @@ class Position:
         self.contract, self.param, self.declarer = int(contract), int(param), int(declarer)
         self.domino = self.contract == DOMINO
         self.start = int(domino_start(np.int64(self.param), self.rules_array)) if self.domino else self.param
-        self.state = np.zeros(STATE_SIZE + MC_WORK_SIZE + LEARNED_WORK_SIZE, np.uint64)
+        self.state = np.zeros(FULL_STATE_SIZE, np.uint64)
         for i, v in enumerate(self.rules_array):
             self.state[S_RULES + i] = np.uint64(np.int64(v))  # as the engine stores it: signed values wrap
         self.state[S_CONTRACT] = self.contract
