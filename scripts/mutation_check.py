@@ -1,5 +1,10 @@
-"""A mutation check of the code every figure rests on: the rules of play, the contract scores, the
-settlement and the doubling constraints.
+"""A mutation check of the code every figure rests on: rules, scores, settlement, statistics, analytics and files.
+
+The areas: the rules of play, the contract scores, the settlement, the doubling constraints and the
+plugin slots; the statistics (means, variances, CIs, Wilson intervals); the published tables
+(relative seats, declarer's edge, paired differences, Clabber's team and meld tables); Clabber's
+card points, melds, bell and makers' rule; review's verdicts; the score sheet; the learned player's
+features; played-deal files; run verification (chunk checksums, resume).
 
 Each mutation below is a small, deliberate bug (a file, its exact original text, the replacement,
 and the tests meant to catch it).  The script copies the project to a scratch directory, applies
@@ -12,6 +17,10 @@ Not part of CI (a few minutes).  Run from the project root::
 
     python scripts/mutation_check.py            # every mutation
     python scripts/mutation_check.py -k settled # those whose id contains "settled"
+    python scripts/mutation_check.py -k stats/ -k runs/  # those whose id contains either
+
+A mutation whose original text is no longer in the code (someone changed the line) stops the check
+before anything runs, naming it: it would otherwise say nothing about the tests.
 
 numba caches compiled code next to each source file and checks only that file's timestamp, so a
 kernel compiled from an unchanged file could keep a mutated helper's old code: for mutations of a
@@ -54,6 +63,39 @@ PLUGIN_TESTS = {  # one run each: every one of them must catch the plugins being
     "cli": "tests/test_cli.py::test_plugin_strategy_on_the_command_line",
 }
 STRATEGIES = "barbu_sim/core/strategies.py"
+
+# The areas beyond the rules and the settlement: statistics, analytics, Clabber's scoring, review, the sheet,
+# the learned player's features, played-deal files and run verification.
+STATS = "barbu_sim/core/stats.py"
+ANALYSIS = "barbu_sim/barbu/analysis.py"
+CLABBER_RULES = "barbu_sim/clabber/rules.py"
+MELDS = "barbu_sim/clabber/melds.py"
+ROLLOUT = "barbu_sim/clabber/rollout.py"
+CLABBER_ANALYSIS = "barbu_sim/clabber/analysis.py"
+REVIEW = "barbu_sim/barbu/review.py"
+SHEET = "barbu_sim/barbu/game/sheet.py"
+FEATURES = "barbu_sim/barbu/features.py"
+PLAYLOG = "barbu_sim/barbu/playlog.py"
+RUNDIR = "barbu_sim/core/rundir.py"
+RUNS = "barbu_sim/core/runs.py"
+NUMBA_MODULES |= {CLABBER_RULES, MELDS, ROLLOUT, FEATURES}  # clabber/rules.py: its tables are the kernels' globals
+
+# Each runs the existing tests of the area first, then its by-hand tests (tests/test_by_hand_*.py): with -x, a
+# mutation caught only by a by-hand test is one the older tests let through.
+T_STATS = "tests/test_analysis.py tests/test_win_rates.py tests/test_by_hand_stats.py -k 'not committed'"
+T_ANALYTICS = ("tests/test_analysis.py "
+               "tests/test_rule_analytics.py::test_the_best_domino_rank_is_the_lowest_mean_where_lower_is_better "
+               "tests/test_by_hand_analytics.py")
+T_CLABBER_ANALYTICS = ("tests/test_clabber_melds.py::test_meld_frequencies_agree_with_exact_counts "
+                       "tests/test_by_hand_analytics.py -k 'clabber or meld'")
+T_CLABBER_SCORES = ("tests/test_clabber_melds.py tests/test_by_hand_clabber.py "  # not the tests that compile the engine
+                    "-k 'not frequencies and not round_scores and not meld_show'")
+T_REVIEW = "tests/test_review.py tests/test_by_hand_review.py -k 'blunder or lowest_total or by_hand'"
+T_SHEET = "tests/test_sheet.py tests/test_by_hand_sheet.py"
+T_FEATURES = "tests/test_learned.py tests/test_by_hand_features.py -k 'heuristics_card or by_hand'"
+T_PLAYLOG = "tests/test_review.py tests/test_by_hand_playlog.py -k 'round_trips or rules_in_force or impossible or by_hand'"
+T_RUNS = ("tests/test_run.py tests/test_hardening_snapshot.py tests/test_by_hand_runs.py "
+          "-k 'resume or manifest or chunks or by_hand'")
 
 # (id, file, original text, replacement, targeted tests)
 MUTATIONS = [
@@ -167,7 +209,73 @@ MUTATIONS = [
     # ---- user plugins: every plugin slot given the fallback (the lowest legal card)
 ] + [(f"plugins/replaced-by-lowest[{name}]", STRATEGIES,
        "function_pointer(s.func if s.builtin_id == self.user_id else lowest_strategy)",
-       "function_pointer(lowest_strategy)", test) for name, test in PLUGIN_TESTS.items()]
+       "function_pointer(lowest_strategy)", test) for name, test in PLUGIN_TESTS.items()] + [
+    # ---- statistics
+    ("stats/summarize-std-ddof-0", STATS, "std = float(x.std(ddof=1)) if n > 1", "std = float(x.std(ddof=0)) if n > 1", T_STATS),
+    ("stats/summarize-se-over-n-minus-1", STATS, "se = std / np.sqrt(n)\n", "se = std / np.sqrt(n - 1)\n", T_STATS),
+    ("stats/wilson-drops-the-z2-term", STATS, " / n + z2 / (4 * n * n))", " / n)", T_STATS),
+    ("stats/mean-and-se-no-bessel", STATS, "var = np.maximum(squares / n - mean ** 2, 0.0) * n / (n - 1)",
+     "var = np.maximum(squares / n - mean ** 2, 0.0)", T_STATS),
+    ("stats/with-ci-variance-over-n", STATS, "* mean) / (nn - 1)).clip", "* mean) / nn).clip", T_STATS),
+    ("stats/with-ci-scale-not-on-the-mean", STATS, '(mean / scale).alias("mean")', 'mean.alias("mean")', T_STATS),
+    # ---- analytics (Barbu tables)
+    ("analysis/seats-counted-the-wrong-way", ANALYSIS, "seat = (d + r) % N_SEATS", "seat = (d - r) % N_SEATS", T_ANALYTICS),
+    ("analysis/west-read-as-south", ANALYSIS, ".otherwise(pl.col(SCORE_COLUMNS[3]))", ".otherwise(pl.col(SCORE_COLUMNS[2]))", T_ANALYTICS),
+    ("analysis/declarer-edge-drops-right", ANALYSIS, '- pl.col("rel_across") - pl.col("rel_right")', '- pl.col("rel_across")', T_ANALYTICS),
+    ("analysis/paired-difference-b-minus-a", ANALYSIS, '(pl.col(f"a_{n}") - pl.col(f"b_{n}"))',
+     '(pl.col(f"b_{n}") - pl.col(f"a_{n}"))', T_ANALYTICS),
+    ("analysis/paired-difference-unmatched-deals", ANALYSIS, 'on="deal", how="inner"', 'on="deal", how="left"', T_ANALYTICS),
+    ("analysis/best-domino-rank-inverted", ANALYSIS, "best = min if lower_is_better else max",
+     "best = max if lower_is_better else min", T_ANALYTICS),
+    # ---- analytics (Clabber tables)
+    ("clabber-analysis/meld-frequency-drops-west", CLABBER_ANALYSIS, 'for s in "nesw")', 'for s in "nes")', T_CLABBER_ANALYTICS),
+    ("clabber-analysis/defenders-read-as-makers", CLABBER_ANALYSIS,
+     '.otherwise(pl.col(f"{part}_ns")).cast(pl.Int64)\n                    .alias(f"defenders_{metric}")',
+     '.otherwise(pl.col(f"{part}_ew")).cast(pl.Int64)\n                    .alias(f"defenders_{metric}")', T_CLABBER_ANALYTICS),
+    # ---- Clabber's scoring
+    ("clabber-score/trump-nine-10", CLABBER_RULES, "(JACK, 20), (NINE, 14)", "(JACK, 20), (NINE, 10)", T_CLABBER_SCORES),
+    ("clabber-score/plain-jack-0", CLABBER_RULES, "(QUEEN, 3), (JACK, 2), (NINE, 0)", "(QUEEN, 3), (JACK, 0), (NINE, 0)", T_CLABBER_SCORES),
+    ("melds/sequence-of-four-40", MELDS, "_SEQ_POINTS = {3: 20, 4: 50, 5: 100}", "_SEQ_POINTS = {3: 20, 4: 40, 5: 100}", T_CLABBER_SCORES),
+    ("melds/ace-never-in-a-run", MELDS, "if b < 6 and lane >> b & 1:", "if b < 5 and lane >> b & 1:", T_CLABBER_SCORES),
+    ("melds/no-trump-sequence-bonus", MELDS, "k += 1 if s == trump else 0", "k += 0", T_CLABBER_SCORES),
+    ("melds/tie-goes-to-ns", MELDS, "(p0 + p2 if top_ns > top_ew else 0)", "(p0 + p2 if top_ns >= top_ew else 0)", T_CLABBER_SCORES),
+    ("melds/ns-top-from-east", MELDS, "top_ns = max(k0, k2)", "top_ns = max(k0, k1)", T_CLABBER_SCORES),
+    ("clabber-score/bell-to-the-wrong-team", ROLLOUT, "            if s & 1:\n                total1 += 20\n            else:\n                total0 += 20",
+     "            if s & 1:\n                total0 += 20\n            else:\n                total1 += 20", T_CLABBER_SCORES),
+    ("clabber-score/makers-score-on-a-tie", ROLLOUT, "(total0 if (makers == 1 or total0 > total1) else 0)",
+     "(total0 if (makers == 1 or total0 >= total1) else 0)", T_CLABBER_SCORES),
+    # ---- review
+    ("review/label-boundary-excluded", REVIEW, "if loss >= low:", "if loss > low:", T_REVIEW),
+    ("review/noise-ignored", REVIEW, "return self.loss > 0 and self.loss > NOISE * self.loss_se", "return self.loss > 0", T_REVIEW),
+    ("review/lost-counts-every-loss", REVIEW, "d.loss for d in self.decisions if d.seat == seat and d.counts",
+     "d.loss for d in self.decisions if d.seat == seat", T_REVIEW),
+    ("review/lowest-total-sign-ignored", REVIEW, "diff = sign * (values[:, rep_of[best]]", "diff = (values[:, rep_of[best]]", T_REVIEW),
+    # ---- the sheet
+    ("sheet/total-of-raw-scores", SHEET, "total += h.final", "total += h.raw", T_SHEET),
+    ("sheet/star-on-the-doubler", SHEET, "{'*' if b == declarer else ''}", "{'*' if a == declarer else ''}", T_SHEET),
+    ("sheet/domino-payout-unchecked", SHEET, "if contract == DOMINO and sorted(raw) != sorted(rules.domino_payout):",
+     "if False:", T_SHEET),
+    # ---- the learned player's features
+    ("features/later-seats-are-the-earlier-ones", FEATURES,
+     "if (state[S_VOIDS + ((me + j) & 3)] >> np.uint64(led)) & U1:",
+     "if (state[S_VOIDS + ((me - j) & 3)] >> np.uint64(led)) & U1:", T_FEATURES),
+    ("features/ruffers-one-seat-late", FEATURES, "v = state[S_VOIDS + ((me + j) & 3)]", "v = state[S_VOIDS + ((me + j + 1) & 3)]", T_FEATURES),
+    ("features/unseen-trumps-include-my-own", FEATURES, "out_trumps = popcount(unseen & suit_bits(trump))",
+     "out_trumps = popcount(~played & suit_bits(trump))", T_FEATURES),
+    ("features/declarer-x-trump-for-the-others", FEATURES, "out[27] = out[18] if np.int64(state[S_DECLARER]) == me",
+     "out[27] = out[18] if np.int64(state[S_DECLARER]) != me", T_FEATURES),
+    # ---- played-deal files
+    ("playlog/index-lost-with-seed-0", PLAYLOG, "if deal.seed or deal.index:", "if deal.seed:", T_PLAYLOG),
+    ("playlog/options-written-when-default", PLAYLOG, "if value != default.get(key):", "if value == default.get(key):", T_PLAYLOG),
+    ("playlog/hand-number-written-0-based", PLAYLOG, 'lines.append(f"hand: {deal.hand_no + 1}")',
+     'lines.append(f"hand: {deal.hand_no}")', T_PLAYLOG),
+    # ---- run verification
+    ("rundir/checksum-unchecked", RUNDIR, 'if _sha256(path) != entry["sha256"]:', "if False:", T_RUNS),
+    ("rundir/unrecorded-chunk-ignored", RUNDIR, "for k in sorted(set(ledger) | on_disk) if", "for k in sorted(set(ledger)) if", T_RUNS),
+    ("runs/last-partial-chunk-dropped", RUNS, "n_chunks = -(-total // chunk)", "n_chunks = total // chunk", T_RUNS),
+    ("runs/damaged-chunk-kept-on-resume", RUNS, "if key in ledger and chunk_problem(run_dir, k, ledger[key]) is not None:",
+     "if False:", T_RUNS),
+]
 
 # Mutations that change no behaviour, with the reason (none so far).
 EQUIVALENT: dict[str, str] = {}
@@ -204,11 +312,19 @@ def run_tests(tree: Path, tests: str, env: dict, timeout: int) -> tuple[bool, fl
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-k", default="", help="only the mutations whose id contains this")
+    ap.add_argument("-k", action="append", default=[],
+                    help="only the mutations whose id contains this (repeat it for several)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per test run")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
-    chosen = [m for m in MUTATIONS if args.k in m[0]]
+    chosen = [m for m in MUTATIONS if not args.k or any(k in m[0] for k in args.k)]
+    if not chosen:
+        sys.exit(f"no mutation id contains {' or '.join(args.k)}")
+    # A mutation whose original text is gone (the code moved on) would otherwise say nothing: refuse to start.
+    stale = [f"{mid}: its original text occurs {n} times in {path}, not once"
+             for mid, path, original, _, _ in chosen if (n := (ROOT / path).read_text().count(original)) != 1]
+    if stale:
+        sys.exit("these mutations no longer apply (update them to the code):\n  " + "\n  ".join(stale))
     results = []
     with tempfile.TemporaryDirectory(prefix="barbu-mutants-") as tmp:
         tree = Path(tmp) / "tree"
