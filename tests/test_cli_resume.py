@@ -60,3 +60,54 @@ def test_resume_of_an_unfinished_run_plays_the_rest(tmp_path, game, command, uni
     assert {k: v for k, v in after.items() if k.startswith("records/")} == \
         {k: v for k, v in whole.items() if k.startswith("records/")}
     assert json.loads((out / "manifest.json").read_text())["complete"] is True
+
+
+def _cut_last_chunk(out: Path) -> dict:
+    """Remove a finished run's last chunk, as if it had stopped before it; return the manifest."""
+    parts = sorted((out / "records").glob("part-*.parquet"))
+    parts[-1].unlink()
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["chunks"][parts[-1].name[5:11]]
+    manifest.update({"complete": False, "chunks_done": manifest["chunks_done"] - 1})
+    return manifest
+
+
+@pytest.mark.parametrize("game,command,unit,prog,flags", GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize("changed", ["code", "player"])
+def test_resume_refuses_a_run_begun_by_another_version_of_a_player(tmp_path, game, command, unit, prog, flags,
+                                                                   changed):
+    out = tmp_path / "cut"
+    assert runner.invoke(app, [*command, *flags, "--out", str(out), "--no-progress"]).exit_code == 0
+    manifest = _cut_last_chunk(out)
+    players = manifest["players"]
+    assert len(players) == 4 and players[0]["player"] == "heuristic" and len(players[0]["code"]) == 16
+    # as if the run had been begun by an older heuristic (another code stamp), or with other parameters
+    old = {"code": "0123456789abcdef", "player": "heuristic:old"}[changed]
+    now = players[2][changed]
+    players[2][changed] = old
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    before = snapshot(out)
+    result = runner.invoke(app, [*command, "--resume", "--out", str(out), "--no-progress"])
+    assert result.exit_code != 0
+    message = " ".join(result.output.split())
+    assert message.startswith("Error: ") and f"seat S: {changed} {old} then, {now} now" in message
+    assert "one version of each player" in message and "Traceback" not in result.output
+    assert snapshot(out) == before  # nothing played
+
+
+def test_a_run_records_each_seat_fully_resolved():
+    from barbu_sim.barbu.mc_params import MCParams
+    from barbu_sim.barbu.runs import RunConfig, seat_players
+    from barbu_sim.clabber.runs import seat_players as clabber_players
+
+    full = MCParams().spec("mc")
+    assert full.startswith("mc:samples=") and "infer=" in full and "early=" in full
+    config = RunConfig(deals=10, strategies=["mc", "heuristic", "pimc:samples=8", "learned"])
+    assert config.strategies[0] == full and config.strategies[2] == "pimc:samples=8,rollout=heuristic"
+    assert config.strategies[3].startswith("learned@")
+    players = seat_players(config.strategies)
+    assert [p["player"] for p in players] == config.strategies
+    assert players[0]["code"] == players[2]["code"] != players[1]["code"]  # mc and pimc: one player's code
+    seats = clabber_players(["mc", "heuristic", "heuristic", "random"], ["threshold", "mc", "accept-first", "random"])
+    assert seats[0]["player"].startswith("mc:samples=") and seats[0]["bidding"].startswith("threshold:")
+    assert seats[1]["code"] == seats[2]["code"] != seats[3]["code"]

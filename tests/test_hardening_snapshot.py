@@ -414,7 +414,7 @@ def test_the_value_table_cache_key_follows_the_modules_a_plugin_imports(tmp_path
     assert second != first
     (tmp_path / "deeper_helper.py").write_text("SHIFT = 2\n")
     assert key() not in (first, second)
-    from barbu_sim.barbu.game.evaluation import user_module_files
+    from barbu_sim.core.codestamp import user_module_files
     assert [p.name for p in user_module_files(plugin)] == ["usehelper.py", "deeper_helper.py", "helper_mod.py"]
 
 

@@ -10,7 +10,7 @@ are worth for a legacy player (about 11% slower than inlined).
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
 from ..core.cards import QUEEN_RANK

@@ -5,7 +5,7 @@ A partial Fisher-Yates of 39 draws from the deal's own counter-based stream
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.cards import FULL_DECK, N_SEATS
 from ..core.rng import GOLDEN, STREAM_DEAL, mix64, stream_key

@@ -28,7 +28,7 @@ keyed by the cards still held and the seat to play, and it has no equivalent car
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import lowest_bit
 from .play_rules import (

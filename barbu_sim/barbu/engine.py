@@ -14,7 +14,8 @@ evaluating hands (Monte Carlo deals of the unseen cards around each fixed hand).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import prange, types
+from ..core.jit import njit
 
 from ..core.atomic import claim
 from ..core.compiling import ensure_compiled

@@ -18,7 +18,7 @@ report.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
 from .basic import _domino_sides

@@ -5,7 +5,7 @@ only :func:`heuristic_domino`: smaller loops run faster.
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
 from .basic import _domino, _is_master, _negative_discard, _penalty_cards, highest_rank_card, lowest_rank_card

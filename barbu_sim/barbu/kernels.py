@@ -15,7 +15,8 @@ inlines at a fraction of the compile time, with no measured loss of speed.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
+from ..core.jit import njit
 from numba.extending import overload
 
 from ..core.bits import highest_bit, lowest_bit

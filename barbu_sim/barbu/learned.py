@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import lowest_bit, popcount
 from .features import N_FEATURES, domino_card_features, trick_card_features

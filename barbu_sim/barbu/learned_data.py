@@ -19,7 +19,7 @@ strong seat among ``heuristic`` ones) and the strong tables (strong play at ever
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
 from ..core.rng import stream_key

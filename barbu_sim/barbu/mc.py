@@ -26,7 +26,7 @@ the seat's strategy id (:func:`mc_id`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
 from ..core.rng import next_u64

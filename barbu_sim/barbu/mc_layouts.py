@@ -11,7 +11,7 @@ It also fixes the layout of the mc player's scratch space (``W_*``).
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import popcount
 from ..core.layouts import deal_cards

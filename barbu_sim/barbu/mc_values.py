@@ -12,7 +12,7 @@ Layout ``k`` of a decision and its rollouts draw from the counter-based stream
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import lowest_bit, popcount
 from ..core.rng import next_u64, stream_key

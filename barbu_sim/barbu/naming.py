@@ -5,7 +5,7 @@ and the Python side (``api.resolve_choice``).
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import popcount
 from ..core.cards import ACE_RANK, JACK_RANK, KING_RANK, QUEEN_RANK

@@ -6,7 +6,7 @@ LLVM inlines them) and shared with the strategies.  Cards are ``suit * 13 + rank
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
 from ..core.cards import HEARTS, SUIT_LANE

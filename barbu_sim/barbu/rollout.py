@@ -18,7 +18,7 @@ plays exactly the deal the engine plays.
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.strategies import lowest_strategy, random_strategy
 from .basic import basic_domino, basic_tricks

@@ -7,6 +7,7 @@ and resume, and :mod:`barbu_sim.barbu.schema` for the records).
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -15,8 +16,10 @@ import numba
 import numpy as np
 import polars as pl
 
+from ..core.codestamp import plugin_stamp, source_stamp
 from ..core.runs import (
-    RunError, RunSummary, check_resume_flags, fill_chunks, load_run, lock_run, read_manifest, start_run,
+    RunError, RunSummary, check_players, check_resume_flags, fill_chunks, load_run, lock_run, read_manifest,
+    start_run,
 )
 from ..core.seats import N_SEATS
 from .api import play_batch
@@ -25,13 +28,14 @@ from .rules import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from .schema import (
     CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, SCHEMA_VERSION, SCORE_COLUMNS, SUIT_ENUM, TRICK_COLUMNS,
 )
+from . import mc as mc_player
 from .mc_params import MC
-from .strategies import canonical_strategy, resolve_strategy
+from .strategies import USER, canonical_strategy, resolve_strategy
 
 MAX_DEALS = 100_000_000
 ROWS_PER_CHUNK = 2_000_000  # keeps a chunk's frame around 100 MB
 
-__all__ = ["MAX_DEALS", "PlayConfig", "RunConfig", "RunError", "chunk_frame", "run"]
+__all__ = ["MAX_DEALS", "PlayConfig", "RunConfig", "RunError", "chunk_frame", "run", "seat_players"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,23 @@ class RunConfig:
         return -(-self.deals // self.chunk_deals)
 
 
+def player_code(spec) -> str:
+    """The code stamp of the player ``spec`` names: its module and the package modules it imports (for
+    ``mc`` and ``pimc``, the Monte-Carlo player with its rollouts and endgame search), or a plugin's files."""
+    strategy = resolve_strategy(spec)
+    if isinstance(spec, str) and strategy.builtin_id == USER:
+        return plugin_stamp(spec)[:16]
+    if (strategy.builtin_id & 15) == MC:
+        return source_stamp(mc_player.__file__)
+    return source_stamp(inspect.getsourcefile(getattr(strategy.func, "py_func", strategy.func)))
+
+
+def seat_players(strategies) -> list[dict]:
+    """Each seat's player as a run's manifest records it: the spec with every parameter (``mc:samples=64,...``)
+    and the model id (``learned@<id>``), and its code stamp.  ``--resume`` refuses to go on with others."""
+    return [{"player": str(canonical_strategy(s)), "code": player_code(s)} for s in strategies]
+
+
 def chunk_frame(lo: int, configs: list[PlayConfig], scores, tricks, params) -> pl.DataFrame:
     """The records of deals ``lo ..`` as a frame: one row per deal and configuration (see ``schema``)."""
     n, k = scores.shape[:2]
@@ -172,9 +193,11 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
         if resume:
             manifest = load_run(run_dir, SCHEMA_VERSION, "deals")
             config = config_of(manifest, run_dir)
+            check_players(run_dir, manifest, seat_players(config.strategies))
         else:
             manifest = start_run(run_dir, SCHEMA_VERSION,
-                                 {"config": asdict(config), "configs": [c.row() for c in config.configs()]},
+                                 {"config": asdict(config), "configs": [c.row() for c in config.configs()],
+                                  "players": seat_players(config.strategies)},
                                  unit="deals", force=force)
         if threads is not None:
             numba.set_num_threads(threads)

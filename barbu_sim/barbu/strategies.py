@@ -56,10 +56,13 @@ def _learned_version(version: str) -> Strategy:
 
 
 def canonical_strategy(spec):
-    """``spec`` as a run's manifest records it: ``learned`` with its model's id (``learned@<id>``), so that a run
-    is never resumed, nor a cached table reused, with another model; any other spec unchanged."""
+    """``spec`` as a run's manifest records it: ``learned`` with its model's id (``learned@<id>``), ``mc`` and
+    ``pimc`` with every parameter (``mc:samples=64,rollout=heuristic,...``), so that a run is never resumed,
+    nor a cached table reused, with another model or other defaults; any other spec unchanged."""
     if isinstance(spec, str) and spec.strip() == "learned":
         return f"learned@{model_id()}"
+    if isinstance(spec, str) and spec.strip().partition(":")[0].strip() in ("mc", "pimc"):
+        return REGISTRY.resolve(spec).name
     return spec
 
 
@@ -67,3 +70,7 @@ REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy, "pimc": _pimc_s
                             {"learned": _learned_version})
 resolve_strategy = REGISTRY.resolve
 seat_strategies = REGISTRY.seat_strategies
+
+
+def check_rules(strategies, rules):  # stub
+    pass

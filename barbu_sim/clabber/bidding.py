@@ -18,7 +18,7 @@ Built-in policies, given on the command line as text:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import popcount
 from ..core.rng import rand_below

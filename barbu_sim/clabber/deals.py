@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import lowest_bit, popcount
 from ..core.rng import GOLDEN, mix64, rand_below, stream_key

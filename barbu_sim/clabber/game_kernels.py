@@ -8,7 +8,8 @@ Game ``g`` of run ``seed`` is a pure function of ``(seed, g)``: its key is
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import prange, types
+from ..core.jit import njit
 
 from ..core.compiling import lazy_kernel
 from ..core.atomic import claim

@@ -19,7 +19,7 @@ Following:
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import lowest_bit, popcount
 from .melds import lane6

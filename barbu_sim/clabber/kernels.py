@@ -11,7 +11,8 @@ its seed; a game's rounds use the key of the game, ``stream_key(seed, game, STRE
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import prange, types
+from ..core.jit import njit
 
 from ..core.compiling import lazy_kernel
 from ..core.atomic import claim

@@ -15,7 +15,7 @@ come from the round's own evaluation stream, so results stay reproducible per ``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.rng import stream_key
 from .bidding import DEFAULT_THRESHOLD, MC, THRESHOLD, accepts, names

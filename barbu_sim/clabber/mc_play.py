@@ -33,7 +33,7 @@ and ``W_*`` offsets below) that the engine with the mc player carries beside the
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import lowest_bit, popcount
 from ..core.layouts import deal_cards

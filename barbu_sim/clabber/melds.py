@@ -15,7 +15,7 @@ four and 1 for a trump sequence (points, then the top card, then a four, then tr
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import lowest_bit
 from .rules import ACE, JACK, KING, LOW_RANK, NINE, QUEEN, R_MELD_FOURS, R_MELD_RANKING, TEN, Rules

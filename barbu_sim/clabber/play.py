@@ -4,7 +4,8 @@ kernels share (cards as ``suit * 13 + rank``, hands as ``uint64`` masks)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
+from ..core.jit import njit
 from numba.extending import overload
 
 from ..core.bits import pick

@@ -5,7 +5,7 @@ strategies.  Masks are ``uint64``; a suit's cards are bits 7..12 of its 13-bit l
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.bits import pick
 from ..core.cards import SUIT_LANE

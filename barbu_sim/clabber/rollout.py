@@ -10,7 +10,7 @@ round and a rollout from its first card play the engine's round.
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from .heuristic import heuristic_strategy
 from .melds import team_melds

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -15,19 +16,25 @@ import numba
 import numpy as np
 import polars as pl
 
-from ..core.runs import RunError, RunSummary, check_resume_flags, fill_chunks, load_run, lock_run, start_run
+from ..core.codestamp import plugin_stamp, source_stamp
+from ..core.runs import (
+    RunError, RunSummary, check_players, check_resume_flags, fill_chunks, load_run, lock_run, start_run,
+)
+from . import bidding as bidding_module
+from . import mc_play
 from .analysis import check_clabber_run
 from .api import play_rounds, seat_bidding
 from .rules import N_ROUND_COLUMNS, ROUND_COLUMNS, rules_from_dict
 from .schema import (
     CARD_ENUM, RANK_ENUM, REL_DEALER, REL_ENUM, SCHEMA_VERSION, SEAT_ENUM, SEAT_SUFFIXES, SUIT_ENUM, TEAM_ENUM,
 )
-from .strategies import resolve_strategy
+from .bidding import ACCEPT_FIRST, POLICIES, RANDOM, parse_bidding
+from .strategies import MC_PLAY, USER, resolve_strategy
 
 MAX_ROUNDS = 1_000_000_000
 CHUNK_ROUNDS = 1_000_000
 
-__all__ = ["RunConfig", "RunError", "chunk_frame", "run"]
+__all__ = ["RunConfig", "RunError", "chunk_frame", "run", "seat_players"]
 
 
 @dataclass
@@ -59,6 +66,32 @@ class RunConfig:
         self.rules = self._rules.to_dict()
         if self.chunk_rounds < 1:
             raise ValueError("chunk_rounds must be positive")
+
+
+def _player_code(spec) -> str:
+    """The code stamp of a card player: its module and the package modules it imports, or a plugin's files."""
+    strategy = resolve_strategy(spec)
+    if isinstance(spec, str) and strategy.builtin_id == USER:
+        return plugin_stamp(spec)[:16]
+    if strategy.builtin_id >= MC_PLAY:
+        return source_stamp(mc_play.__file__)
+    return source_stamp(inspect.getsourcefile(getattr(strategy.func, "py_func", strategy.func)))
+
+
+def _bidding_name(spec: str) -> str:
+    """A bidding policy with its parameter spelled out (``threshold`` -> ``threshold:75``)."""
+    pid, arg = parse_bidding(spec)
+    return POLICIES[pid] if pid in (ACCEPT_FIRST, RANDOM) else f"{POLICIES[pid]}:{arg}"
+
+
+def seat_players(strategies, bidding) -> list[dict]:
+    """Each seat's players as a run's manifest records them: the card player with every parameter
+    (``mc:samples=48``), the bidding policy with its parameter, and their code stamps.  ``--resume``
+    refuses to go on with others."""
+    bid_code = source_stamp(bidding_module.__file__)
+    return [{"player": resolve_strategy(s).name if isinstance(s, str) and resolve_strategy(s).builtin_id != USER
+             else str(s), "code": _player_code(s), "bidding": _bidding_name(b), "bidding_code": bid_code}
+            for s, b in zip(strategies, bidding)]
 
 
 def chunk_frame(lo: int, rows: np.ndarray) -> pl.DataFrame:
@@ -140,8 +173,11 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
     with lock_run(run_dir, create=not resume):
         if resume:
             manifest, config = _resumed_config(run_dir)
+            check_players(run_dir, manifest, seat_players(config.strategies, config.bidding))
         else:
-            manifest = start_run(run_dir, SCHEMA_VERSION, {"game": "clabber", "config": asdict(config)},
+            manifest = start_run(run_dir, SCHEMA_VERSION,
+                                 {"game": "clabber", "config": asdict(config),
+                                  "players": seat_players(config.strategies, config.bidding)},
                                  unit="rounds", force=force)
         if threads is not None:
             numba.set_num_threads(threads)

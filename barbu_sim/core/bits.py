@@ -9,7 +9,8 @@ numba has no public popcount / count-trailing-zeros, so these wrap llvmlite's
 import llvmlite.binding as llvm
 from llvmlite import ir as llvm_ir
 import numpy as np
-from numba import njit, types
+from numba import types
+from .jit import njit
 from numba.core import cgutils
 from numba.extending import intrinsic
 

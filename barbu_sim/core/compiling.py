@@ -82,7 +82,7 @@ class LazyKernel:
     """
 
     def __init__(self, py_func, signature, what: str, estimate_key: str, **options):
-        from numba import njit
+        from .jit import njit  # the disk cache that follows dependencies
         self.dispatcher = njit(**options)(py_func)
         self.args = tuple(signature.args)
         self.what = what

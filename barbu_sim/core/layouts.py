@@ -1,7 +1,7 @@
 """Layouts of hidden cards: how both games' Monte-Carlo players deal the cards they cannot see."""
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .bits import nth_set_bit, popcount
 from .rng import rand_below

@@ -8,7 +8,7 @@ randomness receive a one-element ``uint64`` state array and call
 """
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -111,6 +111,28 @@ def check_resume_flags(run_dir, stored: dict, given: dict, flags: dict[str, str]
                        + "; ".join(differ) + ". Leave them out, or start a new run (another --out, or --force)")
 
 
+def check_players(run_dir, manifest: dict, players: list[dict]) -> None:
+    """Refuse to resume a run whose seats would now be played by other players than those that began it.
+
+    ``players``: each seat's player as the game's runs record it today (``{"player": the spec with
+    every parameter and model id, "code": a code stamp, ...}``); the manifest holds the same list
+    from the run's start.  A run written before players were recorded is not checked.
+    """
+    stored = manifest.get("players")
+    if stored is None:
+        return
+    differ = []
+    for seat, (then, now) in enumerate(zip(stored, players)):
+        if then != now:
+            fields = [k for k in sorted(set(then) | set(now)) if then.get(k) != now.get(k)]
+            differ.append(f"seat {'NESW'[seat]}: " + ", ".join(f"{k} {then.get(k)} then, {now.get(k)} now"
+                                                                  for k in fields))
+    if differ:
+        raise RunError(f"{run_dir} was begun by other players than this installation would play it with "
+                       f"({'; '.join(differ)}): a run is played by one version of each player. "
+                       "Start a new run (another --out, or --force)")
+
+
 def _clear_outputs(run_dir: Path) -> None:
     """Remove everything a run wrote into ``run_dir`` (its manifest, records, report and charts)."""
     (run_dir / "manifest.json").unlink(missing_ok=True)

@@ -15,7 +15,8 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from numba import cfunc, njit, types
+from numba import cfunc, types
+from .jit import njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from .bits import lowest_bit, nth_set_bit, popcount

@@ -10,10 +10,8 @@ evaluated (5 negative contracts, 4 trump suits, 13 domino ranks).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
-import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ... import __version__
+from ...core.codestamp import code_stamp, plugin_stamp
 from ...core.files import OutputError, write_text
 from ...core.plugins import is_plugin_spec
 from ..api import evaluate_hands
@@ -219,83 +218,6 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("BARBU_SIM_CACHE", Path.home() / ".cache" / "barbu-sim"))
 
 
-def _source_digest(spec: str) -> str:
-    """A digest of the code behind a plugin strategy, so that editing it changes cache keys.
-
-    The plugin's file and every user module it imports, directly or through another
-    user module (:func:`user_module_files`): editing a helper the plugin imports
-    rebuilds the table too.
-    """
-    where = spec.strip().rpartition(":")[0]
-    try:
-        origin = where if where.endswith(".py") else importlib.util.find_spec(where).origin
-        digest = hashlib.sha256()
-        for path in user_module_files(Path(origin)):
-            digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
-        return digest.hexdigest()
-    except (AttributeError, ImportError, OSError, TypeError, ValueError, SyntaxError):
-        return "unreadable"  # resolve_strategy reports the real problem when the table is built
-
-
-def _library_dirs() -> list[Path]:
-    """Where installed code lives (the standard library, site-packages, this package): not user modules."""
-    import sysconfig
-    dirs = {Path(sys.prefix), Path(sys.base_prefix), Path(__file__).resolve().parents[2]}
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        try:
-            dirs.add(Path(sysconfig.get_paths()[key]))
-        except KeyError:
-            pass
-    return [d.resolve() for d in dirs]
-
-
-def _find_module(dotted: str, search: list[str]) -> Path | None:
-    """The file of module ``dotted`` on ``search`` without importing (or running) anything."""
-    from importlib.machinery import PathFinder
-    path, origin = search, None
-    for part in dotted.split("."):
-        spec = PathFinder.find_spec(part, path)
-        if spec is None or not spec.origin or spec.origin in ("built-in", "frozen"):
-            return None
-        origin = spec.origin
-        path = list(spec.submodule_search_locations or [])
-        if not path:
-            break
-    return Path(origin) if origin and origin.endswith(".py") else None
-
-
-def user_module_files(plugin: Path) -> list[Path]:
-    """``plugin`` and the user modules it imports, transitively, found by reading the ``import`` lines.
-
-    A user module is one whose file is not in the standard library, site-packages or
-    barbu-sim.  Imports made at run time (``importlib``, ``__import__``) are not seen.
-    """
-    import ast
-    library = _library_dirs()
-    seen: list[Path] = []
-    todo = [plugin.resolve()]
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.append(path)
-        search = [str(path.parent), *sys.path]
-        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-            else:
-                continue
-            for name in names:
-                found = _find_module(name, search)
-                if found is not None:
-                    found = found.resolve()
-                    if not any(found.is_relative_to(d) for d in library):
-                        todo.append(found)
-    return [seen[0], *sorted(seen[1:])]
-
-
 def table_strategy(spec):
     """The strategy a value table is built with for a seat playing ``spec``.
 
@@ -313,11 +235,18 @@ def strategy_fingerprint(spec) -> str:
     """What a value table depends on of one seat's strategy: its name, for a plugin its code, for
     ``learned`` its model's id."""
     if isinstance(spec, str) and is_plugin_spec(spec):
-        return f"{spec.strip()}@{_source_digest(spec)}"
+        return f"{spec.strip()}@{plugin_stamp(spec)}"
     name = str(getattr(spec, "name", spec)).strip()
     if name == "learned":  # a retrained model is another player
         return f"learned@{model_id()}"
     return name
+
+
+def engine_stamp() -> str:
+    """The code a value table is built with: this module and every package module it imports (the
+    players, the play loops, the rules), as :func:`~barbu_sim.core.codestamp.code_stamp`.  A table
+    built by other code is never read back."""
+    return code_stamp(__file__)
 
 
 def value_table_path(strategies="heuristic", rules: Rules | None = None, *, n_hands: int = 400,
@@ -325,13 +254,13 @@ def value_table_path(strategies="heuristic", rules: Rules | None = None, *, n_ha
     """The cache file of a value table: keyed by everything the table depends on.
 
     The strategies (for plugins, the content of their files), the rules, the sizes,
-    the seed and the package version.
+    the seed, and the code that builds it (:func:`engine_stamp`).
     """
     rules = rules or Rules()
     names = [table_strategy(s) for s in ([strategies] * 4 if isinstance(strategies, str) else list(strategies))]
     key = json.dumps({"strategies": [strategy_fingerprint(s) for s in names], "rules": rules.to_dict(),
                       "n_hands": n_hands, "n_samples": n_samples, "seed": seed, "version": VALUE_TABLE_VERSION,
-                      "package": __version__}, sort_keys=True)
+                      "package": __version__, "code": engine_stamp()}, sort_keys=True)
     return Path(cache_dir or default_cache_dir()) / f"value-table-{hashlib.sha1(key.encode()).hexdigest()[:16]}.json"
 
 

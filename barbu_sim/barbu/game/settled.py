@@ -32,6 +32,7 @@ import numpy as np
 
 from ...core.files import OutputError, atomic_path
 from ..rules import N_CONTRACTS
+from ...core.codestamp import code_stamp
 from .evaluation import N_SUBSETS, default_cache_dir
 
 SETTLED_VERSION = 4
@@ -195,10 +196,11 @@ def spend_threshold(W: np.ndarray, subset: int, contract: int, owed: int) -> flo
 # ---------------------------------------------------------------- cache
 def block_values_path(table, opponents, own, cache_dir=None) -> Path:
     """The cache file of a settled DP: keyed by the value table's content and the four doubling policies
-    (:meth:`doubling.DoublingPolicy.cache_name`: the name, and for ``bayes`` the contracts it acts in)."""
+    (:meth:`doubling.DoublingPolicy.cache_name`: the name, and for ``bayes`` the contracts it acts in), and the
+    code of the settlement and the policies (a :func:`~barbu_sim.core.codestamp.code_stamp`)."""
     digest = hashlib.sha1(np.ascontiguousarray(table.grid_mean, float).tobytes()).hexdigest()
     key = json.dumps({"table": digest, "opponents": [p.cache_name() for p in opponents], "own": own.cache_name(),
-                      "version": SETTLED_VERSION}, sort_keys=True)
+                      "version": SETTLED_VERSION, "code": code_stamp(__file__)}, sort_keys=True)
     return Path(cache_dir or default_cache_dir()) / f"settled-{hashlib.sha1(key.encode()).hexdigest()[:16]}.npy"
 
 
