@@ -85,7 +85,7 @@ def test_review_values_every_legal_card_from_the_seats_information(tmp_path):
     out = invoke("review", path, "--samples", 12)
     assert out.exit_code == 0, out.output
     assert "Bidding (turned " in out.output and max(len(line) for line in out.output.splitlines()) <= 100
-    data = json.loads(invoke("review", path, "--samples", 12, "--json").output)
+    data = json.loads(invoke("review", path, "--samples", 12, "--json").output)[0]  # a list, one entry per round
     assert data["game"] == "clabber" and len(data["bidding"]) == len(result.bids)
     assert data["scores"] == {"NS": result.row["score_ns"], "EW": result.row["score_ew"]}
     rnd = parse(path.read_text())[0]
@@ -132,3 +132,18 @@ def test_the_docs_example_is_a_legal_round():
     rnd = parse(block)[0]
     assert rnd.unfinished and [c for _, c in rnd.plays] == [cards_of(1 << c)[0] for _, c in rnd.plays]
     assert len(rnd.plays) == 4 and rnd.row["trump"] == 0 and rnd.row["maker"] == 0
+
+
+def test_a_thrown_in_round_the_tool_recorded_is_reviewed(tmp_path):
+    # eight passes: the record has no card, and review says so instead of crashing
+    path = tmp_path / "tn.txt"
+    r = invoke("clabber", "play", "--seed", 1, "--bidding", "threshold:1000", "--record", path)
+    assert r.exit_code == 0, r.output
+    rnd = parse(path.read_text())[0]
+    assert rnd.row["maker"] == -1 and rnd.plays == [] and rnd.scores() == (0, 0)
+    assert review_round(rnd, samples=4) == ([], {0: 0, 1: 0, 2: 0, 3: 0})
+    out = invoke("review", path, "--samples", 4)
+    assert out.exit_code == 0, out.output
+    assert "Thrown in: eight passes, no card played, no score" in out.output
+    data = json.loads(invoke("review", path, "--samples", 4, "--json").output)
+    assert data[0]["scores"] == {"NS": 0, "EW": 0} and data[0]["decisions"] == [] and data[0]["thrown_in"]

@@ -184,7 +184,7 @@ def test_review_finds_the_blunder_of_the_typed_example(tmp_path):
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.output.splitlines()) <= 100
     assert "West   trick  1  plays  KH   best  3H, loses 20.00±0.00  BLUNDER" in result.output
-    data = json.loads(invoke("review", path, "--samples", 16, "--json").output)
+    data = json.loads(invoke("review", path, "--samples", 16, "--json").output)[0]  # a list, one entry per deal
     west = [d for d in data["decisions"] if d["seat"] == "W"]
     assert len(west) == 1 and west[0]["card"] == "KH" and west[0]["label"] == "blunder" and west[0]["counts"]
     kh = next(e for e in west[0]["estimates"] if e["card"] == "KH")
@@ -193,7 +193,7 @@ def test_review_finds_the_blunder_of_the_typed_example(tmp_path):
     assert data["scores"] == {"N": 0, "E": 0, "S": 0, "W": -20}
     assert data["seats"]["E"] == {"decisions": 0, "forced_plays": 1, "points_lost": 0,
                                   "labels": {"blunder": 0, "mistake": 0, "inaccuracy": 0}}
-    only = json.loads(invoke("review", path, "--samples", 16, "--json", "--seat", "W").output)
+    only = json.loads(invoke("review", path, "--samples", 16, "--json", "--seat", "W").output)[0]
     assert [d["seat"] for d in only["decisions"]] == ["W"] and list(only["seats"]) == ["W"]
     assert only["decisions"][0] == west[0]  # the same layouts: a seat's estimates do not depend on the others
 

@@ -132,29 +132,59 @@ class PlaylogError(ValueError):
     """A played-deal file that cannot be read or describes an impossible deal (one line, where and why)."""
 
 
-def read_playlog(path) -> list[PlayedDeal]:
-    """The played deals of a file (see :func:`parse_playlog`); a missing or unreadable file is an error."""
+def read_record_text(path) -> str:
+    """The text of a played-deal or played-round file, read once (it may be a pipe such as ``/dev/stdin``),
+    without a leading UTF-8 byte-order mark; a missing or unreadable file is a :class:`PlaylogError`."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read()
     except FileNotFoundError:
         raise PlaylogError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise PlaylogError(f"{path} is not UTF-8 text: save it as UTF-8") from None
+    except IsADirectoryError:
+        raise PlaylogError(f"{path} is a folder, not a played-deal file") from None
     except OSError as e:
         raise PlaylogError(f"cannot read {path}: {e.strerror}") from None
-    return parse_playlog(text, str(path))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise PlaylogError(f"{path} is not UTF-8 text: save it as UTF-8") from None
 
 
-def parse_playlog(text: str, name: str = "played deal") -> list[PlayedDeal]:
-    """Parse and check every deal of a played-deal text; :class:`PlaylogError` at the first problem."""
-    _, deals = parse_session(text, name)
+def read_record_base(path) -> Path:
+    """The folder a played-deal file's ``rules: FILE.toml`` is found from: the file's own folder
+    (the current directory for a pipe such as ``/dev/stdin``)."""
+    path = Path(path)
+    try:
+        if not path.is_file():
+            return Path.cwd()
+    except OSError:
+        return Path.cwd()
+    return path.resolve().parent
+
+
+def read_playlog(path) -> list[PlayedDeal]:
+    """The played deals of a file (see :func:`parse_playlog`); a missing or unreadable file is an error.
+
+    A ``rules: FILE.toml`` line names a file beside the played deal (a relative path is taken from
+    the played deal's folder, not from the current directory).
+    """
+    return parse_playlog(read_record_text(path), str(path), base=read_record_base(path))
+
+
+def parse_playlog(text: str, name: str = "played deal", base=None) -> list[PlayedDeal]:
+    """Parse and check every deal of a played-deal text; :class:`PlaylogError` at the first problem.
+
+    ``base``: the folder a relative ``rules: FILE.toml`` is read from (the file's own; default: the
+    current directory, for a text that comes from no file).
+    """
+    _, deals = parse_session(text, name, base)
     if not deals:
         raise PlaylogError(f"{name}: no deal in it (a played deal starts with 'contract:', see docs/review-and-table.md)")
     return deals
 
 
-def parse_session(text: str, name: str = "played deal") -> tuple[str | None, list[PlayedDeal]]:
+def parse_session(text: str, name: str = "played deal", base=None) -> tuple[str | None, list[PlayedDeal]]:
     """The ``table:`` settings line of a table session (None if none) and the deals of a played-deal text.
 
     A table session's file starts with a record holding only ``table:`` (the settings
@@ -162,8 +192,9 @@ def parse_session(text: str, name: str = "played deal") -> tuple[str | None, lis
     first line a tag) is read through :mod:`barbu_sim.barbu.pbn_play`.
     """
     from .pbn_play import is_pbn, pbn_records
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write first
     if is_pbn(text):
-        return None, [_parse_record(r, name) for r in pbn_records(text, name, PlaylogError, _parse_record)]
+        return None, [_parse_record(r, name, base) for r in pbn_records(text, name, PlaylogError, _parse_record)]
     records, current = [], []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -181,10 +212,10 @@ def parse_session(text: str, name: str = "played deal") -> tuple[str | None, lis
             raise PlaylogError(f"{name} line {number}: the 'table:' record holds only the table line; "
                                f"end it with '---' before {line[:30]!r}")
         settings = records.pop(0)[0][1].partition(":")[2].strip()
-    return settings, [_parse_record(r, name) for r in records]
+    return settings, [_parse_record(r, name, base) for r in records]
 
 
-def _parse_record(lines: list[tuple[int, str]], name: str) -> PlayedDeal:
+def _parse_record(lines: list[tuple[int, str]], name: str, base=None) -> PlayedDeal:
     first = lines[0][0]
     # "table" names a session's settings record, never a deal's line; a play line may start "S:".
     fields, options, play, in_play = split_record(lines, name, PlaylogError, KEYS, refused=("table",), seat_marks=True)
@@ -215,14 +246,14 @@ def _parse_record(lines: list[tuple[int, str]], name: str) -> PlayedDeal:
             raise PlaylogError(f"{name} line {fields[key][0]}: '{key}:' does not belong to a {CONTRACTS[contract]} deal")
     try:
         from .rules import parse_option_pairs
-        rules = load_rules(fields["rules"][1] if "rules" in fields else None, parse_option_pairs(options))
+        rules = load_rules(fields["rules"][1] if "rules" in fields else None, parse_option_pairs(options), base=base)
     except ValueError as e:
         raise PlaylogError(f"{name} (deal starting line {first}): rules: {e}") from None
     deal = PlayedDeal(hands, contract, param, declarer, rules,
-                      seed=get("seed", _count) if "seed" in fields else 0,
-                      index=get("index", _count) if "index" in fields else 0,
-                      hand_no=get("hand", _count) - 1 if "hand" in fields else None,
-                      doubles=get("doubles", _doubles) if "doubles" in fields else [],
+                      seed=get("seed", _key) if "seed" in fields else 0,
+                      index=get("index", _key) if "index" in fields else 0,
+                      hand_no=get("hand", _hand) - 1 if "hand" in fields else None,
+                      doubles=get("doubles", lambda t: _doubles(t, contract, declarer)) if "doubles" in fields else [],
                       title=fields["title"][1] if "title" in fields else "",
                       unfinished=get("unfinished", _yes_no) if "unfinished" in fields else False)
     _read_plays(deal, play, name, first)
@@ -230,9 +261,29 @@ def _parse_record(lines: list[tuple[int, str]], name: str) -> PlayedDeal:
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    """A whole number written in the digits 0-9 only (no ``_``, sign or other script's digits)."""
+    if not (text.isascii() and text.isdigit()):
         raise ValueError(f"{text!r} is not a whole number")
     return int(text)
+
+
+def _key(text: str) -> int:
+    """A seed or deal index: a whole number that fits 64 bits, as the random streams take it."""
+    value = _count(text)
+    if value >= 2 ** 64:
+        raise ValueError(f"{text} is too large: a seed or index is 0..{2 ** 64 - 1}")
+    return value
+
+
+HANDS_IN_A_GAME = 28
+
+
+def _hand(text: str) -> int:
+    """The 1-based number of a hand in a game or block: 1..28."""
+    value = _count(text)
+    if not 1 <= value <= HANDS_IN_A_GAME:
+        raise ValueError(f"{text} is not a hand of a game (1..{HANDS_IN_A_GAME})")
+    return value
 
 
 def _yes_no(text: str) -> bool:
@@ -241,13 +292,28 @@ def _yes_no(text: str) -> bool:
     return text.lower() == "yes"
 
 
-def _doubles(text: str) -> list[tuple[int, int]]:
+def _doubles(text: str, contract: int, declarer: int) -> list[tuple[int, int]]:
+    """The doubles of a hand, checked by the doubling rules (docs/rules.md): nobody doubles themselves or
+    the same player twice; in Trumps and Domino a non-declarer doubles only the declarer; the declarer
+    only redoubles a player who doubled the declarer."""
     out = []
     for token in text.split():
         m = DOUBLE.match(token.upper())
         if not m:
             raise ValueError(f"{token!r} is not a double: write DOUBLER>DOUBLED, e.g. E>N")
-        out.append((parse_seat(m.group(1)), parse_seat(m.group(2))))
+        a, b = parse_seat(m.group(1)), parse_seat(m.group(2))
+        if a == b:
+            raise ValueError(f"{token}: a player cannot double themselves")
+        if (a, b) in out:
+            raise ValueError(f"{token} is given twice")
+        if a != declarer and b != declarer and contract in (TRUMPS, DOMINO):
+            raise ValueError(f"{token}: in {CONTRACTS[contract]} a player other than the declarer doubles only "
+                             f"the declarer, {SEAT_NAMES[declarer]}")
+        out.append((a, b))
+    for a, b in out:
+        if a == declarer and (b, a) not in out:
+            raise ValueError(f"{SEAT_LETTERS[a]}>{SEAT_LETTERS[b]}: the declarer, {SEAT_NAMES[declarer]}, may only "
+                             f"redouble a player who doubled {SEAT_NAMES[declarer]}")
     return out
 
 
@@ -266,10 +332,11 @@ def _read_plays(deal: PlayedDeal, play: list[tuple[int, str]], name: str, first:
             turn = f"{len(pos.plays) + 1}{_nth(len(pos.plays) + 1)} play ({SEAT_NAMES[seat]})"
             if marked:
                 try:
-                    if parse_seat(marked) != seat:
-                        raise PlaylogError(f"{where}: {token} is marked {marked} but {SEAT_NAMES[seat]} is to play")
+                    mark = parse_seat(marked)
                 except ValueError as e:
                     raise PlaylogError(f"{where}: {token}: {e}") from None
+                if mark != seat:
+                    raise PlaylogError(f"{where}: {token} is marked {marked} but {SEAT_NAMES[seat]} is to play")
             if card_text.lower() in ("-", "pass"):
                 try:
                     pos.pass_turn()

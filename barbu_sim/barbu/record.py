@@ -82,9 +82,12 @@ def _domino_lines(result: DealResult, rules: Rules, symbols: bool) -> list[str]:
     played = {c for c in result.cards.tolist() if c != PASS}
     lines.append("")
     lines.append("  Layout at the end:")
+    # a column runs 2 .. A, or with domino-ace=low A .. K (the ace below the 2)
+    place = (lambda r: (r + 1) % 13) if rules.domino_ace == "low" else (lambda r: r)
     for suit in reversed(Suit):
         ranks = [r for r in range(13) if suit * 13 + r in played]
-        span = f"{RANK_NAMES[min(ranks)]}..{RANK_NAMES[max(ranks)]}" if ranks else "not opened"
+        span = (f"{RANK_NAMES[min(ranks, key=place)]}..{RANK_NAMES[max(ranks, key=place)]}" if ranks
+                else "not opened")
         lines.append(f"    {SUIT_SYMBOLS[suit] if symbols else SUIT_LETTERS[suit]}: {span}")
     passes = sum(1 for c in result.cards.tolist() if c == PASS)
     order = finished + [s for s in range(4) if s not in finished]

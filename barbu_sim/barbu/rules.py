@@ -298,11 +298,13 @@ PRESET_NOTES = {
 }
 
 
-def load_rules(spec: str | None = None, options: dict | None = None) -> Rules:
+def load_rules(spec: str | None = None, options: dict | None = None, base=None) -> Rules:
     """Rules from a preset name or a TOML file path (``None``: the defaults), then ``options`` on top.
 
     A TOML file holds the options as top-level keys, e.g. ``trumps-overtrump = true``,
-    and may name a ``preset`` to start from.
+    and may name a ``preset`` to start from; it may begin with a UTF-8 byte-order mark.
+    ``base``: the folder a relative file path is taken from (a played-deal file's own folder);
+    default the current directory.
     """
     if spec is None or spec == "":
         rules = Rules()
@@ -310,8 +312,11 @@ def load_rules(spec: str | None = None, options: dict | None = None) -> Rules:
         rules = PRESETS[spec]
     elif spec.endswith(".toml"):
         path = Path(spec)
+        if base is not None and not path.is_absolute():
+            path = Path(base) / path
+            spec = str(path)
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(path.read_text(encoding="utf-8").removeprefix("\ufeff"))
         except OSError as e:
             raise ValueError(f"cannot read rules file {spec}: {e.strerror}") from None
         except UnicodeDecodeError as e:

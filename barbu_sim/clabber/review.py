@@ -76,8 +76,10 @@ def review_round(rnd: PlayedRound, seats=None, samples: int = 100, seed: int = 0
     if not 2 <= samples <= MAX_SAMPLES:
         raise ValueError(f"samples must be 2..{MAX_SAMPLES:,}, not {samples}")
     seats = tuple(sorted(set(range(4) if seats is None else seats)))
-    state, hands = start_state(rnd)
     decisions, forced = [], {s: 0 for s in seats}
+    if rnd.thrown_in:  # eight passes: no card was played, nothing to review
+        return decisions, forced
+    state, hands = start_state(rnd)
     for i, (seat, card) in enumerate(rnd.plays):
         legal = int(legal_now(np.uint64(hands[seat]), state))
         if seat in seats:
@@ -124,7 +126,8 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
              "mc's value of each legal card: the round score of the seat's team if it plays that card now,",
              f"± standard error, over {samples} layouts of the unseen cards; a loss counts above {NOISE:g} standard errors.",
              "Labels by loss: " + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS)) + " points.",
-             (f"Scores: N+S {scores[0]}  E+W {scores[1]}" if scores else "Unfinished: the play stopped early"), ""]
+             ("Thrown in: eight passes, no card played, no score" if rnd.thrown_in
+              else f"Scores: N+S {scores[0]}  E+W {scores[1]}" if scores else "Unfinished: the play stopped early"), ""]
     for d in decisions:
         head = f"{SEAT_NAMES[d.seat]:<5}  trick {d.play_no // 4 + 1}  plays {format_card(d.card, symbols=symbols):>3}"
         if d.counts:
@@ -149,7 +152,7 @@ def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples
     return {"game": "clabber", "dealer": SEAT_NAMES[rnd.dealer][0], "turned": format_card(rnd.turned),
             "bidding": [{"seat": SEAT_NAMES[s][0], "call": "play" if b == PLAY else "pass" if b < 0 else SUIT_LETTERS[b]}
                         for s, b in rnd.bids],
-            "samples": samples, "scores": None if scores is None else {"NS": scores[0], "EW": scores[1]},
+            "samples": samples, "thrown_in": rnd.thrown_in, "scores": None if scores is None else {"NS": scores[0], "EW": scores[1]},
             "decisions": [{"play": d.play_no + 1, "seat": SEAT_NAMES[d.seat][0], "card": format_card(d.card),
                            "best": format_card(d.estimates[0][0]), "loss": round(d.loss, 3),
                            "loss_se": round(d.loss_se, 3), "counts": d.counts, "label": d.label or None,

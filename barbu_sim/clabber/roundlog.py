@@ -61,8 +61,15 @@ class PlayedRound:
                 return {"maker": seat, "trump": bid, "bid_round": 2}
         return {"maker": -1, "trump": -1, "bid_round": 0}
 
+    @property
+    def thrown_in(self) -> bool:
+        """Eight passes: no trump was made and no card is played."""
+        return self.row["maker"] < 0
+
     def scores(self) -> tuple[int, int] | None:
-        """(N+S, E+W) round scores of a finished round, None otherwise."""
+        """(N+S, E+W) round scores of a finished round ((0, 0) when the cards were thrown in), None otherwise."""
+        if self.thrown_in:
+            return 0, 0
         if len(self.plays) != 24:
             return None
         state, hands = start_state(self)
@@ -72,7 +79,12 @@ class PlayedRound:
 
 
 def start_state(rnd: PlayedRound):
-    """The state array and hands before the first card, as the engine's replay starts them."""
+    """The state array and hands before the first card, as the engine's replay starts them.
+
+    A thrown-in round has no first card: it has no state (ValueError).
+    """
+    if rnd.thrown_in:
+        raise ValueError("the cards were thrown in (eight passes): no card is played")
     state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
     for i, v in enumerate(rnd.rules.to_array()):
         state[S_RULES + i] = np.uint64(v)
@@ -135,11 +147,20 @@ def parse_round(lines: list[tuple[int, str]], name: str, error) -> PlayedRound:
         raise error(f"{name} line {fields['turned'][0]}: {e}") from None
     bids = get("bidding", lambda text: _bids(text, dealer, hands, turned))
     rnd = PlayedRound(hands, dealer, turned, bids, rules=rules,
-                      seed=get("seed", int) if "seed" in fields else 0, index=get("index", int) if "index" in fields else 0,
+                      seed=get("seed", _key) if "seed" in fields else 0, index=get("index", _key) if "index" in fields else 0,
                       unfinished=fields.get("unfinished", (0, "no"))[1].lower() == "yes",
                       title=fields["title"][1] if "title" in fields else "")
     _read_plays(rnd, play, name, first, error)
     return rnd
+
+
+def _key(text: str) -> int:
+    """A seed or round index: a whole number in the digits 0-9 that fits 64 bits, as the random streams take it."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"{text!r} is not a whole number")
+    if int(text) >= 2 ** 64:
+        raise ValueError(f"{text} is too large: a seed or index is 0..{2 ** 64 - 1}")
+    return int(text)
 
 
 def _bids(text: str, dealer: int, hands, turned: int) -> list[tuple[int, int]]:
@@ -223,7 +244,7 @@ def _rule(state, hand: int, card: int, legal: int) -> str:
 
 def is_clabber(text: str) -> bool:
     """True when the first line that is not a comment is ``game: clabber``."""
-    for raw in text.splitlines():
+    for raw in text.removeprefix("\ufeff").splitlines():
         line = raw.split("#", 1)[0].strip()
         if line:
             key, _, value = line.partition(":")
@@ -234,7 +255,7 @@ def is_clabber(text: str) -> bool:
 def parse_rounds(text: str, name: str, error) -> list[PlayedRound]:
     """Every round of a played-round text (records separated by ``---`` lines)."""
     records, current = [], []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if line == "---":
             records.append(current)

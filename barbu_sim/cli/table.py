@@ -11,7 +11,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import OptionOpt, RulesOpt, app, check_range, check_seed, fail, interrupted, load_cli_rules, per_seat
+from .app import (
+    OptionOpt, RulesOpt, app, check_new_file, check_range, check_seed, fail, interrupted, load_cli_rules, per_seat,
+)
 
 REVIEW_SAMPLES_MAX = 100_000
 
@@ -42,9 +44,7 @@ def review(
 
       barbu-sim review deal.txt --seat W --samples 20 --json
     """
-    from pathlib import Path
-
-    from ..barbu.playlog import PlaylogError, read_playlog
+    from ..barbu.playlog import PlaylogError, parse_playlog, read_record_base, read_record_text
     from ..barbu.review import review_deal, review_json
     from ..barbu.review_text import format_review
     from ..core.seats import parse_seat
@@ -52,22 +52,18 @@ def review(
         check_range(samples, "--samples", 2, REVIEW_SAMPLES_MAX)
         check_seed(seed)
         seats = sorted({parse_seat(s) for s in seat}) if seat else None
-        try:
-            text = Path(file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            text = ""  # the played-deal reader says what is wrong with the file
+        text = read_record_text(file)  # read once: FILE may be a pipe (/dev/stdin)
         if _is_clabber(text):
             _review_clabber(text, file, seats, samples, seed, as_json, symbols)
             return
-        deals = read_playlog(file)
+        deals = parse_playlog(text, file, base=read_record_base(file))
         reviews = [review_deal(d, seats, samples=samples, seed=seed) for d in deals]
     except KeyboardInterrupt:
         interrupted("no review printed")
     except (ValueError, PlaylogError) as e:
         fail(str(e))
     if as_json:
-        data = [review_json(r) for r in reviews]
-        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=1))
+        typer.echo(json.dumps([review_json(r) for r in reviews], indent=1))  # a list, one entry per deal
         return
     typer.echo("\n\n".join(format_review(r, symbols=symbols) for r in reviews))
 
@@ -84,8 +80,7 @@ def _review_clabber(text: str, file: str, seats, samples: int, seed: int, as_jso
     rounds = parse_rounds(text, file, ValueError)
     done = [(r, *review_round(r, seats, samples=samples, seed=seed)) for r in rounds]
     if as_json:
-        data = [clabber_review_json(r, d, f, samples) for r, d, f in done]
-        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=1))
+        typer.echo(json.dumps([clabber_review_json(r, d, f, samples) for r, d, f in done], indent=1))
     else:
         typer.echo("\n\n".join(format_clabber_review(r, d, f, samples, symbols) for r, d, f in done))
 
@@ -108,7 +103,8 @@ def table(
     bot_doubling: Annotated[str, typer.Option(metavar="POLICY", help="The bots' doubling: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN].")] = "compulsory-only",
     hint_samples: Annotated[int, typer.Option(metavar="N", help="Layouts mc samples for a hint (0: no hints).")] = 50,
     review_samples: Annotated[int, typer.Option(metavar="N", help="Layouts per decision of the review at the end (0: no review).")] = 50,
-    save: Annotated[str, typer.Option(metavar="FILE", help="Where the session is saved (at quit and after each hand): a played-deal file.")] = "table.txt",
+    save: Annotated[str, typer.Option(metavar="FILE", help="Where the session is saved (at quit and after each hand): a played-deal file. An existing file is refused without --force.")] = "table.txt",
+    force: Annotated[bool, typer.Option(help="Replace the --save file if it exists (a saved session is lost: --resume goes on with it).")] = False,
     resume: Annotated[Optional[str], typer.Option(metavar="FILE", help="Go on with a session saved in FILE (its own settings; it is saved there again).")] = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
@@ -131,19 +127,22 @@ def table(
 
       barbu-sim table --resume table.txt
     """
-    from ..barbu.game.table import LENGTHS, Session, TableSettings, read_session
+    from ..barbu.game.table import LENGTHS, Session, TableSettings, check_samples, read_session
     from ..barbu.tableplay import Console
     from ..core.seats import parse_seat
+    from .barbu import fixed_domino_rank
     console = Console()
+    session = None
     try:
-        check_range(hint_samples, "--hint-samples", 0, REVIEW_SAMPLES_MAX)
-        check_range(review_samples, "--review-samples", 0, REVIEW_SAMPLES_MAX)
-        if hint_samples == 1 or review_samples == 1:
-            raise ValueError("--hint-samples and --review-samples take 0 (off) or at least 2 layouts")
+        check_samples(hint_samples, "--hint-samples")
+        check_samples(review_samples, "--review-samples")
         if resume:
             settings, saved = read_session(resume)
             save = resume
+            check_new_file(save, "--resume", force=True)  # saved there again: its folder must take files
         else:
+            check_new_file(save, "--save", force, kept=f" (a session saved there goes on with barbu-sim table "
+                                                       f"--resume {save})")
             check_seed(seed)
             if length not in LENGTHS:
                 raise ValueError(f"--length must be deal, block or game, not {length!r}")
@@ -154,21 +153,30 @@ def table(
             specs[human] = "you"
             from ..barbu.game.game import first_declarer
             first = parse_seat(declarer) if declarer else (first_declarer(seed, 0) if length == "game" else human)
-            settings = TableSettings(human, specs, length, seed, first, contract, trump, domino_rank, bot_contracts,
-                                     bot_doubling, hint_samples, TableSettings.options_of(load_cli_rules(rules, option)))
             from ..barbu.rules import parse_contract
             from ..barbu.choices import contract_choices
+            the_rules = load_cli_rules(rules, option)
+            domino_rank = fixed_domino_rank(the_rules, domino_rank, int(parse_contract(contract)))
+            settings = TableSettings(human, specs, length, seed, first, contract, trump, domino_rank, bot_contracts,
+                                     bot_doubling, hint_samples, TableSettings.options_of(the_rules))
             contract_choices(int(parse_contract(contract)), trump, domino_rank)  # checked before play
             saved = []
+        from ..barbu.strategies import check_rules
+        check_rules([b for s, b in enumerate(settings.bots) if s != settings.seat], settings.rules())
         session = Session(settings, settings.rules(), console, save)
         finished = session.play(saved)
     except KeyboardInterrupt:
-        interrupted(f"the session so far is in {save} (after the last complete hand)")
+        if session is None:
+            interrupted("nothing played, nothing saved")
+        # the session saved what quit saves (the hands played and the cards of this one)
+        interrupted(f"the session is saved in {save}; barbu-sim table --resume {save} goes on")
     except ValueError as e:
         fail(str(e))
     if finished and review_samples:
         from ..barbu.review import review_deal
         from ..barbu.review_text import format_review, intro
+        from ..barbu.tableplay import estimator_ready
+        estimator_ready()  # its first compile is said, not a silent minute
         console.say("\nReview of your decisions (the decisions that lost points, then a summary per hand)")
         console.say("\n".join(intro(review_samples, settings.seed)))
         for deal in session.deals:
@@ -182,7 +190,7 @@ def table(
 @app.command()
 def sheet(
     out: Annotated[str, typer.Option("--out", metavar="DIR", help="Folder of the sheet: hands.parquet (as barbu-sim game writes it) and summary.json. An existing sheet there is taken up again.")] = "sheet",
-    first: Annotated[str, typer.Option(metavar="SEAT", help="The first declarer of a new sheet: N, E, S or W.")] = "N",
+    first: Annotated[Optional[str], typer.Option(metavar="SEAT", help="The first declarer of a new sheet: N, E, S or W (default N).")] = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
@@ -192,7 +200,8 @@ def sheet(
     declares, each contract once, the allowed and compulsory doubles, scores the
     contract can give that add up); the doubles are settled and the running sheet is
     printed. The sheet is saved after each hand to DIR/hands.parquet, which
-    verify-games and the analytics read; run the command again to go on. Each line
+    verify-games and the analytics read; run the command again to go on (under the
+    rules and first declarer the sheet was started with). Each line
     typed is one hand, CONTRACT[:SUIT|RANK] [DOUBLES] N E S W, e.g. "barbu E>N 0 -20 0 0"
     (E>N: East doubled North); undo removes the last hand, quit stops.
 
@@ -210,12 +219,14 @@ def sheet(
     console = Console()
     try:
         the_rules = load_cli_rules(rules, option)
+        first_seat = parse_seat(first) if first is not None else None
         path = Path(out) / "hands.parquet"
-        keeper = load_hands(path, the_rules)
+        given = the_rules if rules is not None or option else None  # a sheet taken up keeps its own rules
+        keeper = load_hands(path, given, first_seat)
         if keeper is not None:
             console.say(f"Taken up: {len(keeper.hands)} hands in {path}")
         else:
-            keeper = ScoreKeeper(the_rules, parse_seat(first))
+            keeper = ScoreKeeper(the_rules, first_seat if first_seat is not None else 0)
         try:
             done = keep_score(keeper, console, path)
         except Quit:

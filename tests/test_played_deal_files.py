@@ -1,0 +1,140 @@
+"""Played-deal, played-round and rules files at their edges: where a rules file is found, huge numbers,
+a byte-order mark, a pipe, the review's JSON shape, doubles and hands, PBN tags and claims."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from cli_checks import assert_clean_error, invoke
+
+from barbu_sim.barbu.playlog import PlaylogError, parse_playlog, parse_session, read_playlog
+from barbu_sim.barbu.rules import load_rules
+from barbu_sim.clabber.roundlog import parse_rounds
+
+EXAMPLE_DEAL = "N:2.5.AKQJT987654. .2..AKQJT9876543 AKQJT9876543.6.. .AKQJT98743.32.2"
+EXAMPLE = f"""contract: barbu
+declarer: N
+deal: {EXAMPLE_DEAL}
+play:
+5H 2H 6H KH
+"""
+CLABBER = """game: clabber
+dealer: W
+deal: N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9
+turned: 9C
+bidding: play
+seed: 1
+index: 0
+unfinished: yes
+play:
+AS AH AD AC
+"""
+BIG = str(2 ** 64)
+
+
+# ------------------------------------------------------------ 7: a rules file beside the played deal
+def test_a_rules_file_is_read_from_the_played_deals_own_folder(tmp_path, monkeypatch):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "house.toml").write_text("barbu-king = -30\n", encoding="utf-8")
+    (tmp_path / "house.toml").write_text("barbu-king = -5\n", encoding="utf-8")  # a decoy where the user stands
+    path = tmp_path / "sub" / "deal.txt"
+    path.write_text("rules: house.toml\n" + EXAMPLE, encoding="utf-8")
+    for where in (tmp_path, tmp_path / "sub", tmp_path.parent):
+        monkeypatch.chdir(where)
+        deal = read_playlog(path)[0]
+        assert deal.rules.barbu_king == -30 and deal.replay().scores.tolist() == [0, 0, 0, -30]
+        out = invoke("review", path, "--samples", 2, "--json")
+        assert out.exit_code == 0, out.output
+        assert json.loads(out.output)[0]["scores"]["W"] == -30
+    (tmp_path / "sub" / "house.toml").unlink()
+    assert_clean_error(invoke("review", path, "--samples", 2), "house.toml")
+
+
+# ------------------------------------------------------------ 12: numbers past 64 bits
+@pytest.mark.parametrize("key", ["seed", "index"])
+def test_a_seed_or_index_past_64_bits_is_refused_in_one_line(tmp_path, key):
+    other = "index" if key == "seed" else "seed"
+    text = f"{key}: {BIG}\n{other}: 1\n" + EXAMPLE
+    with pytest.raises(PlaylogError, match=f"line 1: {key}: {BIG} is too large"):
+        parse_playlog(text)
+    assert parse_playlog(text.replace(BIG, str(2 ** 64 - 1)))  # the largest 64-bit value is fine
+    path = tmp_path / "deal.txt"
+    path.write_text(text, encoding="utf-8")
+    assert_clean_error(invoke("review", path, "--samples", 2), "too large")
+    with pytest.raises(ValueError, match="too large"):
+        parse_rounds(CLABBER.replace("seed: 1", f"{key}: {BIG}" if key == "seed" else "seed: 1")
+                     .replace("index: 0", f"index: {BIG}" if key == "index" else "index: 0"), "r.txt", ValueError)
+    clabber = tmp_path / "round.txt"
+    clabber.write_text(CLABBER.replace("seed: 1", f"seed: {BIG}"), encoding="utf-8")
+    assert_clean_error(invoke("review", clabber, "--samples", 2), "too large")
+
+
+def test_a_saved_table_session_with_a_huge_seed_in_a_deal_is_refused():
+    text = "table: seat=S length=deal\n---\n" + f"seed: {BIG}\nindex: 0\n" + EXAMPLE
+    with pytest.raises(PlaylogError, match="too large"):
+        parse_session(text, "table.txt")
+
+
+# ------------------------------------------------------------ 18: input formats
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "deal.txt"
+    path.write_text("\ufeff" + EXAMPLE, encoding="utf-8")
+    assert read_playlog(path)[0].replay().scores.tolist() == [0, 0, 0, -20]
+    assert invoke("review", path, "--samples", 2).exit_code == 0
+    rules = tmp_path / "house.toml"
+    rules.write_text("\ufeffbarbu-king = -30\n", encoding="utf-8")
+    assert load_rules(str(rules)).barbu_king == -30
+    clabber = tmp_path / "round.txt"
+    clabber.write_text("\ufeff" + CLABBER, encoding="utf-8")
+    out = invoke("review", clabber, "--samples", 2)
+    assert out.exit_code == 0, out.output
+
+
+def test_review_reads_its_file_once_so_a_pipe_works():
+    out = subprocess.run([sys.executable, "-m", "barbu_sim", "review", "/dev/stdin", "--samples", "2", "--json"],
+                         input=EXAMPLE, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)[0]["scores"]["W"] == -20
+
+
+def test_review_json_is_a_list_whatever_the_number_of_deals(tmp_path):
+    path = tmp_path / "deal.txt"
+    path.write_text(EXAMPLE, encoding="utf-8")
+    one = json.loads(invoke("review", path, "--samples", 2, "--json").output)
+    path.write_text(EXAMPLE + "---\n" + EXAMPLE, encoding="utf-8")
+    two = json.loads(invoke("review", path, "--samples", 2, "--json").output)
+    assert isinstance(one, list) and len(one) == 1 and isinstance(two, list) and len(two) == 2
+    assert one[0] == two[0] == two[1]
+
+
+def test_a_wrong_seat_mark_is_named_once():
+    with pytest.raises(PlaylogError) as e:
+        parse_playlog(EXAMPLE.replace("5H 2H 6H KH", "5H W:2H"), "deal.txt")
+    assert str(e.value) == "deal.txt line 5: W:2H is marked W but East is to play"
+
+
+# ------------------------------------------------------------ 19: nonsense refused
+@pytest.mark.parametrize("line, needle", [
+    ("doubles: N>N", "N>N: a player cannot double themselves"),
+    ("doubles: E>N E>N", "E>N is given twice"),
+    ("hand: 99999", "hand: 99999 is not a hand of a game (1..28)"),
+    ("hand: 0", "hand: 0 is not a hand of a game (1..28)"),
+    ("seed: 1_000", "'1_000' is not a whole number"),
+    ("seed: \u0661\u0662", "is not a whole number"),
+])
+def test_nonsense_in_a_played_deal_is_refused(line, needle):
+    with pytest.raises(PlaylogError) as e:
+        parse_playlog(line + "\n" + EXAMPLE)
+    assert needle in str(e.value)
+
+
+def test_doubles_follow_the_doubling_rules():
+    trumps = EXAMPLE.replace("contract: barbu", "contract: trumps\ntrump: C")
+    trumps = trumps.replace("5H 2H 6H KH", "").replace("play:", "unfinished: yes\nplay:")
+    with pytest.raises(PlaylogError, match="in trumps a player other than the declarer doubles only the declarer"):
+        parse_playlog("doubles: E>W\n" + trumps)
+    with pytest.raises(PlaylogError, match="the declarer, North, may only redouble a player who doubled North"):
+        parse_playlog("doubles: N>E\n" + EXAMPLE)
+    assert parse_playlog("doubles: E>N N>E W>S\n" + EXAMPLE)[0].doubles == [(1, 0), (0, 1), (3, 2)]
+    assert parse_playlog("hand: 28\n" + EXAMPLE)[0].hand_no == 27
