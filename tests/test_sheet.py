@@ -107,3 +107,32 @@ def test_where_the_lowest_total_wins_doubles_settle_the_other_way(tmp_path):
     assert hand.settlement.tolist() == [-20, 20, 0, 0]  # North, lower, is the better: its total moves down
     result = sheet(tmp_path / "s", ["barbu E>N W>N 0 20 0 0"], "--rules", "positive-penalties")
     assert "   1 N    barbu        E>N* W>N*            0  -20  -20   20  +20  +40" in result.output
+
+
+def test_a_sheet_goes_on_under_the_rules_and_first_declarer_it_was_started_with(tmp_path):
+    import json
+
+    from cli_checks import assert_clean_error
+
+    from barbu_sim.barbu.rules import PRESETS
+    out = tmp_path / "s"
+    result = sheet(out, ["no-hearts -36 0 0 0", "quit"], "--rules", "high-hearts-4")  # -36: four points a high heart
+    assert "1 hands saved" in result.output, result.output
+    result = sheet(out, ["barbu 0 -20 0 0"])  # no --rules: its own, so its hand 1 is taken up
+    assert result.exit_code == 0 and "Taken up: 1 hands" in result.output and "2 hands saved" in result.output
+    result = sheet(out, ["quit"], "--rules", "high-hearts-4", "--first", "N")  # the same again: no change
+    assert result.exit_code == 0 and "Taken up: 2 hands" in result.output
+    for args, needle in ((["-o", "trumps-overtrump=on"], "trumps-overtrump=on (the sheet has off)"),
+                         (["--rules", "default"], "no-hearts-high-heart=-2 (the sheet has -4)"),
+                         (["--first", "E"], "first declarer N, not E")):
+        result = sheet(out, ["no-queens 0 -6 -12 -6"], *args)
+        assert_clean_error(result, f"the sheet in {out} was started with", needle)
+    assert json.loads((out / "summary.json").read_text())["rules"] == PRESETS["high-hearts-4"].to_dict()
+    assert pl.read_parquet(out / "hands.parquet").height == 2
+
+
+def test_a_double_given_twice_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="the double E>N is given twice"):
+        parse_entry("barbu E>N e>n 0 -20 0 0")
+    result = sheet(tmp_path / "s", ["barbu E>N E>N 0 -20 0 0"])
+    assert "Refused: the double E>N is given twice" in result.output and "No hand entered" in result.output

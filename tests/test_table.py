@@ -50,7 +50,7 @@ def test_a_deal_through_standard_input(tmp_path):
     assert "Deal: barbu, declarer South; you are South | N +0  E +0  S +0  W +0" in out
     assert "Your hand: ♠ K Q 8 4  ♥ K 9 8 3  ♦ Q 7 5  ♣ Q 2" in out and "Trick so far: you lead" in out
     assert "Hint (mc, from your information only): each card's score from here, best first" in out
-    assert f"Refused: South does not hold {format_card(not_held)}" in out
+    assert f"Refused: you do not hold {format_card(not_held)}\n" in out  # not who does
     assert "Refused: South may not play KH: K♥ may not be led while holding another card" in out
     assert "Not understood: unknown suit in card 'zz'" in out and "Type a card (QS, ♠Q, q s), its number" in out
     assert "Hand over:" in out and "Totals: N " in out and "Review of your decisions" in out

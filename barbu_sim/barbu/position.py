@@ -111,8 +111,12 @@ class Position:
                                     self.forced, np.int64(self.contract), np.int64(self.param),
                                     np.int64(self._top_trump), self.rules_array))
 
-    def check(self, card: int) -> None:
-        """Raise :class:`IllegalCard` naming the rule ``card`` breaks if the seat to play may not play it."""
+    def check(self, card: int, private: bool = False) -> None:
+        """Raise :class:`IllegalCard` naming the rule ``card`` breaks if the seat to play may not play it.
+
+        ``private``: the message is for the player at that seat (the table), who may not learn
+        where the cards they do not hold are: "you do not hold 2C", not who does.
+        """
         who = SEAT_NAMES[self.seat]
         if self.over:
             raise IllegalCard(f"the hand is over ({self._over_reason()}): no card may follow")
@@ -121,6 +125,8 @@ class Position:
             seat = next(s for s, c in self.plays if c == card)
             raise IllegalCard(f"{format_card(card)} was already played, by {SEAT_NAMES[seat]}")
         if not self.hands[self.seat] & b:
+            if private:
+                raise IllegalCard(f"you do not hold {format_card(card)}")
             holder = next(s for s in range(4) if self.hands[s] & b)
             raise IllegalCard(f"{who} does not hold {format_card(card)} ({SEAT_NAMES[holder]} does)")
         if self.legal() & b:

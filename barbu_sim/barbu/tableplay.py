@@ -17,6 +17,7 @@ import sys
 import numpy as np
 
 from ..core.cards import RANK_LETTERS, RANK_NAMES, SUIT_SYMBOLS, cards_of, format_card, parse_card
+from ..core.interrupt import interruptible_input
 from ..core.seats import SEAT_NAMES
 from .kernels import PASS
 from .mc import MC, mc_choose
@@ -48,14 +49,18 @@ class Console:
             print(text, flush=True)
 
     def ask(self, prompt: str) -> str:
-        """One line of input (``prompt`` shown first); the end of the input is :class:`Quit`."""
+        """One line of input (``prompt`` shown first); the end of the input is :class:`Quit`.
+
+        Ctrl-C while the line is typed raises ``KeyboardInterrupt`` at once (see
+        :func:`core.interrupt.interruptible_input`).
+        """
         try:
             if self._read is not None:
                 line = self._read(prompt).strip()
             elif sys.stdin.isatty():
-                return input(prompt + " ").strip()
+                return interruptible_input(prompt + " ").strip()
             else:  # typed ahead or piped: show each line after its prompt, as a terminal would
-                line = input().strip()
+                line = interruptible_input().strip()
             self.say(f"{prompt} {line}")
             return line
         except EOFError:
@@ -199,7 +204,7 @@ def _ask_card(pos, legal_cards, console: Console, hint, header: str, snapshots: 
             continue
         try:
             card = parse_choice(text, legal_cards)
-            pos.check(card)
+            pos.check(card, private=True)  # "you do not hold 2C": never where the others' cards are
         except IllegalCard as e:
             console.say(f"Refused: {e}")
             continue
@@ -210,12 +215,27 @@ def _ask_card(pos, legal_cards, console: Console, hint, header: str, snapshots: 
         return card
 
 
+def estimator_ready() -> None:
+    """Compile mc's estimator, which hints and the review at the end of a session call, before its
+    first use: from numba's disk cache silently, else saying so on stderr (about a minute), as the
+    engines do (:func:`core.compiling.ensure_compiled`)."""
+    from numba import typeof, types
+
+    from ..core import compiling
+    from .mc import mc_estimates
+    u, i, cards, values = np.uint64(0), np.int64(0), np.zeros(1, np.uint64), np.zeros(1, np.float64)
+    # the types review.card_values calls it with (``first`` left out)
+    args = tuple(typeof(a) for a in (u, u, cards, cards, u, i, i, i, i, 0.0, values, values)) + (types.Omitted(0),)
+    compiling.ensure_compiled(mc_estimates, args, "mc's estimator (hints and reviews)", "barbu-one-mc")
+
+
 def hint_text(pos: Position, samples: int, seed: int) -> str:
     """mc's value of each legal card for the seat to play, from its own information, best first."""
     from .mc import ROLLOUTS, distinct_cards
     from .review import card_values
     from ..core.rng import stream_key
     from .review import STREAM_REVIEW
+    estimator_ready()
     legal = np.uint64(pos.legal())
     reps = np.uint64(distinct_cards(legal, np.uint64(pos.hands[pos.seat]), pos.state, np.int64(pos.contract)))
     key = np.uint64(stream_key(np.uint64(seed), np.uint64(len(pos.plays)), STREAM_REVIEW))
@@ -236,4 +256,5 @@ def hint_text(pos: Position, samples: int, seed: int) -> str:
     return "\n".join(lines + [line])
 
 
-__all__ = ["Bot", "Console", "PASS", "Quit", "hand_text", "hint_text", "parse_choice", "play_at_table"]
+__all__ = ["Bot", "Console", "PASS", "Quit", "estimator_ready", "hand_text", "hint_text", "parse_choice",
+           "play_at_table"]

@@ -225,6 +225,26 @@ def check_out_writable(out: str | None, flag: str = "--out") -> str | None:
     return out
 
 
+def check_new_file(path: str | None, flag: str, force: bool, kept: str = "") -> str | None:
+    """A file a command is to write (``play --record``, ``table --save``), checked before any work:
+    named, not a folder, not an existing file unless ``--force`` (``kept``: what the file may hold,
+    for the message), in a folder where files can be written (else an environment error, exit 1)."""
+    from pathlib import Path
+
+    from ..core.files import ensure_writable
+    if path is None:
+        return None
+    if not path.strip():
+        raise ValueError(f"{flag} is empty: name a file")
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{flag} {path} is a folder: name a file")
+    if target.exists() and not force:
+        raise ValueError(f"{flag} {path} exists{kept}: give --force to replace it, or name another file")
+    ensure_writable(target.parent, f"the folder of {flag} {path}")
+    return path
+
+
 def interrupted(message: str) -> None:
     """Ctrl-C: say what is kept and how to go on, then exit 130 (at once if a kernel is still running)."""
     from ..core.interrupt import exit_now, kernel_still_running

@@ -11,8 +11,8 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    BARBU_STRATEGY_CHOICES, PLUGIN_SPECS, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out, check_out_writable, check_range, check_seed, cli_backend,
-    fail, interrupted, load_cli_rules, per_seat,
+    BARBU_STRATEGY_CHOICES, PLUGIN_SPECS, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_new_file, check_out,
+    check_out_writable, check_range, check_seed, cli_backend, fail, interrupted, load_cli_rules, per_seat,
 )
 
 CONTRACT_NAMES = "no-tricks, no-queens, no-last-two, no-hearts, barbu, trumps, domino"  # barbu.rules.CONTRACTS
@@ -66,6 +66,7 @@ def play(
     symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
     explain: Annotated[bool, typer.Option(help="At each decision of a seat playing mc, print every legal card's estimated score with its standard error.")] = False,
     record: Annotated[Optional[str], typer.Option(metavar="FILE", help="Also write the deal as a played-deal file, which barbu-sim review reads.")] = None,
+    force: Annotated[bool, typer.Option(help="Replace the --record file if it exists.")] = False,
 ):
     """Play one deal under a contract and print it trick by trick.
 
@@ -97,7 +98,9 @@ def play(
             raise ValueError("--deal is empty: give a PBN deal, or leave --deal out for a random one")
         hands = parse_pbn(deal) if deal is not None else random_deal(seed, index)
         specs = per_seat(strategy, seat_strategy, "--seat-strategy")
+        domino_rank = fixed_domino_rank(the_rules, domino_rank, cid)
         choice = contract_choices(cid, trump, domino_rank)[0]
+        check_new_file(record, "--record", force)  # before the deal is played
         result = play_named(hands, cid, specs, declarer=parse_seat(declarer), choice=choice, rules=the_rules,
                             seed=seed, index=index, explain=explain)
     except KeyboardInterrupt:
@@ -217,6 +220,17 @@ def _fixed_domino_rank(the_rules, given: dict) -> None:
             raise ValueError(f"--domino-rank {named}: these rules start every Domino hand from the "
                              f"{RANK_NAMES[start]} (domino-start={the_rules.domino_start}); drop --domino-rank")
     given["domino_rank"] = RANK_NAMES[start]
+
+
+def fixed_domino_rank(the_rules, domino_rank: str | None, contract: int) -> str | None:
+    """``--domino-rank`` of one deal (``play``, ``table``) checked as ``run`` checks it: under
+    ``domino-start=fixed:R`` another rank is refused, and a Domino deal is played (and kept) from R."""
+    from ..barbu.rules import DOMINO
+    if domino_rank is None and contract != DOMINO:
+        return None
+    given = {"domino_rank": domino_rank}
+    _fixed_domino_rank(the_rules, given)
+    return given["domino_rank"]
 
 
 RunDir = Annotated[str, typer.Argument(metavar="RUN_DIR", help="A run directory written by barbu-sim run.")]

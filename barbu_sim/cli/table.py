@@ -123,7 +123,7 @@ def table(
 
       barbu-sim table
 
-      barbu-sim table --length block --seat S --bots heuristic --bot W=mc:samples=32
+      barbu-sim table --length block --seat S --bots heuristic --bot W=mc:samples=32 --save block.txt
 
       barbu-sim table --resume table.txt
     """

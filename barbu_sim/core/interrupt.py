@@ -1,15 +1,21 @@
-"""Calling a long numba kernel so that Ctrl-C still works.
+"""Calling a long numba kernel, and reading a typed line, so that Ctrl-C still works.
 
 A kernel compiled with ``nogil=True`` runs here in a worker thread while the main
 thread waits in short joins, where Python can deliver ``KeyboardInterrupt`` even if
 the kernel never returns (a user strategy stuck in a loop).  The kernel itself
 cannot be stopped: a command that was interrupted while one is running ends its
 process with :func:`exit_now`.
+
+A prompt (``table``, ``sheet``) reads its line with :func:`interruptible_input`: polars,
+once imported, puts its own SIGINT handler in front of Python's with ``SA_RESTART``,
+so the ``read`` that ``input()`` waits in is restarted after Ctrl-C and Python sees the
+signal only when Enter is pressed.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 
@@ -65,3 +71,19 @@ def exit_now(code: int) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
+
+
+def interruptible_input(prompt: str = "") -> str:
+    """``input(prompt)``, where Ctrl-C raises ``KeyboardInterrupt`` at once, not after Enter.
+
+    polars (imported by the score sheet and the played-deal files) installs a SIGINT handler
+    of its own, chained to Python's, with ``SA_RESTART``: the terminal ``read`` is then
+    restarted after the signal instead of returning, and Python's handler, which did run,
+    is acted on only when the line ends.  Clearing ``SA_RESTART`` (whatever handler is in
+    place) before each prompt makes the ``read`` return, and ``input`` raise.
+    """
+    try:
+        signal.siginterrupt(signal.SIGINT, True)
+    except (AttributeError, OSError, ValueError):  # no such call here (Windows), or not the main thread
+        pass
+    return input(prompt)

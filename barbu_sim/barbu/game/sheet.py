@@ -144,7 +144,10 @@ def parse_entry(text: str) -> tuple[int, int, set, list[int]]:
         if m:
             if raw:
                 raise ValueError(f"the doubles come before the four scores ({t!r})")
-            doubles.add((parse_seat(m.group(1)), parse_seat(m.group(2))))
+            double = (parse_seat(m.group(1)), parse_seat(m.group(2)))
+            if double in doubles:
+                raise ValueError(f"the double {t.upper()} is given twice")
+            doubles.add(double)
         elif re.fullmatch(r"[+-]?\d+", t):
             raw.append(int(t))
         else:
@@ -182,18 +185,33 @@ def save_hands(path, keeper: ScoreKeeper, game: int = 0) -> Path:
     return path
 
 
-def load_hands(path, rules: Rules) -> ScoreKeeper | None:
+def load_hands(path, rules: Rules | None = None, first: int | None = None) -> ScoreKeeper | None:
     """The hands of a sheet saved by :func:`save_hands` at ``path``, entered again through the checks
-    (None if there is no file yet)."""
+    (None if there is no file yet).
+
+    A sheet goes on under the rules it was started with (kept in ``summary.json``) and its
+    first declarer: ``rules`` / ``first``, what the command line gives (None: nothing), must
+    be the same, or the sheet is refused; a game does not change its rules half-way.
+    """
     from .records import read_records
     path = Path(path)
     if not path.exists():
         return None
-    frame, _ = read_records(path)
+    frame, stored = read_records(path)
     rows = frame.sort("hand").to_dicts()
     if not rows:
         return None
-    keeper = ScoreKeeper(rules, int(rows[0]["declarer"]))
+    if stored is not None and rules is not None and rules != stored:
+        changed = ", ".join(f"{k}={_option_text(v)} (the sheet has {_option_text(stored.to_dict()[k])})"
+                            for k, v in rules.to_dict().items() if v != stored.to_dict()[k])
+        raise ValueError(f"the sheet in {path.parent} was started with other rules: {changed}; leave out --rules "
+                         "and --option to go on under its own rules, or start a new sheet with --out")
+    started = int(rows[0]["declarer"])
+    if first is not None and first != started:
+        raise ValueError(f"the sheet in {path.parent} was started with first declarer {SEAT_LETTERS[started]}, "
+                         f"not {SEAT_LETTERS[first]}: leave out --first to go on with it")
+    rules = stored if stored is not None else rules if rules is not None else Rules()
+    keeper = ScoreKeeper(rules, started)
     for r in rows:
         c = int(parse_contract(str(r["contract"])))
         param = parse_suit(str(r["trump"])) if c == TRUMPS else parse_rank(str(r["domino_rank"])) if c == DOMINO else 0
@@ -206,6 +224,13 @@ def load_hands(path, rules: Rules) -> ScoreKeeper | None:
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None
     return keeper
+
+
+def _option_text(value) -> str:
+    """A rule option's value as ``-o NAME=VALUE`` takes it."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def keep_score(keeper: ScoreKeeper, console, out) -> bool:

@@ -35,6 +35,17 @@ from .sheet import doubles_text, format_sheet
 
 LENGTHS = {"deal": 1, "block": 7, "game": 28}
 HUMAN = "you"
+SAMPLES_MAX = 100_000  # layouts of a hint or of a review decision (--hint-samples, --review-samples)
+SEED_MAX = 2**64 - 1
+
+
+def check_samples(value: int, flag: str) -> int:
+    """``--hint-samples`` / ``--review-samples``: 0 (off) or 2..:data:`SAMPLES_MAX` layouts."""
+    if not 0 <= value <= SAMPLES_MAX:
+        raise ValueError(f"{flag} must be at least 0 and at most {SAMPLES_MAX:,}, not {value:,}")
+    if value == 1:
+        raise ValueError(f"{flag} takes 0 (off) or at least 2 layouts, not 1")
+    return value
 
 
 @dataclass
@@ -85,10 +96,15 @@ class TableSettings:
             bots = values["bots"].split("|")
             if len(bots) != N_SEATS:
                 raise ValueError("bots must name four seats")
-            return cls(parse_seat(values["seat"]), bots, values["length"], int(values["seed"]),
+            seed = int(values["seed"])
+            if not 0 <= seed <= SEED_MAX:
+                raise ValueError(f"seed must be a non-negative integer below 2^64, not {seed}")
+            # the bounds the command line puts on --hint-samples: an edited line gets no more
+            hint_samples = check_samples(int(values["hint-samples"]), "hint-samples")
+            return cls(parse_seat(values["seat"]), bots, values["length"], seed,
                        parse_seat(values["first"]), values["contract"], values.get("trump") or None,
                        values.get("domino-rank") or None, values["bot-contracts"], values["bot-doubling"],
-                       int(values["hint-samples"]), values.get("options", ""))
+                       hint_samples, values.get("options", ""))
         except (KeyError, ValueError) as e:
             raise ValueError(f"the table line is damaged ({e}): {text[:60]!r}") from None
 
@@ -122,7 +138,9 @@ class Session:
             return cid, resolve_choice(choice, hands[d])
         remaining = self.referee.remaining(d)
         if d != self.s.seat:
-            return self.players[d].contract_policy.choose(hands[d], remaining, d, self.rules, self.referee.owed(d))
+            c, param = self.players[d].contract_policy.choose(hands[d], remaining, d, self.rules, self.referee.owed(d))
+            fixed = self.rules.fixed_domino_start
+            return c, (fixed if c == DOMINO and fixed is not None else param)  # the rank played is the one kept
         self.console.say(f"You declare. Your hand: {hand_text(hands[d])}")
         listed = "  ".join(f"{i}:{CONTRACTS[c]}" for i, c in enumerate(remaining, 1))
         while True:
@@ -137,6 +155,8 @@ class Session:
                 param = 0
                 if c == TRUMPS:
                     param = parse_suit(self.console.ask("Trump suit (S, H, D, C) >"))
+                elif c == DOMINO and self.rules.fixed_domino_start is not None:
+                    param = self.rules.fixed_domino_start  # nothing to choose: the rules name the rank
                 elif c == DOMINO:
                     param = parse_rank(self.console.ask("Starting rank (2..10, J, Q, K, A) >"))
                 return c, param
@@ -177,11 +197,15 @@ class Session:
         return doubles
 
     # ------------------------------------------------------------ the session
-    def save(self, current: PlayedDeal | None = None) -> None:
-        write_playlog(self.save_path, self.deals + ([current] if current else []), table=self.s.line())
+    def save(self, current: PlayedDeal | None = None, rest: list[PlayedDeal] = ()) -> None:
+        write_playlog(self.save_path, self.deals + ([current] if current else []) + list(rest), table=self.s.line())
 
     def play(self, resume: list[PlayedDeal] | None = None) -> bool:
-        """Play the session (after the deals of ``resume``); True when it ran to its end, False on quit."""
+        """Play the session (after the deals of ``resume``); True when it ran to its end, False on quit.
+
+        Ctrl-C (``KeyboardInterrupt``), at a prompt or while the bots play, saves exactly what
+        ``quit`` saves, then is raised again for the caller to end with.
+        """
         resume = list(resume or [])
         for h in range(LENGTHS[self.s.length]):
             hands = random_deal(self.s.seed, h)
@@ -209,12 +233,15 @@ class Session:
                          f"{SEAT_NAMES[self.s.seat]}"
                 hint = (lambda p: hint_text(p, self.s.hint_samples, self.s.seed)) if self.s.hint_samples else None
                 play_at_table(pos, self.s.seat, self.bots, self.console, hint, header)
-            except Quit:
+            except (Quit, KeyboardInterrupt) as stop:
                 if current is not None:
                     current.plays = list(pos.plays)
-                self.save(current)
+                # stopped while a saved deal was taken up again: it, and those after it, are kept as they were
+                self.save(current if current is not None else saved, resume)
                 self.console.say(f"Saved to {self.save_path}\n  barbu-sim review {self.save_path}   annotates it\n"
                                  f"  barbu-sim table --resume {self.save_path}   goes on")
+                if isinstance(stop, KeyboardInterrupt):
+                    raise
                 return False
             current.plays = list(pos.plays)
             self.deals.append(current)
