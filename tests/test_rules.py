@@ -1,6 +1,7 @@
 import dataclasses
 
 import pytest
+from cli_checks import assert_clean_error, invoke
 
 from barbu_sim.barbu.rules import (
     CONTRACTS, PRESETS, R_DOMINO_PAYOUT, R_TRUMPS_OVERTRUMP, Rules, load_rules, parse_contract, parse_option_pairs,
@@ -167,3 +168,62 @@ def test_a_rules_file_starts_from_a_preset_and_changes_one_value(tmp_path):
     bad.write_text("no-hearts-high-from = 10\n")
     with pytest.raises(ValueError, match="option no-hearts-high-from must be a string"):
         load_rules(str(bad))
+
+
+# ------------------------------------------------------------ the signs of the values agree with best-total
+@pytest.mark.parametrize("options, needle", [
+    ({"best_total": "lowest"}, "best-total=lowest (the lowest total wins) needs penalties as positive points: "
+                               "no-tricks-per-trick is -2"),
+    ({"barbu_king": 20}, "best-total=highest (the highest total wins) needs penalties as negative points: "
+                         "barbu-king is 20"),
+    ({"no_hearts_ace": 6}, "no-hearts-ace is 6"),
+    ({"no_last_two_trick_13": 1}, "no-last-two-trick-13 is 1"),
+    ({"trumps_per_trick": -5}, "needs Trumps' tricks as positive points: trumps-per-trick is -5"),
+    ({"domino_payout": (-45, -20, -5, 5)}, "needs a Domino payout that adds up to 0 or more: "
+                                           "domino-payout -45,-20,-5,5 adds up to -65"),
+])
+def test_the_signs_of_the_values_must_agree_with_best_total(options, needle):
+    with pytest.raises(ValueError) as e:
+        Rules(**options)
+    assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_contradictory_rules_are_refused_in_rule_files_and_every_command(tmp_path):
+    pp = PRESETS["positive-penalties"]
+    for field in ("barbu_king", "no_queens_per_queen"):
+        with pytest.raises(ValueError, match="needs penalties as positive points"):
+            pp.with_options(**{field: -getattr(pp, field)})
+    with pytest.raises(ValueError, match="needs Trumps' tricks as negative points: trumps-per-trick is 5"):
+        pp.with_options(trumps_per_trick=5)
+    with pytest.raises(ValueError, match="domino-payout 45,20,5,-5 adds up to 65"):
+        pp.with_options(domino_payout="45,20,5,-5")
+    f = tmp_path / "house.toml"
+    f.write_text('preset = "positive-penalties"\nbarbu-king = -20\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="rules file .*house.toml: best-total=lowest .* barbu-king is -20"):
+        load_rules(str(f))
+    for args in (["run", "-c", "barbu", "-n", "10", "--out", tmp_path / "r", "-o", "best-total=lowest"],
+                 ["run", "-c", "barbu", "-n", "10", "--out", tmp_path / "r", "--rules", f],
+                 ["sheet", "--out", tmp_path / "s", "-o", "best-total=lowest"],
+                 ["rules", "--rules", "positive-penalties", "-o", "barbu-king=-20"]):
+        assert_clean_error(invoke(*args), "best-total=lowest", "barbu-king" if f in args or "rules" in args
+                           else "no-tricks-per-trick")
+    # zero is neither sign; a value that scores nothing is not read; every preset agrees with itself
+    assert Rules(barbu_king=0, trumps_per_trick=0, domino_payout=(10, 0, 0, -10)).barbu_king == 0
+    assert Rules(no_hearts_high_from="A", no_hearts_high_heart=3).high_hearts_from == 12
+    assert pp.with_options(barbu_king=0, domino_payout="-5,0,0,5").lower_is_better
+    assert all(r.best_total in ("highest", "lowest") for r in PRESETS.values())
+
+
+@pytest.mark.parametrize("value", ["1_000", "-2_0", "\u0661\u0662", "-\u0662", "\uff12", "+ 2"])
+def test_integer_options_take_plain_digits_only(value):
+    with pytest.raises(ValueError, match="is not an integer"):
+        Rules().with_options(**{"barbu-king": value})
+    with pytest.raises(ValueError, match="not a list of four integers"):
+        Rules().with_options(**{"domino-payout": f"{value},20,5,-5"})
+    assert Rules().with_options(**{"barbu-king": " -30 ", "domino-payout": "+45,20,5,-5"}).barbu_king == -30
+
+
+def test_t_is_a_rank_in_rank_options():
+    assert Rules(domino_start="fixed:T").domino_start == "fixed:10" == Rules(domino_start="fixed:t").domino_start
+    assert Rules(no_hearts_high_from="T").no_hearts_high_from == "10"
+    assert Rules().with_options(**{"no-hearts-high-from": "t"}) == Rules()

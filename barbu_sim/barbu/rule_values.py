@@ -8,6 +8,7 @@ int16 columns, with room to spare.
 from __future__ import annotations
 
 import numbers
+import re
 
 from ..core.cards import RANK_NAMES
 
@@ -33,12 +34,24 @@ MAX_PAYOUT = 10_000  # |a Domino payout|: every score fits the records' int16 co
 MAX_HAND_SCORE = MAX_PAYOUT  # |what one seat can score in one hand|, for every contract
 
 
+INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")  # what int() reads without its extras: no '_', no other script's digits
+
+
+def parse_int_text(text: str) -> int:
+    """An integer written as an optional sign and the digits 0-9 (``int`` would also take ``1_000``,
+    ``١٢`` or ``２``); ValueError otherwise."""
+    text = text.strip()
+    if not INTEGER_TEXT.fullmatch(text):
+        raise ValueError(f"{text!r} is not an integer")
+    return int(text)
+
+
 def parse_points(option: str, value) -> int:
     """A point value: an integer (text from ``-o`` is parsed; 1.5 and true are refused, not coerced)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, str)):
         raise ValueError(f"option {option}: {value!r} is not an integer")
     try:
-        points = int(value)
+        points = parse_int_text(value) if isinstance(value, str) else int(value)
     except ValueError:
         raise ValueError(f"option {option}: {value!r} is not an integer") from None
     if abs(points) > MAX_HAND_SCORE:
@@ -47,10 +60,11 @@ def parse_points(option: str, value) -> int:
 
 
 def parse_rank(option: str, value) -> str:
-    """A rank name (2..10, J, Q, K, A; an integer 2..10 also reads as that rank), returned in its plain form."""
+    """A rank name (2..10 or T, J, Q, K, A; an integer 2..10 also reads as that rank), returned in its plain form."""
     text = str(value).strip().upper() if not isinstance(value, bool) else ""
+    text = "10" if text == "T" else text
     if text not in RANK_NAMES:
-        raise ValueError(f"option {option}: {value!r} is not a rank (2..10, J, Q, K, A)")
+        raise ValueError(f"option {option}: {value!r} is not a rank (2..10 or T, J, Q, K, A)")
     return text
 
 
@@ -65,7 +79,7 @@ def parse_start(value) -> str:
 
 def parse_payout(value) -> tuple[int, int, int, int]:
     if isinstance(value, str):
-        parts = [p for p in value.replace(" ", "").split(",") if p]
+        parts = [p.strip() for p in value.split(",") if p.strip()]
     else:
         try:
             parts = list(value)
@@ -75,7 +89,7 @@ def parse_payout(value) -> tuple[int, int, int, int]:
             # int() would truncate 1.5 and read true as 1: refuse rather than coerce
             raise ValueError(f"option domino-payout: {value!r} is not a list of four integers") from None
     try:
-        payout = tuple(int(p) for p in parts)
+        payout = tuple(parse_int_text(p) if isinstance(p, str) else int(p) for p in parts)
     except (TypeError, ValueError):
         raise ValueError(f"option domino-payout: {value!r} is not a list of four integers") from None
     if len(payout) != 4:

@@ -162,6 +162,37 @@ class Rules:
             if worst > MAX_HAND_SCORE:
                 raise ValueError(f"{CONTRACTS[contract]}: these values let one seat score {worst:,} in a hand; "
                                  f"keep every hand's score within -{MAX_HAND_SCORE:,}..{MAX_HAND_SCORE:,}")
+        self._check_signs()
+
+    def _check_signs(self) -> None:
+        """Refuse values whose signs contradict ``best-total`` (one line, naming the option and its value).
+
+        Where the highest total wins, the negative contracts' penalties are negative points and the
+        positive contracts' gains positive: Trumps' points per trick, and the Domino payout's total
+        (a payout may end below zero, as the spec's -5 for the last player does).  Where the lowest
+        total wins (penalties counted up, ``positive-penalties``), every sign is turned over.  Zero is
+        neither sign; a value that scores no card under these rules (the high hearts from the A) is
+        not read.
+        """
+        lowest = self.lower_is_better
+        head = f"best-total={self.best_total} (the {self.best_total} total wins)"
+        hint = "turn the signs over, or start from the positive-penalties preset" if lowest else \
+            "turn the signs over, or add best-total=lowest"
+        want, sign = ("positive", 1) if lowest else ("negative", -1)
+        for contract in NEGATIVE_CONTRACTS:
+            values, counts = self._points(contract)
+            fields = [f for f, _, c in POINT_FIELDS if c == contract]
+            for field, value, count in zip(fields, values, counts):
+                if count and value * sign < 0:
+                    raise ValueError(f"{head} needs penalties as {want} points: {field.replace('_', '-')} is "
+                                     f"{value} ({hint})")
+        if self.trumps_per_trick * sign > 0:
+            raise ValueError(f"{head} needs Trumps' tricks as {'negative' if lowest else 'positive'} points: "
+                             f"trumps-per-trick is {self.trumps_per_trick} ({hint})")
+        total = sum(self.domino_payout)
+        if total * sign > 0:
+            raise ValueError(f"{head} needs a Domino payout that adds up to {'0 or less' if lowest else '0 or more'}: "
+                             f"domino-payout {','.join(map(str, self.domino_payout))} adds up to {total} ({hint})")
 
     def with_options(self, **options) -> "Rules":
         """A copy with some options changed; names may use ``-`` or ``_``."""
