@@ -138,3 +138,38 @@ def test_doubles_follow_the_doubling_rules():
         parse_playlog("doubles: N>E\n" + EXAMPLE)
     assert parse_playlog("doubles: E>N N>E W>S\n" + EXAMPLE)[0].doubles == [(1, 0), (0, 1), (3, 2)]
     assert parse_playlog("hand: 28\n" + EXAMPLE)[0].hand_no == 27
+
+
+# ------------------------------------------------------------ 20: PBN
+PBN = """[Event "club night"]
+[Deal "N:2.5.AKQJT987654. .2..AKQJT9876543 AKQJT9876543.6.. .AKQJT98743.32.2"]
+[Declarer "N"]
+[Contract "barbu"]
+[Play "N"]
+H5 H2 H6 H3
+S2 C3 SA HK
+*
+"""
+
+
+def test_a_pbn_play_section_that_stops_at_a_claim_is_read_as_unfinished():
+    claimed = PBN.replace("S2 C3 SA HK\n", "")  # the rest claimed: PBN ends the section early with '*'
+    deal = parse_playlog(claimed, "g.pbn")[0]
+    assert deal.unfinished and len(deal.plays) == 4
+    part = parse_playlog(PBN.replace("S2 C3 SA HK", "- - SA -"), "g.pbn")[0]  # South led, then the claim
+    assert part.unfinished and len(part.plays) == 5
+    assert not parse_playlog(PBN, "g.pbn")[0].unfinished  # K♥ won: the hand is over
+
+
+@pytest.mark.parametrize("change, needle", [
+    (('[Declarer "N"]', '[Declarer "N"]\n[Declarer "E"]'), 'g.pbn line 4: the [Declarer] tag is given twice in one game '
+                                                           '(first on line 3)'),
+    (("*\n", '*\n[Play "N"]\nH5 H2 H6 H3\n*\n'), "g.pbn line 9: a second [Play] tag in one game (the first on line 5): "
+                                                 "a game has one play section"),
+])
+def test_a_repeated_pbn_tag_is_refused(change, needle):
+    with pytest.raises(PlaylogError) as e:
+        parse_playlog(PBN.replace(*change), "g.pbn")
+    assert str(e.value) == needle
+    two = PBN + "\n" + PBN.replace("club night", "second game")
+    assert len(parse_playlog(two, "g.pbn")) == 2  # a new [Event] starts the next game

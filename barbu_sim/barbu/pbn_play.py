@@ -6,7 +6,9 @@ That fits Barbu's trick contracts; Domino has no tricks and is refused.  Barbu's
 contract goes in the ``[Contract]`` tag (``[Contract "barbu"]``, ``[Contract "trumps H"]``);
 ``[Deal]`` and ``[Declarer]`` are PBN's, and the ``[Play]`` seat must be the declarer, who
 leads.  ``- `` marks a card not played (the hand ended early); ``*`` ends the section; ``{...}``
-and ``; ...`` are comments.  The deal is then read like a played-deal file
+and ``; ...`` are comments.  A play section that stops before the hand is over is PBN's way of
+writing a claim (the rest is not played out): it is read as an unfinished deal.  A tag given
+twice in one game is refused (a new ``[Event]`` starts the next game).  The deal is then read like a played-deal file
 (:mod:`barbu_sim.barbu.playlog`): every card checked, nothing repaired.
 """
 
@@ -43,11 +45,18 @@ def pbn_records(text: str, name: str, error, parse_record) -> list[list[tuple[in
             continue
         m = TAG.match(line)
         if m:
-            if in_play or (m.group(1) == "Event" and tags):  # a new game begins
+            tag = m.group(1)
+            if tag == "Play" and "Play" in tags:
+                raise error(f"{name} line {number}: a second [Play] tag in one game (the first on line "
+                            f"{tags['Play'][0]}): a game has one play section")
+            if in_play or (tag == "Event" and tags):  # a new game begins
                 games.append((tags, play))
                 tags, play, in_play = {}, [], False
-            tags[m.group(1)] = (number, m.group(2).strip())
-            in_play = m.group(1) == "Play"
+            if tag in tags:
+                raise error(f"{name} line {number}: the [{tag}] tag is given twice in one game (first on line "
+                            f"{tags[tag][0]})")
+            tags[tag] = (number, m.group(2).strip())
+            in_play = tag == "Play"
             continue
         if not in_play:
             raise error(f"{name} line {number}: {line[:30]!r} is neither a tag nor in a play section")
@@ -84,11 +93,15 @@ def _record(tags: dict, play: list, name: str, error, parse_record) -> list[tupl
         if len(row) != 4:
             raise error(f"{name} line {number}: a PBN trick has four columns, one per seat ('-' for a card "
                         f"not played), not {len(row)}")
-    return lines + _in_play_order(lines, play, first, parse_record)
+    cards, over = _in_play_order(lines, play, first, parse_record)
+    if over is False:  # PBN's claim: the play section stops early, the rest is not written
+        cards.append((tags["Play"][0], "unfinished: yes"))
+    return lines + cards
 
 
-def _in_play_order(header, play, first: int, parse_record) -> list[tuple[int, str]]:
-    """Each trick's cards, seat-marked, from its leader on (the leaders found by playing the deal).
+def _in_play_order(header, play, first: int, parse_record) -> tuple[list[tuple[int, str]], bool | None]:
+    """Each trick's cards, seat-marked, from its leader on (the leaders found by playing the deal),
+    and whether the hand is over after them (None when a card could not be placed).
 
     A card that cannot be placed (not a card, or not playable) is passed on as it stands,
     for the played-deal reader to refuse with its one-line error.  ``parse_record``: the
@@ -98,7 +111,7 @@ def _in_play_order(header, play, first: int, parse_record) -> list[tuple[int, st
         deal = parse_record(header + [(header[-1][0], "unfinished: yes")], "PBN")
         pos = Position(deal.hands, deal.contract, deal.param, deal.declarer, deal.rules)
     except ValueError:
-        return [(n, " ".join(row)) for n, row in play]
+        return [(n, " ".join(row)) for n, row in play], None
     out = []
     for number, row in play:
         tokens = []
@@ -112,6 +125,6 @@ def _in_play_order(header, play, first: int, parse_record) -> list[tuple[int, st
             try:
                 pos.play(parse_card(text))
             except (IllegalCard, ValueError):
-                return out + [(number, " ".join(tokens))] + [(n, " ".join(r)) for n, r in play[len(out) + 1:]]
+                return out + [(number, " ".join(tokens))] + [(n, " ".join(r)) for n, r in play[len(out) + 1:]], None
         out.append((number, " ".join(tokens)))
-    return out
+    return out, pos.over
