@@ -80,3 +80,42 @@ def test_distribution_shares():
     rows = [(i, "barbu", None, None, 0, [-20 if i < 1 else 0, 0, -20 if i >= 1 else 0, 0]) for i in range(4)]
     dist = score_distribution(frame(rows)).filter(pl.col("rel_seat") == "declarer")
     assert dict(zip(dist["score"].to_list(), dist["share"].to_list())) == {-20: 0.25, 0: 0.75}
+
+
+def test_one_value_has_no_confidence_interval_n_too_small(tmp_path):
+    from barbu_sim.core.stats import with_ci
+    from barbu_sim.core.tables import to_markdown, write_table
+    sums = pl.DataFrame({"group": ["one", "two"], "n": [1, 2], "total": [-20, -20], "squares": [400, 400]})
+    table = with_ci(sums, "n", "total", "squares")
+    # two values -20 and 0: mean -10, std sqrt(200), se 10, CI -10 +- 19.6; one value: no interval
+    two = table.row(1, named=True)
+    assert two["mean"] == -10 and two["se"] == pytest.approx(10) and two["ci_low"] == pytest.approx(-10 - Z95 * 10)
+    md = to_markdown(table)
+    one_line = next(line for line in md.splitlines() if "| one" in line)
+    assert one_line.count("n too small") == 4 and "-20.0" in one_line  # std, se, ci_low, ci_high; the mean stays
+    assert "n too small" not in next(line for line in md.splitlines() if "| two" in line)
+    csv, js = write_table(table, tmp_path, "t")
+    import json
+    rows = json.loads(js.read_text())
+    assert [rows[0][c] for c in ("std", "se", "ci_low", "ci_high")] == [None] * 4 and rows[0]["mean"] == -20
+    assert rows[1]["ci_high"] == pytest.approx(-10 + Z95 * 10)
+    assert "n too small" not in to_markdown(table.filter(pl.col("n") > 1))  # other tables print as before
+
+
+def test_a_one_deal_run_reports_n_too_small(tmp_path):
+    from cli_checks import invoke
+    out = tmp_path / "r"
+    assert invoke("run", "-c", "barbu", "-n", 1, "--out", out).exit_code == 0
+    result = invoke("report", out)
+    assert result.exit_code == 0, result.output
+    assert "n too small" in result.output and "n too small" in (out / "report" / "report.md").read_text()
+    assert "-20.0  ┆ -20.0" not in result.output
+
+
+def test_a_one_round_clabber_run_reports_n_too_small(tmp_path):
+    from cli_checks import invoke
+    out = tmp_path / "c"
+    assert invoke("clabber", "run", "-n", 1, "--out", out).exit_code == 0
+    result = invoke("clabber", "report", out)
+    assert result.exit_code == 0, result.output
+    assert "n too small" in result.output and "n too small" in (out / "report" / "report.md").read_text()

@@ -8,7 +8,7 @@ import polars as pl
 
 from ..core.rundir import Snapshot, incomplete_note as run_note, snapshot_run
 from ..core.seats import SEAT_LETTERS
-from ..core.tables import plain, write_report_set
+from ..core.tables import plain, shown_small_n, write_report_set
 from .rules import Rules
 from .rules_text import preset_changes
 from .analysis import (
@@ -119,6 +119,7 @@ def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
         if name not in tables:
             continue
         t = plain(tables[name]).drop("std", "se", strict=False).with_columns(pl.col(pl.Float64).round(2))
+        t = shown_small_n(t, 2)  # one value: no interval
         if name == "domino_ranks":
             t = t.filter(pl.col("rel_seat") == "declarer")
         with pl.Config(tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True, tbl_rows=-1,

@@ -11,14 +11,44 @@ from pathlib import Path
 import polars as pl
 
 
+SMALL_N = "n too small"  # what a report shows for the spread of fewer than two values
+SPREAD_COLUMNS = ("std", "se", "ci_low", "ci_high")
+
+
 def plain(df: pl.DataFrame) -> pl.DataFrame:
     """Enums as strings (for CSV, JSON and printing); numbers are left as they are."""
     return df.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String))
 
 
+def _small_n(df: pl.DataFrame) -> list[str]:
+    """The spread columns of ``df`` (std, se, 95% CI) when some row has fewer than two values (``n`` < 2),
+    where no spread can be estimated; else []."""
+    cols = [c for c in SPREAD_COLUMNS if c in df.columns]
+    if "n" not in df.columns or not cols or df.is_empty() or df["n"].min() >= 2:
+        return []
+    return cols
+
+
+def without_small_n(df: pl.DataFrame) -> pl.DataFrame:
+    """Rows of fewer than two values with no std, se or CI (null), not a zero-width interval."""
+    cols = _small_n(df)
+    small = pl.col("n") < 2
+    return df.with_columns(pl.when(small).then(None).otherwise(pl.col(c)).alias(c) for c in cols) if cols else df
+
+
+def shown_small_n(df: pl.DataFrame, decimals: int) -> pl.DataFrame:
+    """For reading: :data:`SMALL_N` in the std, se and CI of a row of fewer than two values (the other
+    rows' values rounded to ``decimals``); a frame without such rows is returned as it is."""
+    cols = _small_n(df)
+    small = pl.col("n") < 2
+    return df.with_columns(pl.when(small).then(pl.lit(SMALL_N)).otherwise(pl.col(c).round(decimals).cast(pl.String))
+                           .alias(c) for c in cols) if cols else df
+
+
 def to_markdown(df: pl.DataFrame, decimals: int = 3) -> str:
-    """A frame as a Markdown table, floats rounded to ``decimals``."""
-    shown = plain(df).with_columns(pl.col(pl.Float64).round(decimals))
+    """A frame as a Markdown table, floats rounded to ``decimals``; a row of one value says
+    :data:`SMALL_N` where its spread would be."""
+    shown = shown_small_n(plain(df).with_columns(pl.col(pl.Float64).round(decimals)), decimals)
     with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
                    tbl_rows=-1, tbl_cols=-1, tbl_width_chars=400, fmt_str_lengths=40):
         return str(shown)
@@ -26,8 +56,9 @@ def to_markdown(df: pl.DataFrame, decimals: int = 3) -> str:
 
 def table_writers(table: pl.DataFrame, out_dir: Path, name: str) -> dict:
     """``name.csv`` and ``name.json`` (a list of records) in ``out_dir``, each with the function that writes
-    it to a given path (for :func:`barbu_sim.core.files.replace_set`)."""
-    shown = plain(table)
+    it to a given path (for :func:`barbu_sim.core.files.replace_set`).  A row of fewer than two values
+    has no std, se or CI (null)."""
+    shown = without_small_n(plain(table))
     text = json.dumps(shown.to_dicts(), indent=1) + "\n"
     return {Path(out_dir) / f"{name}.csv": lambda p: shown.write_csv(p),
             Path(out_dir) / f"{name}.json": lambda p: p.write_text(text, encoding="utf-8")}
