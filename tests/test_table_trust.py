@@ -317,3 +317,14 @@ def test_the_table_announces_the_estimator_before_the_review(tmp_path, monkeypat
     result = table("--seed", 2, "--save", tmp_path / "t.txt", "--hint-samples", "0", "--review-samples", "2",
                    lines=["1"] * 13)
     assert result.exit_code == 0 and "Review of your decisions" in result.output and ready == [1]
+
+
+def test_clabber_play_record_does_not_replace_a_file_without_force(tmp_path):
+    path = tmp_path / "round.txt"
+    path.write_text("kept\n")
+    result = invoke("clabber", "play", "--seed", 3, "--record", path)
+    assert_clean_error(result, f"--record {path} exists", "--force")
+    assert "Trick" not in result.output and path.read_text() == "kept\n"  # refused before the round is played
+    result = invoke("clabber", "play", "--seed", 3, "--record", path, "--force")
+    assert result.exit_code == 0, result.output
+    assert path.read_text() != "kept\n" and "Wrote" in result.output

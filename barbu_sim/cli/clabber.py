@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    CLABBER_BIDDING, CLABBER_STRATEGIES, MAX_SAMPLES, PLUGIN_SPECS, BackendOpt, Typer, RayAddressOpt, app, check_out, check_out_writable, check_range, check_seed, cli_backend, fail, interrupted,
+    CLABBER_BIDDING, CLABBER_STRATEGIES, MAX_SAMPLES, PLUGIN_SPECS, BackendOpt, Typer, RayAddressOpt, app, check_new_file, check_out, check_out_writable, check_range, check_seed, cli_backend, fail, interrupted,
     per_seat,
 )
 
@@ -93,6 +93,7 @@ def play(
     option: OptionOpt = None,
     symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
     record: Annotated[Optional[str], typer.Option(metavar="FILE", help="Also write the round as a played-round file, which barbu-sim review reads.")] = None,
+    force: Annotated[bool, typer.Option(help="Replace the --record file if it exists.")] = False,
 ):
     """Play one round and print it: the deal, the bidding, the melds, the tricks and the score.
 
@@ -118,6 +119,7 @@ def play(
         check_range(index, "--index", 0, 2**63 - 1)
         if (deal is None) != (turned is None):
             raise ValueError("--deal and --turned go together")
+        check_new_file(record, "--record", force)  # before the round is played
         strategies, policies, rules = _setup(strategy, seat_strategy, bidding, seat_bidding, option)
         if deal is not None:
             result = play_dealt(parse_clabber_deal(deal), parse_clabber_card(turned), parse_seat(dealer), policies,
