@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import resource
 import shutil
 import signal
@@ -261,7 +262,7 @@ def parse_args(argv):
     ap.add_argument("--seed", type=int, default=2026, help="the headline study's seed (default 2026)")
     ap.add_argument("--strategy", default=None, help="the strong player, at every seat (default mc)")
     ap.add_argument("--baseline", default="heuristic", help="the player it is compared with (default heuristic)")
-    ap.add_argument("--chunk", type=int, default=0, help="deals per chunk of the strong run (0, the default: "
+    ap.add_argument("--chunk", type=int, default=None, help="deals per chunk of the strong run (default: "
                     f"{SLOW_CHUNK} for mc and pimc, {FAST_CHUNK:,} for other players)")
     ap.add_argument("--confirm", default=None, help="a reference player (meant: mc) played at every seat on the "
                     "first --confirm-deals deals: strong_vs_confirm.{json,csv,md}")
@@ -274,7 +275,13 @@ def parse_args(argv):
     ap.add_argument("--backend", default="local", help="local, or ray: every run's chunks as Ray tasks (same records)")
     ap.add_argument("--ray-address", default=None,
                     help="with --backend ray: auto or HOST:PORT (default: a local instance)")
-    return ap.parse_args(argv)
+    args = ap.parse_args(argv)
+    for flag, value in (("--deals", args.deals), ("--chunk", args.chunk), ("--confirm-deals", args.confirm_deals)):
+        if value is not None and value < 1:
+            fail(f"{flag} must be at least 1, not {value:,}")
+    if not math.isfinite(args.minutes) or args.minutes < 0:
+        fail(f"--minutes must be a number of minutes, at least 0 (0: no limit), not {args.minutes}")
+    return args
 
 
 def fail(message: str, code: int = 2):
@@ -295,7 +302,7 @@ def main(argv=None):
             strong_cfg = replace(stored, deals=max(stored.deals, args.deals or 0))
         else:
             deals = 20_000 if args.deals is None else args.deals
-            strong_cfg = study_config(deals, args.seed, args.strategy or "mc", args.chunk)
+            strong_cfg = study_config(deals, args.seed, args.strategy or "mc", args.chunk or 0)
         baseline, confirm = args.baseline, args.confirm
         confirm_deals = 1000 if args.confirm_deals is None else args.confirm_deals
         kept = stored_config(confirm_dir) if args.resume or args.tables_only else None

@@ -28,6 +28,7 @@ import json
 import os
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 # The fit's matrices are small: BLAS threads cost thirty times more in hand-offs than they save (measured).
@@ -50,18 +51,105 @@ DEFAULT_SEED = 2027
 HOLD_OUT = 10  # deals i with i % HOLD_OUT == 0 are the held-out set
 
 
+DEFAULTS = {"seed": DEFAULT_SEED, "samples": 32, "chunk": 500}  # the data's settings, as config.json records them
+MAX_SAMPLES = 1_000_000
+
+
+class TrainError(ValueError):
+    """A mistake in the arguments or the data folder: one line on stderr, exit code 2."""
+
+
 def chunk_path(data: Path, lo: int, n: int) -> Path:
     return data / f"chunk-{lo:08d}-{n}.npz"
 
 
-def make_data(args) -> list[Path]:
+def check_args(args) -> None:
+    """Refuse values no training can use, before anything is made or read."""
+    for flag, value, low, high in (("--deals", args.deals, 1, 2**40), ("--samples", args.samples, 1, MAX_SAMPLES),
+                                   ("--chunk", args.chunk, 1, 2**40), ("--epochs", args.epochs, 1, 10**6),
+                                   ("--seed", args.seed, 0, 2**64 - 1)):
+        if value is not None and not low <= value <= high:
+            raise TrainError(f"{flag} must be at least {low:,} and at most {high:,}, not {value:,}")
+    if Path(args.out).is_dir():
+        raise TrainError(f"--out {args.out} is a folder: name the model file to write")
+
+
+def data_settings(args) -> dict:
+    """The settings the data in ``--data`` is made with: those of its ``config.json`` when it has one (a
+    setting given that differs is refused, naming each), else those given or the defaults.
+
+    The record is never rewritten: it says what the chunks beside it are.  A folder with chunks
+    and no record is refused (nothing says how they were made).
+    """
+    data = Path(args.data)
+    given = {k: getattr(args, k) for k in DEFAULTS if getattr(args, k) is not None}
+    record_path = data / "config.json"
+    if not record_path.exists():
+        if data.is_dir() and any(data.glob("chunk-*.npz")):
+            raise TrainError(f"{data} holds data chunks but no config.json saying how they were made: "
+                             "use another --data folder")
+        return {**DEFAULTS, **given, "features": N_FEATURES}
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        if not isinstance(record, dict) or any(not isinstance(record.get(k), int) for k in DEFAULTS):
+            raise ValueError("not a record of seed, samples and chunk")
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise TrainError(f"{record_path} cannot be read ({getattr(e, 'strerror', None) or e}): "
+                         "it says how the data was made; use another --data folder") from None
+    if record.get("features", N_FEATURES) != N_FEATURES:
+        raise TrainError(f"the data in {data} has {record['features']} features per card, this version computes "
+                         f"{N_FEATURES}: use another --data folder")
+    differ = {k: v for k, v in given.items() if record[k] != v}
+    if differ:
+        raise TrainError(f"the data in {data} was made with "
+                         + ", ".join(f"--{k} {record[k]}" for k in differ) + ", not "
+                         + ", ".join(f"--{k} {v}" for k, v in differ.items())
+                         + ": give the data's settings, or another --data folder")
+    return {**{k: record[k] for k in DEFAULTS}, "features": N_FEATURES}
+
+
+def planned_chunks(deals: int, chunk: int) -> list[tuple[int, int]]:
+    return [(lo, min(chunk, deals - lo)) for lo in range(0, deals, chunk)]
+
+
+def present_chunks(data: Path, settings: dict, deals: int | None) -> tuple[list[Path], int]:
+    """For ``--fit-only``: the chunk files of deals ``0 .. deals - 1`` (refused when one is missing), or with
+    ``deals`` None those of the longest run of deals from 0 the folder holds; and that number of deals."""
+    chunk = settings["chunk"]
+    if deals is not None:
+        paths = [chunk_path(data, lo, n) for lo, n in planned_chunks(deals, chunk)]
+        missing = [p.name for p in paths if not p.exists()]
+        if missing:
+            raise TrainError(f"{data} lacks {len(missing)} of the {len(paths)} chunks of {deals:,} deals (the first: "
+                             f"{missing[0]}): run without --fit-only to make them")
+        return paths, deals
+    paths, lo = [], 0
+    while True:
+        full = chunk_path(data, lo, chunk)
+        if full.exists():
+            paths.append(full)
+            lo += chunk
+            continue
+        last = [p for n in range(chunk - 1, 0, -1) if (p := chunk_path(data, lo, n)).exists()]
+        if last:
+            paths.append(last[0])
+            lo += int(last[0].stem.rsplit("-", 1)[1])
+        break
+    if not paths:
+        raise TrainError(f"no data chunks in {data}: run without --fit-only first")
+    return paths, lo
+
+
+def make_data(args, settings: dict) -> list[Path]:
     """Every chunk's file, made where missing (resumable; each chunk a pure function of its arguments)."""
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
-    (data / "config.json").write_text(json.dumps({"seed": args.seed, "samples": args.samples,
-                                                  "chunk": args.chunk}) + "\n")
-    chunks = [(lo, min(args.chunk, args.deals - lo)) for lo in range(0, args.deals, args.chunk)]
-    todo = [(args.seed, lo, n, args.samples) for lo, n in chunks if not chunk_path(data, lo, n).exists()]
+    record = data / "config.json"
+    if not record.exists():  # written once: the record of what the chunks are
+        record.write_text(json.dumps(settings) + "\n")
+    chunk, seed, samples = settings["chunk"], settings["seed"], settings["samples"]
+    chunks = planned_chunks(args.deals, chunk)
+    todo = [(seed, lo, n, samples) for lo, n in chunks if not chunk_path(data, lo, n).exists()]
     backend = make_backend(args.backend, args.ray_address)
     with tqdm(total=len(chunks), initial=len(chunks) - len(todo), desc="training data", unit="chunk",
               disable=args.no_progress) as bar:
@@ -73,8 +161,23 @@ def make_data(args) -> list[Path]:
     return [chunk_path(data, lo, n) for lo, n in chunks]
 
 
+def read_chunk(path: Path) -> dict:
+    """One chunk's arrays, checked: a damaged or foreign file is a one-line error naming it."""
+    try:
+        with np.load(path) as f:
+            part = {k: f[k] for k in ("x", "y", "decision", "contract")}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        raise TrainError(f"data chunk {path} cannot be read ({type(e).__name__}: {e}): it is damaged; delete it and "
+                         "run without --fit-only to make it again") from None
+    rows = len(part["y"])
+    if part["x"].shape != (rows, N_FEATURES) or any(len(part[k]) != rows for k in ("decision", "contract")):
+        raise TrainError(f"data chunk {path} does not hold rows of {N_FEATURES} features: delete it and run without "
+                         "--fit-only to make it again")
+    return part
+
+
 def load(paths: list[Path]) -> dict:
-    parts = [dict(np.load(p)) for p in paths]
+    parts = [read_chunk(p) for p in paths]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -256,15 +359,19 @@ def ablation(data: dict, seed: int) -> list[dict]:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=90_000, help="training deals (default 90,000; a tenth held out)")
-    ap.add_argument("--samples", type=int, default=32, help="mc layouts per decision (default 32)")
-    ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"deals and initial weights (default {DEFAULT_SEED})")
+    ap.add_argument("--deals", type=int, default=None, help="training deals (default 90,000; a tenth held out; "
+                    "with --fit-only: default, every deal of the data)")
+    ap.add_argument("--samples", type=int, default=None, help="mc layouts per decision (default 32, or the data's)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help=f"deals and initial weights (default {DEFAULT_SEED}, or the data's)")
     ap.add_argument("--hidden", default="16,trumps=32",
                     help=f"hidden units per contract, 0..{MAX_HIDDEN}: one number, then CONTRACT=N for exceptions "
                          "(default 16,trumps=32)")
     ap.add_argument("--epochs", type=int, default=8, help="passes over the data (default 8)")
-    ap.add_argument("--chunk", type=int, default=500, help="deals per data chunk (default 500)")
-    ap.add_argument("--data", default=str(ROOT / "runs" / "learned-data"), help="where the data chunks are kept")
+    ap.add_argument("--chunk", type=int, default=None, help="deals per data chunk (default 500, or the data's)")
+    ap.add_argument("--data", default=str(ROOT / "runs" / "learned-data"),
+                    help="where the data chunks are kept, with config.json: the settings they were made with (a "
+                         "folder made with other settings is refused)")
     ap.add_argument("--out", default=str(MODEL_PATH), help="the model file to write")
     ap.add_argument("--fit-only", action="store_true", help="make no data: fit on the chunks already in --data")
     ap.add_argument("--ablation", action="store_true", help="also fit linear models without each feature group")
@@ -273,34 +380,37 @@ def main(argv=None):
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     try:
+        check_args(args)
         hidden = parse_hidden(args.hidden)
-    except ValueError as e:
+        settings = data_settings(args)
+        start = time.perf_counter()
+        if args.fit_only:
+            paths, deals = present_chunks(Path(args.data), settings, args.deals)
+        else:
+            args.deals = 90_000 if args.deals is None else args.deals
+            deals = args.deals
+            paths = make_data(args, settings)
+        made = time.perf_counter() - start
+        data = load(paths)
+    except ValueError as e:  # TrainError, and the backend's own checks
         sys.exit(f"Error: {e}")
-    start = time.perf_counter()
-    if args.fit_only:
-        paths = sorted(Path(args.data).glob("chunk-*.npz"))
-        if not paths:
-            sys.exit(f"Error: no data chunks in {args.data}: run without --fit-only first")
-    else:
-        try:
-            paths = make_data(args)
-        except ValueError as e:
-            sys.exit(f"Error: {e}")
-    made = time.perf_counter() - start
-    data = load(paths)
-    models, report = train(data, hidden, args.epochs, args.seed)
+    seed, samples, chunk = settings["seed"], settings["samples"], settings["chunk"]
+    models, report = train(data, hidden, args.epochs, seed)
     out = {"name": "learned", "features": N_FEATURES, "hidden": hidden,
            "feature_names": {"tricks": list(TRICK_FEATURES), "domino": list(DOMINO_FEATURES)},
-           "training": {"seed": args.seed, "deals": args.deals, "samples": args.samples, "epochs": args.epochs,
+           "training": {"seed": seed, "deals": deals, "samples": samples, "epochs": args.epochs,
                         "rows": len(data["y"]), "held_out": report,
-                        "command": (f"python scripts/train_player.py --seed {args.seed} --deals {args.deals} "
-                                    f"--samples {args.samples} --chunk {args.chunk} --hidden {args.hidden} "
+                        "command": (f"python scripts/train_player.py --seed {seed} --deals {deals} "
+                                    f"--samples {samples} --chunk {chunk} --hidden {args.hidden} "
                                     f"--epochs {args.epochs}")},
            "contracts": models}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
-    print(f"data: {len(data['y']):,} rows in {made:.0f} s; fit in {time.perf_counter() - start - made:.0f} s; "
-          f"model written to {args.out}")
+    try:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    except OSError as e:
+        sys.exit(f"Error: cannot write the model file {args.out}: {e.strerror or e}")
+    print(f"data: {len(data['y']):,} rows of {deals:,} deals in {made:.0f} s; "
+          f"fit in {time.perf_counter() - start - made:.0f} s; model written to {args.out}")
     print("| contract | decisions (test) | heuristic regret | model regret | regret removed |")
     print("|---|---|---|---|---|")
     for r in report:
@@ -309,7 +419,7 @@ def main(argv=None):
     if args.ablation:
         print("\nLinear fits without each feature group: held-out regret (points per decision against mc's best)")
         print("| contracts | features left out | regret | heuristic's regret |\n|---|---|---:|---:|")
-        for r in ablation(data, args.seed):
+        for r in ablation(data, seed):
             print(f"| {r['contracts']} | {r['without']} | {r['regret']:.4f} | {r['heuristic_regret']:.4f} |")
 
 

@@ -125,6 +125,12 @@ def test_pairing_by_blocks_equals_one_block(tmp_path, monkeypatch):
     (["--strategy", "basic", "--confirm", "basic"], "--confirm needs a player other than the strong one"),
     (["--tables-only"], "no run to make tables from"),
     (["--strategy", "nonesuch"], "nonesuch"),
+    (["--strategy", "basic", "--chunk", "0"], "--chunk"),
+    (["--strategy", "basic", "--chunk", "-5"], "--chunk"),
+    (["--strategy", "basic", "--minutes", "-1"], "--minutes"),
+    (["--strategy", "basic", "--minutes", "nan"], "--minutes"),
+    (["--strategy", "basic", "--deals", "0"], "--deals"),
+    (["--strategy", "basic", "--confirm", "heuristic", "--confirm-deals", "-2"], "--confirm-deals"),
 ])
 def test_bad_input_is_one_line(args, message, tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
@@ -132,6 +138,7 @@ def test_bad_input_is_one_line(args, message, tmp_path, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("Error: ") and message in err[0]
+    assert not (tmp_path / "runs").exists()  # refused before any run is started
 
 
 @pytest.mark.skipif(ray is None, reason='Ray is not installed (pip install -e ".[ray]")')

@@ -159,6 +159,7 @@ def run(
     """
     from ..barbu.rules import CONTRACTS, parse_contract
     from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
+    from ..barbu.strategies import check_rules
     from ..core.files import OutputError
     from ..core.seats import parse_seat
     try:
@@ -182,6 +183,7 @@ def run(
             summary = run_simulation(out, resume=True, threads=threads, progress=progress, backend=where)
         else:
             config = RunConfig(**{"deals": 5_000_000, "contracts": list(CONTRACTS), **given})
+            check_rules(config.strategies, config.rules_obj)  # before the run's folder is made
             summary = run_simulation(out, config, force=force, threads=threads, progress=progress, backend=where)
     except KeyboardInterrupt:
         interrupted(f"the completed chunks are saved; finish with: barbu-sim run --resume --out {out}")

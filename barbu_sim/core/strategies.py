@@ -129,15 +129,18 @@ class StrategyRegistry:
     :class:`Strategy` (or raises ValueError); such names are never plugin specs.
     ``versioned`` maps the name of a built-in whose behaviour has versions (a trained model)
     to a function of the text after ``@`` (``learned@3f2a9c1b7d20``) that returns its
-    :class:`Strategy` when that version is the one installed (or raises ValueError).
+    :class:`Strategy` when that version is the one installed (or raises ValueError);
+    ``canonical`` maps such a name to ``name@<version installed>`` (for messages).  A built-in
+    without parameters given some (``learned:samples=3``) is refused saying what it takes.
     """
 
     def __init__(self, builtins: dict[str, Strategy], user_id: int, parametric: dict | None = None,
-                 versioned: dict | None = None):
+                 versioned: dict | None = None, canonical=None):
         self.builtins = builtins
         self.user_id = user_id
         self.parametric = parametric or {}
         self.versioned = versioned or {}
+        self.canonical = canonical
 
     def resolve(self, spec) -> Strategy:
         """A :class:`Strategy` from a built-in name, ``path/to/file.py:func``, ``module:func`` or an njit function."""
@@ -156,15 +159,37 @@ class StrategyRegistry:
         head, _, params = name.partition(":")
         if head.strip() in self.parametric:
             return self.parametric[head.strip()](params)
+        if head.strip() in self.builtins and ("=" in params or not params.strip()):
+            # NAME=VALUE is no function's name: not a plugin module that happens to share a built-in's name
+            raise ValueError(self._no_parameters(head.strip(), params))
         if not is_plugin_spec(name):
             raise ValueError(
                 f"unknown strategy {spec!r}: use one of {', '.join([*self.builtins, *self.parametric])}, "
                 "path/to/file.py:function or module:function"
             )
-        func = load_plugin(name, "strategy")
+        try:
+            func = load_plugin(name, "strategy")
+        except ValueError:
+            if head.strip() in self.builtins:  # no module of that name either: it was meant as the built-in
+                raise ValueError(self._no_parameters(head.strip(), params)) from None
+            raise
         if not hasattr(func, "py_func"):
             raise ValueError(f"strategy {spec!r} must be decorated with numba's @njit")
         return Strategy(name, self.user_id, func)
+
+    def _no_parameters(self, name: str, params: str) -> str:
+        """What to say of ``name:params`` when the built-in ``name`` takes no parameters: what it does take."""
+        given = f"not {params.strip()!r}" if params.strip() else "nothing after the colon"
+        message = f"strategy {name} takes no parameters ({given}): give {name}"
+        if name in self.versioned:
+            message += f", or {name}@VERSION for a version of it (installed: {self.versioned_name(name)})"
+        if self.parametric:
+            message += f"; the players that take parameters: {', '.join(self.parametric)}"
+        return message
+
+    def versioned_name(self, name: str) -> str:
+        """``name@<version installed>`` of a versioned built-in, as :func:`canonical` names it (else ``name``)."""
+        return self.canonical(name) if self.canonical is not None else name
 
     def seat_strategies(self, strategies) -> tuple[np.ndarray, tuple, list[Strategy]]:
         """What the kernels take for one strategy or four (one per seat).
