@@ -240,3 +240,15 @@ def test_training_refuses_chunks_without_a_record_and_a_damaged_chunk(tmp_path):
     chunk.write_bytes(chunk.read_bytes()[:300])
     _refused(_train("--fit-only", "--data", data, "--out", tmp_path / "m.json"), str(chunk))
     assert not (tmp_path / "m.json").exists()
+
+
+def test_a_run_configuration_refuses_learned_where_the_lowest_total_wins(tmp_path):
+    from barbu_sim.barbu.rules import PRESETS
+    from barbu_sim.barbu.runs import RunConfig, run
+
+    rules = PRESETS["positive-penalties"].to_dict()
+    with pytest.raises(ValueError, match="learned"):
+        run(tmp_path / "r", RunConfig(deals=10, strategies=["learned", "heuristic", "heuristic", "heuristic"],
+                                      rules=rules))
+    assert not (tmp_path / "r").exists()  # refused before the run directory is made
+    RunConfig(deals=10, rules=rules)  # heuristic is fine there
