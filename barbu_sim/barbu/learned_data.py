@@ -22,7 +22,7 @@ import numpy as np
 from ..core.jit import njit
 
 from ..core.bits import highest_bit, lowest_bit, popcount
-from ..core.rng import stream_key
+from ..core.rng import STREAM_LEARN, stream_key
 from .deals import random_deal
 from .features import N_FEATURES, domino_card_features, trick_card_features
 from .heuristic import heuristic_strategy
@@ -35,7 +35,6 @@ from .rules import DOMINO, N_CONTRACTS, TRUMPS
 from .state import S_CONTRACT, STATE_SIZE
 from .strategy_ids import HEURISTIC
 
-STREAM_LEARN = np.uint64(0x1F83D9ABFB41BD6B)  # the layouts of the training positions
 MC_SHARE = 0.5  # the chance that a seat plays like mc in a training deal (else like heuristic)
 EXPLORE = 0.05  # the chance of a random legal card at any decision
 

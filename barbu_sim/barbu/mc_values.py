@@ -15,7 +15,7 @@ import numpy as np
 from ..core.jit import njit
 
 from ..core.bits import lowest_bit, popcount
-from ..core.rng import next_u64, stream_key
+from ..core.rng import STREAM_MC, next_u64, stream_key
 from .endgame import TT_WORDS, new_search, solve_cards, solve_domino_cards, solve_from_trick
 from .mc_layouts import (
     W_ALLOWED, W_CAP, W_COUNTS, W_CROSS, W_HANDS, W_LAYOUT, W_LAYOUT_SUMS, W_RNG, W_RULES, W_SCORES, W_STATE, W_TT,
@@ -27,7 +27,6 @@ from .state import S_CONTRACT, S_LEADER, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_T
 from .strategy_ids import RANDOM
 
 U1 = np.uint64(1)
-STREAM_MC = np.uint64(0x510E527FADE682D1)  # the layouts and rollouts of one mc decision
 PRIOR = 2.0  # layouts' worth of the unpaired variance in each paired one (see race_drop)
 SLOTS = 13  # candidate cards at most: the rows of the W_CROSS matrix
 

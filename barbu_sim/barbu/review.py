@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.bits import popcount
-from ..core.rng import stream_key
+from ..core.rng import STREAM_REVIEW, stream_key
 from ..core.seats import SEAT_LETTERS
 from .kernels import PASS
 from .mc import DEFAULT_ENDGAME, DEFAULT_TAIL, MAX_SAMPLES, ROLLOUTS, distinct_cards, mc_estimates
@@ -28,7 +28,6 @@ from .playlog import PlayedDeal
 from .rules import DOMINO
 from .state import STATE_SIZE
 
-STREAM_REVIEW = np.uint64(0x9B05688C2B3E6C1F)  # the layouts of a review
 NOISE = 2.0  # a loss counts when it exceeds this many standard errors of the paired difference
 # The labels of a loss that counts, by size in points (at least the first number of its row).
 LABELS = (("blunder", 8.0), ("mistake", 3.0), ("inaccuracy", 1.0))

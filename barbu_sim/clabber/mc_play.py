@@ -37,7 +37,7 @@ from ..core.jit import njit
 
 from ..core.bits import lowest_bit, popcount
 from ..core.layouts import deal_cards
-from ..core.rng import stream_key
+from ..core.rng import STREAM_CLABBER_MC as STREAM_MC, stream_key
 from .melds import lane6
 from .play_rules import legal_mask
 from .rollout import rollout, round_scores, step, trick_view
@@ -48,7 +48,6 @@ from .state import (
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
-STREAM_MC = np.uint64(0x1F83D9ABFB41BD6C)  # the layouts of one mc decision
 
 MC_PLAY = 3  # the low four bits of an mc seat's strategy id; the samples in the bits above (mc_id)
 DEFAULT_SAMPLES = 48

@@ -19,14 +19,13 @@ import numpy as np
 
 from ..core.cards import SUIT_LETTERS, format_card
 from ..core.seats import SEAT_NAMES
-from ..core.rng import stream_key
+from ..core.rng import STREAM_CLABBER_REVIEW as STREAM_REVIEW, stream_key
 from .mc_play import MAX_SAMPLES, MC_WORK_SIZE, W_SUMS, mc_estimates, replay_into
 from .rollout import legal_now, step
 from .roundlog import PLAY, PlayedRound, start_state
 from .rules import STREAM_PLAY
 from .state import S_SEAT, STATE_ARRAY_SIZE
 
-STREAM_REVIEW = np.uint64(0x5BE0CD19137E2179)  # the layouts of a Clabber review
 NOISE = 2.0
 LABELS = (("blunder", 30.0), ("mistake", 15.0), ("inaccuracy", 5.0))
 WIDTH = 100

@@ -20,6 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.cards import cards_of, format_card, parse_card, parse_cards
+# the random streams of a round (deal, bidding draws, play draws) and of a game (its first dealer)
+from ..core.rng import (  # noqa: F401 (re-exported: the Clabber modules take them from here)
+    STREAM_CLABBER_BID as STREAM_BID, STREAM_CLABBER_DEAL as STREAM_DEAL, STREAM_CLABBER_EVAL as STREAM_EVAL,
+    STREAM_CLABBER_GAME as STREAM_GAME, STREAM_CLABBER_PLAY as STREAM_PLAY,
+)
 
 N_CARDS = 24
 HAND_SIZE = 6
@@ -49,12 +54,6 @@ for _r, _p in ((JACK, 20), (NINE, 14), (ACE, 11), (TEN, 10), (KING, 4), (QUEEN, 
 for _r, _p in ((ACE, 11), (TEN, 10), (KING, 4), (QUEEN, 3), (JACK, 2), (NINE, 0)):
     PLAIN_POINTS[_r] = _p
 
-# Random streams of a round (deal, bidding draws, play draws) and of a game (its first dealer).
-STREAM_DEAL = np.uint64(0x1F83D9ABFB41BD6B)
-STREAM_BID = np.uint64(0x5BE0CD19137E2179)
-STREAM_PLAY = np.uint64(0xCBBB9D5DC1059ED8)
-STREAM_GAME = np.uint64(0x629A292A367CD507)
-STREAM_EVAL = np.uint64(0x9159015A3070DD17)  # Monte Carlo deals around a hand (advise, mc bidding)
 
 TEAMS = ("NS", "EW")
 MISPLAYS = ("error", "penalty")
