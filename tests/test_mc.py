@@ -237,7 +237,9 @@ def test_cli_run_with_an_mc_seat_uses_small_chunks(tmp_path):
     assert res.exit_code == 0, res.output
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["chunk_deals"] == 1000  # 2000 // 2 configurations, not 1,000,000 rows' worth
-    assert manifest["config"]["strategies"] == ["heuristic", "mc:samples=2", "heuristic", "heuristic"]
+    full = "mc:samples=2,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"  # every parameter recorded
+    assert manifest["config"]["strategies"] == ["heuristic", full, "heuristic", "heuristic"]
+    assert [p["player"] for p in manifest["players"]] == manifest["config"]["strategies"]
     assert CliRunner().invoke(app, ["report", str(out)]).exit_code == 0
 
 
