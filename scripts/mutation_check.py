@@ -336,10 +336,10 @@ def main(argv=None) -> int:
             sys.exit(f"the scratch copy is not what the tests import ({where})")
         # The targeted tests must pass on the unmutated copy, or a failure says nothing.
         for tests in sorted({m[4] for m in chosen}):
-            ok, secs, tail, _ = run_tests(tree, tests, env, args.timeout)
+            ok, secs, tail, failed = run_tests(tree, tests, env, args.timeout)
             print(f"baseline {tests}: {'passed' if ok else 'FAILED'} ({secs} s)", flush=True)
             if not ok:
-                sys.exit(f"the targeted tests fail without a mutation: {tests}: {tail}")
+                sys.exit(f"the targeted tests fail without a mutation: {tests}: {tail}\n{failed}")
         for mid, path, original, replacement, tests in chosen:
             target = tree / path
             text = target.read_text()
