@@ -22,10 +22,11 @@ Not part of CI (a few minutes).  Run from the project root::
 A mutation whose original text is no longer in the code (someone changed the line) stops the check
 before anything runs, naming it: it would otherwise say nothing about the tests.
 
-numba caches compiled code next to each source file and checks only that file's timestamp, so a
-kernel compiled from an unchanged file could keep a mutated helper's old code: for mutations of a
-numba module the scratch copy's numba caches are removed, and the targeted tests call the mutated
-functions directly (tests/test_play_rules.py), without the play kernels.
+numba's cache of each kernel is stamped with the code of every package module it imports
+(barbu_sim/core/jit.py), so a mutated helper recompiles the kernels that use it; for mutations of
+a numba module the scratch copy's numba caches are removed all the same (a fresh compile either
+way), and the targeted tests call the mutated functions directly where they can
+(tests/test_play_rules.py), without the play kernels.
 """
 
 from __future__ import annotations
