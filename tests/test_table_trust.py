@@ -303,11 +303,13 @@ def test_a_hint_compiles_mc_s_estimator_through_the_announcing_path(monkeypatch)
         return real(dispatcher, args, what, key)
 
     monkeypatch.setattr(compiling, "ensure_compiled", spy)
+    before = set(mc_estimates.overloads)  # other tests in this process may have compiled other signatures
     pos = Position(random_deal(2, 0), BARBU, 0, 2, Rules(), 2, 0)
     assert hint_text(pos, 2, 2).startswith("Hint")
     assert [(d, w) for d, _, w in calls] == [(mc_estimates, "mc's estimator (hints and reviews)")]
     # the signature announced is the one the hint then calls: nothing else is compiled silently
-    assert set(mc_estimates.overloads) == {calls[0][1]}
+    assert calls[0][1] in mc_estimates.overloads
+    assert set(mc_estimates.overloads) - before <= {calls[0][1]}
 
 
 def test_the_table_announces_the_estimator_before_the_review(tmp_path, monkeypatch):

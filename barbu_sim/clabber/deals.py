@@ -6,8 +6,10 @@ import numpy as np
 from ..core.jit import njit
 
 from ..core.bits import lowest_bit, popcount
-from ..core.rng import GOLDEN, mix64, rand_below, stream_key
-from .rules import DECK, DECK_CARDS, STREAM_DEAL, STREAM_EVAL
+from ..core.rng import (
+    GOLDEN, STREAM_CLABBER_DEAL as STREAM_DEAL, STREAM_CLABBER_EVAL as STREAM_EVAL, mix64, rand_below, stream_key,
+)
+from .rules import DECK, DECK_CARDS
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

@@ -12,13 +12,13 @@ import numpy as np
 from numba import types
 
 from ..core.compiling import lazy_kernel
-from ..core.rng import stream_key
+from ..core.rng import STREAM_CLABBER_EVAL as STREAM_EVAL, stream_key
 from .bidding import THRESHOLD
 from .deals import deal_around_into
 from .kernels import reset_state, round_from
 from .mc import new_workspace
 from .play import mc_work
-from .rules import C_SCORE, N_ROUND_COLUMNS, STREAM_EVAL
+from .rules import C_SCORE, N_ROUND_COLUMNS
 from ..core.strategies import USER_FNS
 
 NEVER = 1 << 30  # a threshold nobody reaches: the seat passes throughout

@@ -13,13 +13,13 @@ from ..core.jit import njit
 
 from ..core.compiling import lazy_kernel
 from ..core.atomic import claim
-from ..core.rng import rand_below, stream_key
+from ..core.rng import STREAM_CLABBER_GAME as STREAM_GAME, rand_below, stream_key
 from .kernels import new_state, reset_state, round_into
 from .mc import new_workspace
 from .play import mc_work
 from .rules import (
     C_BID_ROUND, C_SCORE, G_FIRST_DEALER, G_RESULT, G_ROUNDS, G_SCORE, G_THROWN_IN, GAME_TARGET, MAX_GAME_ROUNDS,
-    N_ROUND_COLUMNS, STREAM_GAME,
+    N_ROUND_COLUMNS,
 )
 from ..core.strategies import USER_FNS
 

@@ -17,7 +17,7 @@ from ..core.jit import njit
 from ..core.compiling import lazy_kernel
 from ..core.atomic import claim
 from ..core.bits import popcount
-from ..core.rng import stream_key
+from ..core.rng import STREAM_CLABBER_BID as STREAM_BID, STREAM_CLABBER_PLAY as STREAM_PLAY, stream_key
 from .bidding import MC, accepts, names
 from .deals import deal_into
 from .mc import FAILED, mc_bid, new_workspace
@@ -26,7 +26,7 @@ from .play import mc_work, play_into
 from .play_rules import suit_bits
 from .rules import (
     C_BID_ROUND, C_DEALER, C_FLAGS, C_MAKER, C_MAKER_TRUMPS, C_MISPLAY, C_TRUMP, C_TURNED, N_ROUND_COLUMNS,
-    RULES_ARRAY_SIZE, STREAM_BID, STREAM_PLAY,
+    RULES_ARRAY_SIZE,
 )
 from .state import S_BID_ROUND, S_RULES, S_TURNED, STATE_ARRAY_SIZE
 from ..core.strategies import USER_FNS

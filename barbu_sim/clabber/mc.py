@@ -17,12 +17,14 @@ from __future__ import annotations
 import numpy as np
 from ..core.jit import njit
 
-from ..core.rng import stream_key
+from ..core.rng import (
+    STREAM_CLABBER_BID as STREAM_BID, STREAM_CLABBER_EVAL as STREAM_EVAL, STREAM_CLABBER_PLAY as STREAM_PLAY, stream_key,
+)
 from .bidding import DEFAULT_THRESHOLD, MC, THRESHOLD, accepts, names
 from .deals import deal_around_into
 from .play import play_into
 from .play_rules import suit_bits
-from .rules import C_SCORE, N_ROUND_COLUMNS, STREAM_BID, STREAM_EVAL, STREAM_PLAY
+from .rules import C_SCORE, N_ROUND_COLUMNS
 from .state import S_RULES, STATE_ARRAY_SIZE
 
 U0 = np.uint64(0)

@@ -15,12 +15,12 @@ from numba import types
 
 from ..core.cards import format_card
 from ..core.compiling import lazy_kernel
-from ..core.rng import stream_key
+from ..core.rng import STREAM_CLABBER_PLAY as STREAM_PLAY, stream_key
 from .mc_play import (
     DEFAULT_SAMPLES, MAX_SAMPLES, MC_WORK_SIZE, W_SQUARES, W_SUMS, decision_key, mc_estimates, replay_into,
 )
 from .rollout import legal_now
-from .rules import STREAM_PLAY, Rules
+from .rules import Rules
 from .state import S_SEAT, STATE_ARRAY_SIZE
 
 

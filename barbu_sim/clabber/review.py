@@ -19,11 +19,10 @@ import numpy as np
 
 from ..core.cards import SUIT_LETTERS, format_card
 from ..core.seats import SEAT_NAMES
-from ..core.rng import STREAM_CLABBER_REVIEW as STREAM_REVIEW, stream_key
+from ..core.rng import STREAM_CLABBER_PLAY as STREAM_PLAY, STREAM_CLABBER_REVIEW as STREAM_REVIEW, stream_key
 from .mc_play import MAX_SAMPLES, MC_WORK_SIZE, W_SUMS, mc_estimates, replay_into
 from .rollout import legal_now, step
 from .roundlog import PLAY, PlayedRound, start_state
-from .rules import STREAM_PLAY
 from .state import S_SEAT, STATE_ARRAY_SIZE
 
 NOISE = 2.0

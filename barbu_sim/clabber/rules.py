@@ -20,11 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.cards import cards_of, format_card, parse_card, parse_cards
-# the random streams of a round (deal, bidding draws, play draws) and of a game (its first dealer)
-from ..core.rng import (  # noqa: F401 (re-exported: the Clabber modules take them from here)
-    STREAM_CLABBER_BID as STREAM_BID, STREAM_CLABBER_DEAL as STREAM_DEAL, STREAM_CLABBER_EVAL as STREAM_EVAL,
-    STREAM_CLABBER_GAME as STREAM_GAME, STREAM_CLABBER_PLAY as STREAM_PLAY,
-)
 
 N_CARDS = 24
 HAND_SIZE = 6
