@@ -71,7 +71,7 @@ def main(argv=None):
         import numba
 
         from barbu_sim.barbu import api as work
-        from barbu_sim.barbu.choices import standard_param
+        from barbu_sim.barbu.rules.choices import standard_param
         base = importlib.import_module(engine_module(Path(tmp), "barbu_base"))
 
         numba.set_num_threads(args.threads)

@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from barbu_sim.barbu.api import evaluate_hands  # noqa: E402
-from barbu_sim.barbu.deals import random_deal  # noqa: E402
+from barbu_sim.barbu.engine.deals import random_deal  # noqa: E402
 from barbu_sim.barbu.game.evaluation import EvalGrid  # noqa: E402
-from barbu_sim.barbu.strategies import canonical_strategy  # noqa: E402
+from barbu_sim.barbu.players.registry import canonical_strategy  # noqa: E402
 
 PLAYERS = ("learned", "heuristic")
 

@@ -32,10 +32,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from barbu_sim import __version__  # noqa: E402
 from barbu_sim.barbu.api import play_batch  # noqa: E402
-from barbu_sim.barbu.choices import standard_param  # noqa: E402
-from barbu_sim.barbu.deals import random_deal  # noqa: E402
+from barbu_sim.barbu.rules.choices import standard_param  # noqa: E402
+from barbu_sim.barbu.engine.deals import random_deal  # noqa: E402
 from barbu_sim.barbu.rules import CONTRACTS, Rules  # noqa: E402
-from barbu_sim.barbu.strategies import BUILTINS  # noqa: E402
+from barbu_sim.barbu.players.registry import BUILTINS  # noqa: E402
 from barbu_sim.core.cards import cards_of  # noqa: E402
 
 STRATEGIES = ("random", "heuristic", "learned")

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from barbu_sim.clabber.api import play_rounds  # noqa: E402
-from barbu_sim.clabber.mc_play import DEFAULT_SAMPLES  # noqa: E402
+from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES  # noqa: E402
 from barbu_sim.clabber.rules import ROUND_COLUMNS  # noqa: E402
 from barbu_sim.core.stats import summarize  # noqa: E402
 

@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from barbu_sim.clabber.api import play_games, play_rounds  # noqa: E402
-from barbu_sim.clabber.game import run_games  # noqa: E402
-from barbu_sim.clabber.melds import meld_flags  # noqa: E402
-from barbu_sim.clabber.plots import write_plots  # noqa: E402
-from barbu_sim.clabber.report import build_tables, write_report  # noqa: E402
+from barbu_sim.clabber.game.game import run_games  # noqa: E402
+from barbu_sim.clabber.rules.melds import meld_flags  # noqa: E402
+from barbu_sim.clabber.analytics.plots import write_plots  # noqa: E402
+from barbu_sim.clabber.analytics.report import build_tables, write_report  # noqa: E402
 from barbu_sim.core.tables import to_markdown  # noqa: E402
 from barbu_sim.clabber.rules import DECK_CARDS, ROUND_COLUMNS  # noqa: E402
 from barbu_sim.clabber.runs import RunConfig, run  # noqa: E402

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from barbu_sim.barbu.api import play_batch
-from barbu_sim.barbu.choices import standard_param
+from barbu_sim.barbu.rules.choices import standard_param
 from barbu_sim.barbu.rules import CONTRACTS
 from barbu_sim.core.seats import N_SEATS
 from barbu_sim.core.stats import summarize

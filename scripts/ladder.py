@@ -33,9 +33,9 @@ from pathlib import Path
 import numpy as np
 
 from barbu_sim.barbu.api import play_batch
-from barbu_sim.barbu.choices import DEFAULT_DOMINO_RANK, TRUMP_LONGEST
+from barbu_sim.barbu.rules.choices import DEFAULT_DOMINO_RANK, TRUMP_LONGEST
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO, TRUMPS, parse_contract
-from barbu_sim.barbu.strategies import resolve_strategy
+from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.core.backends import LocalBackend, make_backend
 from barbu_sim.core.seats import N_SEATS
 from barbu_sim.core.stats import summarize

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import polars as pl
 
-from barbu_sim.barbu.analysis import scan_run
-from barbu_sim.barbu.plots import write_plots
-from barbu_sim.barbu.report import build_tables, write_report
+from barbu_sim.barbu.analytics.analysis import scan_run
+from barbu_sim.barbu.analytics.plots import write_plots
+from barbu_sim.barbu.analytics.report import build_tables, write_report
 from barbu_sim.barbu.runs import RunConfig, run
 
 ROOT = Path(__file__).resolve().parent.parent

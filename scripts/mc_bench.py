@@ -29,7 +29,7 @@ import numpy as np
 
 from barbu_sim import __version__
 from barbu_sim.barbu.api import play_batch
-from barbu_sim.barbu.choices import standard_param
+from barbu_sim.barbu.rules.choices import standard_param
 from barbu_sim.barbu.rules import CONTRACTS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -44,8 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "mutation_check.json"
 
-PLAY_RULES = "barbu_sim/barbu/play_rules.py"
-SCORES = "barbu_sim/barbu/rules.py"
+PLAY_RULES = "barbu_sim/barbu/rules/play_rules.py"
+SCORES = "barbu_sim/barbu/rules/config.py"
 GAME_RULES = "barbu_sim/barbu/game/rules.py"
 SETTLED = "barbu_sim/barbu/game/settled.py"
 DOUBLING = "barbu_sim/barbu/game/doubling.py"
@@ -68,18 +68,18 @@ STRATEGIES = "barbu_sim/core/strategies.py"
 # The areas beyond the rules and the settlement: statistics, analytics, Clabber's scoring, review, the sheet,
 # the learned player's features, played-deal files and run verification.
 STATS = "barbu_sim/core/stats.py"
-ANALYSIS = "barbu_sim/barbu/analysis.py"
-CLABBER_RULES = "barbu_sim/clabber/rules.py"
-MELDS = "barbu_sim/clabber/melds.py"
-ROLLOUT = "barbu_sim/clabber/rollout.py"
-CLABBER_ANALYSIS = "barbu_sim/clabber/analysis.py"
-REVIEW = "barbu_sim/barbu/review.py"
+ANALYSIS = "barbu_sim/barbu/analytics/analysis.py"
+CLABBER_RULES = "barbu_sim/clabber/rules/config.py"
+MELDS = "barbu_sim/clabber/rules/melds.py"
+ROLLOUT = "barbu_sim/clabber/players/rollout.py"
+CLABBER_ANALYSIS = "barbu_sim/clabber/analytics/analysis.py"
+REVIEW = "barbu_sim/barbu/played/review.py"
 SHEET = "barbu_sim/barbu/game/sheet.py"
-FEATURES = "barbu_sim/barbu/features.py"
-PLAYLOG = "barbu_sim/barbu/playlog.py"
+FEATURES = "barbu_sim/barbu/players/features.py"
+PLAYLOG = "barbu_sim/barbu/played/deal_file.py"
 RUNDIR = "barbu_sim/core/rundir.py"
 RUNS = "barbu_sim/core/runs.py"
-NUMBA_MODULES |= {CLABBER_RULES, MELDS, ROLLOUT, FEATURES}  # clabber/rules.py: its tables are the kernels' globals
+NUMBA_MODULES |= {CLABBER_RULES, MELDS, ROLLOUT, FEATURES}  # clabber/rules/config.py: its tables are the kernels' globals
 
 # Each runs the existing tests of the area first, then its by-hand tests (tests/test_by_hand_*.py): with -x, a
 # mutation caught only by a by-hand test is one the older tests let through.

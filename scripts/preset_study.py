@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from barbu_sim.barbu.api import play_batch
-from barbu_sim.barbu.choices import TRUMP_LONGEST
+from barbu_sim.barbu.rules.choices import TRUMP_LONGEST
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO, NEGATIVE_CONTRACTS, PRESETS, TRUMPS
 from barbu_sim.core.cards import RANK_NAMES
 from barbu_sim.core.stats import summarize

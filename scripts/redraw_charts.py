@@ -25,11 +25,11 @@ import polars as pl
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from barbu_sim.barbu import plots as barbu_plots  # noqa: E402
-from barbu_sim.barbu.game.io import write_comparison  # noqa: E402
+from barbu_sim.barbu.analytics import plots as barbu_plots  # noqa: E402
+from barbu_sim.barbu.game.game_runs import write_comparison  # noqa: E402
 from barbu_sim.barbu.game.orders import OrderComparison  # noqa: E402
-from barbu_sim.clabber import plots as clabber_plots  # noqa: E402
-from barbu_sim.clabber.analysis import GROUPINGS  # noqa: E402
+from barbu_sim.clabber.analytics import plots as clabber_plots  # noqa: E402
+from barbu_sim.clabber.analytics.analysis import GROUPINGS  # noqa: E402
 from barbu_sim.core.stats import wilson_interval  # noqa: E402
 
 BARBU_TABLES = ("contract_scores", "domino_ranks", "heatmap", "distribution")

@@ -24,7 +24,7 @@ import numpy as np
 
 from barbu_sim.barbu.api import play_batch
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO, TRUMPS, parse_contract
-from barbu_sim.barbu.strategies import resolve_strategy
+from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.core.seats import N_SEATS
 from barbu_sim.core.stats import summarize
 

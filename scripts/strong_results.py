@@ -40,14 +40,14 @@ from pathlib import Path
 
 import polars as pl
 
-from barbu_sim.barbu.analysis import domino_rank_differences, relative_scores, scan_run
-from barbu_sim.barbu.compare_plots import CHART_NAME, best_label, declarer_rows, write_comparison_chart
-from barbu_sim.barbu.mc_params import MC
-from barbu_sim.barbu.plots import write_plots
-from barbu_sim.barbu.report import build_tables, write_report
+from barbu_sim.barbu.analytics.analysis import domino_rank_differences, relative_scores, scan_run
+from barbu_sim.barbu.analytics.compare_plots import CHART_NAME, best_label, declarer_rows, write_comparison_chart
+from barbu_sim.barbu.players.mc.params import MC
+from barbu_sim.barbu.analytics.plots import write_plots
+from barbu_sim.barbu.analytics.report import build_tables, write_report
 from barbu_sim.barbu.runs import RunConfig, run
-from barbu_sim.barbu.schema import REL_ENUM, REL_SEATS
-from barbu_sim.barbu.strategies import resolve_strategy
+from barbu_sim.barbu.analytics.schema import REL_ENUM, REL_SEATS
+from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.core.backends import make_backend
 from barbu_sim.core.cards import RANK_NAMES
 from barbu_sim.core.rundir import RunError, part_path, read_manifest

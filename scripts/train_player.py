@@ -3,7 +3,7 @@
 Two steps, each reproducible from the seed:
 
 1. **Data**: deals of `--seed` played one card at a time, every legal card of every real
-   decision valued by mc's estimator on `--samples` layouts (barbu_sim/barbu/learned_data.py).
+   decision valued by mc's estimator on `--samples` layouts (barbu_sim/barbu/played/training_data.py).
    Chunks of `--chunk` deals are kept under `--data` (one .npz each), so an interrupted run
    goes on where it stopped; `--backend ray` makes them as Ray tasks (the same bytes).
 2. **Fit**: per contract, a small network (a linear part plus `--hidden` rectified units) is
@@ -18,7 +18,7 @@ Two steps, each reproducible from the seed:
     python scripts/train_player.py --fit-only --hidden 0    # refit a linear model on the data already made
     python scripts/train_player.py --ablation               # what each feature group is worth (linear fits)
 
-The packaged model is barbu_sim/barbu/models/learned.json (docs/learned-player.md).
+The packaged model is barbu_sim/barbu/players/models/learned.json (docs/learned-player.md).
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from tqdm import tqdm  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from barbu_sim.barbu.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES
-from barbu_sim.barbu.learned import MAX_HIDDEN, MODEL_PATH
-from barbu_sim.barbu.learned_data import generate_chunk
+from barbu_sim.barbu.players.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES
+from barbu_sim.barbu.players.learned import MAX_HIDDEN, MODEL_PATH
+from barbu_sim.barbu.played.training_data import generate_chunk
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO
 from barbu_sim.core.backends import make_backend
 

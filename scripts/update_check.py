@@ -81,7 +81,7 @@ def run_total(scratch: Scratch, out: str) -> float:
     """The mean over the run's deals of the four seats' scores together."""
     scratch.cli("run", "--deals", "200", "--contract", "no-tricks", "--out", out, "--no-progress")
     return float(scratch.python(
-        "import polars as pl; from barbu_sim.barbu.schema import SCORE_COLUMNS; "
+        "import polars as pl; from barbu_sim.barbu.analytics.schema import SCORE_COLUMNS; "
         f"f = pl.read_parquet('{out}/records/*.parquet'); "
         "print(f.select(pl.sum_horizontal(SCORE_COLUMNS)).to_series().mean())"))
 
@@ -102,7 +102,7 @@ def main() -> int:
         if before["play"] != -26 or before["run"] != -26 or len(tables) != 1:
             raise SystemExit(f"update check: unexpected starting point {before}, {len(tables)} value tables")
 
-        scratch.edit("barbu/play_rules.py", "        return np.int64(rules[R_NO_TRICKS_TRICK])\n",
+        scratch.edit("barbu/rules/play_rules.py", "        return np.int64(rules[R_NO_TRICKS_TRICK])\n",
                      "        return 2 * np.int64(rules[R_NO_TRICKS_TRICK])\n")
         after = {"play": play_total(scratch), "run": run_total(scratch, "r2"), "advise": advise(scratch)}
         tables = sorted((scratch.where / "cache").glob("value-table-*.json"))
@@ -116,7 +116,7 @@ def main() -> int:
         if after["advise"] == before["advise"]:
             problems.append("advise printed the same advice with No Tricks worth twice as much")
 
-        scratch.edit("barbu/endgame.py", "TT_BITS = 12\n", "TT_BITS = 10\n")
+        scratch.edit("barbu/players/endgame.py", "TT_BITS = 12\n", "TT_BITS = 10\n")
         mc = scratch.cli("play", "--contract", "no-tricks", "--seed", "3", "--strategy", "mc:samples=4")
         if "compiling" not in mc.stderr:
             problems.append("play --strategy mc ran without compiling after the endgame work space shrank")

@@ -5,10 +5,10 @@ import math
 import polars as pl
 import pytest
 
-from barbu_sim.barbu.analysis import (
+from barbu_sim.barbu.analytics.analysis import (
     by_domino_rank, expected_scores, paired_difference, relative_scores, score_distribution, select_config,
 )
-from barbu_sim.barbu.schema import CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, SUIT_ENUM
+from barbu_sim.barbu.analytics.schema import CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, SUIT_ENUM
 from barbu_sim.core.stats import Z95
 
 

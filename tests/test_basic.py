@@ -3,7 +3,7 @@
 import hashlib
 
 from barbu_sim.barbu.api import play_batch
-from barbu_sim.barbu.basic import basic_strategy
+from barbu_sim.barbu.players.basic import basic_strategy
 
 # Every contract, all four trump suits, two domino ranks, every declarer.
 CONFIGS = [(c, p, d) for c in range(7) for p in ([0, 1, 2, 3] if c == 5 else [0, 6] if c == 6 else [0])

@@ -4,7 +4,7 @@ import numba
 import numpy as np
 import pytest
 
-from barbu_sim.barbu.deals import random_deal
+from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.api import evaluate_hands, play_batch, play_deal
 
 CONFIGS = [(0, 0, 0), (3, 0, 2), (5, 1, 1), (6, 7, 3)]

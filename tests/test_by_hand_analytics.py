@@ -1,4 +1,4 @@
-"""The published tables' statistics (``barbu/analysis.py``, ``clabber/analysis.py``) on frames small
+"""The published tables' statistics (``barbu/analytics/analysis.py``, ``clabber/analytics/analysis.py``) on frames small
 enough to work out by hand: every seat's term, the pairing of deals, the teams' parts."""
 
 import math
@@ -6,9 +6,9 @@ import math
 import polars as pl
 import pytest
 
-from barbu_sim.barbu.analysis import declarer_edge, paired_difference, select_config
-from barbu_sim.clabber.analysis import clabber_scores, meld_frequencies
-from barbu_sim.clabber.schema import TEAM_ENUM
+from barbu_sim.barbu.analytics.analysis import declarer_edge, paired_difference, select_config
+from barbu_sim.clabber.analytics.analysis import clabber_scores, meld_frequencies
+from barbu_sim.clabber.analytics.schema import TEAM_ENUM
 from test_analysis import frame
 
 

@@ -1,12 +1,12 @@
 """Clabber's scoring worked out by hand: the card points, the melds and their comparison, the bell and the
-makers' rule (``clabber/rules.py``, ``clabber/melds.py``, ``clabber/rollout.round_scores``)."""
+makers' rule (``clabber/rules/config.py``, ``clabber/rules/melds.py``, ``clabber/players/rollout.round_scores``)."""
 
 import numpy as np
 import pytest
 
-from barbu_sim.clabber.melds import hand_melds, team_melds
-from barbu_sim.clabber.play_rules import card_points
-from barbu_sim.clabber.rollout import round_scores
+from barbu_sim.clabber.rules.melds import hand_melds, team_melds
+from barbu_sim.clabber.rules.play_rules import card_points
+from barbu_sim.clabber.players.rollout import round_scores
 from barbu_sim.clabber.rules import DECK_CARDS, Rules, parse_clabber_cards, parse_clabber_hand
 from barbu_sim.clabber.state import S_MAKER, S_RULES, S_TEAM_POINTS, S_TRUMP, STATE_ARRAY_SIZE
 from barbu_sim.core.cards import parse_card

@@ -1,11 +1,11 @@
 """The learned player's features read the right seats: a hand-built Trumps position whose voids,
-declarer and unseen trumps are worked out by hand (``barbu/features.py``)."""
+declarer and unseen trumps are worked out by hand (``barbu/players/features.py``)."""
 
 import numpy as np
 import pytest
 
-from barbu_sim.barbu.features import N_FEATURES, trick_card_features
-from barbu_sim.barbu.position import Position
+from barbu_sim.barbu.players.features import N_FEATURES, trick_card_features
+from barbu_sim.barbu.played.position import Position
 from barbu_sim.barbu.rules import TRUMPS
 from barbu_sim.core.cards import parse_card, parse_cards, parse_suit
 

@@ -1,9 +1,9 @@
 """Review's verdicts worked out by hand: the labels' boundaries, the noise rule, the points lost
-(``barbu/review.py``)."""
+(``barbu/played/review.py``)."""
 
 import pytest
 
-from barbu_sim.barbu.review import NOISE, Decision, Review, label_of
+from barbu_sim.barbu.played.review import NOISE, Decision, Review, label_of
 
 
 def test_labels_start_at_their_own_size():

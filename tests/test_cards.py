@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from barbu_sim.barbu.deals import random_deal
+from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.core.cards import (
     cards_of, format_card, format_hand, format_pbn, parse_card, parse_cards, parse_hand, parse_pbn,
     parse_rank, parse_suit, verify_deal,

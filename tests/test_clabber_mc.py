@@ -12,13 +12,13 @@ import pytest
 from numba import njit
 
 from barbu_sim.clabber.api import IllegalPlayError, play_dealt, play_round, play_rounds
-from barbu_sim.clabber.heuristic import heuristic_strategy
-from barbu_sim.clabber.mc_play import DEFAULT_SAMPLES, K_NOT_HELD, K_SHOWN, MC_WORK_SIZE, W_LAYOUT, replay_into
-from barbu_sim.clabber.rollout import legal_now, rollout, round_scores
-from barbu_sim.clabber.mc_review import card_values
+from barbu_sim.clabber.players.heuristic import heuristic_strategy
+from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES, K_NOT_HELD, K_SHOWN, MC_WORK_SIZE, W_LAYOUT, replay_into
+from barbu_sim.clabber.players.rollout import legal_now, rollout, round_scores
+from barbu_sim.clabber.played.mc_review import card_values
 from barbu_sim.clabber.rules import ROUND_COLUMNS, Rules, parse_clabber_card
 from barbu_sim.clabber.state import S_SEAT, STATE_ARRAY_SIZE
-from barbu_sim.clabber.strategies import resolve_strategy
+from barbu_sim.clabber.players.registry import resolve_strategy
 from barbu_sim.core.bits import highest_bit
 
 MC = "mc:samples=6"
@@ -211,7 +211,7 @@ def test_the_ladder_script_runs_tiny(tmp_path):
 
 
 def test_games_and_advice_with_mc_seats_are_reproducible():
-    from barbu_sim.clabber.advice import advise
+    from barbu_sim.clabber.game.advice import advise
     from barbu_sim.clabber.api import play_games
     seats = [MC, "heuristic", "heuristic", "heuristic"]
     one = play_games(3, 0, 2, "threshold", seats, threads=1)
@@ -226,7 +226,7 @@ def test_games_and_advice_with_mc_seats_are_reproducible():
 def test_every_clabber_command_lists_mc():
     from test_cli_help import option_help
 
-    from barbu_sim.clabber.strategies import BUILTINS, REGISTRY
+    from barbu_sim.clabber.players.registry import BUILTINS, REGISTRY
     names = [*BUILTINS, *REGISTRY.parametric]
     assert "mc" in names
     for path in (["clabber", "play"], ["clabber", "run"], ["clabber", "game"], ["clabber", "advise"]):

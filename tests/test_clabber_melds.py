@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import clabber_reference as ref
-from barbu_sim.clabber.melds import hand_melds, meld_flags, team_meld_points, team_melds
+from barbu_sim.clabber.rules.melds import hand_melds, meld_flags, team_meld_points, team_melds
 from barbu_sim.clabber.rules import DECK_CARDS, Rules, parse_clabber_deal
 from barbu_sim.core.cards import cards_of
 
@@ -90,7 +90,7 @@ def small_run(tmp_path_factory):
 
 
 def test_meld_frequencies_agree_with_exact_counts(small_run):
-    from barbu_sim.clabber.analysis import meld_frequencies, scan_run
+    from barbu_sim.clabber.analytics.analysis import meld_frequencies, scan_run
     freq = {r["meld"]: r for r in meld_frequencies(scan_run(small_run)).to_dicts()}
     for name, count in exact_counts().items():
         p = count / ALL_HANDS
@@ -175,7 +175,7 @@ def test_a_round_scores_its_melds_under_the_ranking_in_force():
 def test_meld_show_at_once_shows_every_meld_before_the_lead():
     # What the mc player knows before the first lead: the turned card, and under meld-show=at-once every
     # seat's melds (by default each seat's are shown when it plays to the first trick).
-    from barbu_sim.clabber.mc_play import K_SHOWN, MC_WORK_SIZE, begin, meld_cards, show_all_melds
+    from barbu_sim.clabber.players.mc import K_SHOWN, MC_WORK_SIZE, begin, meld_cards, show_all_melds
     from barbu_sim.clabber.rules import parse_rule_options
     from barbu_sim.core.cards import parse_card
     hands = hands_of("N:9.9.Q9.Q9 J.AKQJT.. Q..AT.AKJ AKT..KJ.T")

@@ -6,7 +6,7 @@ from numba import njit
 
 import clabber_reference as ref
 from barbu_sim.clabber.api import play_dealt
-from barbu_sim.clabber.play_rules import legal_mask
+from barbu_sim.clabber.rules.play_rules import legal_mask
 from barbu_sim.clabber.rules import parse_clabber_cards
 from barbu_sim.core.bits import lowest_bit
 from barbu_sim.core.cards import parse_card

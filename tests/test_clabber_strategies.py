@@ -7,7 +7,7 @@ from numba import njit
 
 import clabber_reference as ref
 from barbu_sim.clabber.api import IllegalPlayError, StrategyError, play_round, play_rounds
-from barbu_sim.clabber.bidding import parse_bidding
+from barbu_sim.clabber.players.bidding import parse_bidding
 from barbu_sim.clabber.rules import ROUND_COLUMNS, Rules
 from barbu_sim.core.bits import highest_bit, lowest_bit, nth_set_bit, popcount
 
@@ -150,7 +150,7 @@ def test_a_raising_strategy_is_an_error_under_either_misplay_rule(misplay):
 
 @pytest.mark.parametrize("where", ["round", "games", "mc bidding", "advise"])
 def test_a_raising_strategy_is_named_with_its_message_everywhere(where):
-    from barbu_sim.clabber.advice import advise
+    from barbu_sim.clabber.game.advice import advise
     from barbu_sim.clabber.api import play_games
     strategies = ["random", grumpy, "random", "random"]
     calls = {"round": lambda: [play_round(0, i, 0, "accept-first", strategies) for i in range(40)],
@@ -162,7 +162,7 @@ def test_a_raising_strategy_is_named_with_its_message_everywhere(where):
 
 
 def test_an_illegal_card_in_hand_evaluation_is_an_error():
-    from barbu_sim.clabber.advice import advise
+    from barbu_sim.clabber.game.advice import advise
     with pytest.raises(IllegalPlayError, match="'renege' at seat E played .* \\(hand evaluation\\)"):
         advise("JS 9S AS KH 10D 9D", "QS", 1, 40, strategies=["random", renege, "random", "random"])
 

@@ -104,8 +104,8 @@ def option_help(path, option) -> str:
 
 
 def test_barbu_strategies_are_listed():
-    from barbu_sim.barbu.mc import ROLLOUTS
-    from barbu_sim.barbu.strategies import BUILTINS, REGISTRY
+    from barbu_sim.barbu.players.mc.player import ROLLOUTS
+    from barbu_sim.barbu.players.registry import BUILTINS, REGISTRY
     names = [*BUILTINS, *REGISTRY.parametric]
     assert len(names) >= 5
     for path in (["play"], ["run"], ["game"], ["compare-orders"], ["advise"]):
@@ -117,8 +117,8 @@ def test_barbu_strategies_are_listed():
 
 
 def test_clabber_strategies_and_bidding_are_listed():
-    from barbu_sim.clabber.bidding import POLICIES
-    from barbu_sim.clabber.strategies import BUILTINS
+    from barbu_sim.clabber.players.bidding import POLICIES
+    from barbu_sim.clabber.players.registry import BUILTINS
     assert len(BUILTINS) >= 2 and len(POLICIES) >= 4
     for command in ("play", "run", "game", "advise"):
         strategies = option_help(["clabber", command], "--strategy")
@@ -130,7 +130,7 @@ def test_clabber_strategies_and_bidding_are_listed():
 
 
 def test_barbu_rule_presets_contracts_and_choices_are_listed():
-    from barbu_sim.barbu.choices import DOMINO_POLICIES, TRUMP_POLICIES
+    from barbu_sim.barbu.rules.choices import DOMINO_POLICIES, TRUMP_POLICIES
     from barbu_sim.barbu.rules import CONTRACTS, PRESETS
     for path in (["rules"], ["play"], ["run"], ["game"], ["compare-orders"], ["advise"], ["verify-games"]):
         for name in PRESETS:

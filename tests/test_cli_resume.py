@@ -96,7 +96,7 @@ def test_resume_refuses_a_run_begun_by_another_version_of_a_player(tmp_path, gam
 
 
 def test_a_run_records_each_seat_fully_resolved():
-    from barbu_sim.barbu.mc_params import MCParams
+    from barbu_sim.barbu.players.mc.params import MCParams
     from barbu_sim.barbu.runs import RunConfig, seat_players
     from barbu_sim.clabber.runs import seat_players as clabber_players
 

@@ -84,11 +84,11 @@ def test_an_unchanged_kernel_is_read_back_from_the_cache(tmp_path):
 
 
 def test_the_stamp_covers_imported_package_modules_only():
-    files = codestamp.dependency_files(PACKAGE / "barbu" / "kernels.py")
+    files = codestamp.dependency_files(PACKAGE / "barbu" / "engine" / "play_loops.py")
     names = {f.relative_to(PACKAGE).as_posix() for f in files}
-    assert {"barbu/kernels.py", "barbu/play_rules.py", "barbu/endgame.py", "barbu/rules.py", "core/bits.py"} <= names
+    assert {"barbu/engine/play_loops.py", "barbu/rules/play_rules.py", "barbu/players/endgame.py", "barbu/rules/config.py", "core/bits.py"} <= names
     assert not any(n.startswith("cli/") for n in names)  # the kernels do not import the CLI
-    assert "barbu/analysis.py" not in names
+    assert "barbu/analytics/analysis.py" not in names
 
 
 def test_a_stamp_moves_with_any_dependency_and_only_with_its_dependencies(tmp_path):
@@ -96,7 +96,7 @@ def test_a_stamp_moves_with_any_dependency_and_only_with_its_dependencies(tmp_pa
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.json"))
     # code_stamp reads the package it lives in: run it from the copy
     code = ("import sys; from barbu_sim.core.codestamp import code_stamp; "
-            "print(code_stamp('barbu_sim/barbu/kernels.py'), code_stamp('barbu_sim/barbu/heuristic.py'))")
+            "print(code_stamp('barbu_sim/barbu/engine/play_loops.py'), code_stamp('barbu_sim/barbu/players/heuristic.py'))")
 
     def stamps():
         out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)},
@@ -104,7 +104,7 @@ def test_a_stamp_moves_with_any_dependency_and_only_with_its_dependencies(tmp_pa
         return out.stdout.split()
 
     kernels, heuristic = stamps()
-    (copy / "barbu" / "endgame.py").write_text((copy / "barbu" / "endgame.py").read_text()
+    (copy / "barbu" / "players" / "endgame.py").write_text((copy / "barbu" / "players" / "endgame.py").read_text()
                                               .replace("TT_BITS = 12", "TT_BITS = 10"))
     kernels2, heuristic2 = stamps()
     assert kernels2 != kernels  # the play loops reach the endgame search through the mc player

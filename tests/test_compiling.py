@@ -6,9 +6,10 @@ import sys
 import numpy as np
 from numba import types
 
-from barbu_sim.barbu import api, kernels
-from barbu_sim.barbu.mc_params import MCParams, mc_id
-from barbu_sim.barbu.strategies import seat_strategies
+from barbu_sim.barbu import api
+from barbu_sim.barbu.engine import play_loops as kernels
+from barbu_sim.barbu.players.mc.params import MCParams, mc_id
+from barbu_sim.barbu.players.registry import seat_strategies
 from barbu_sim.core import compiling
 
 TINY = '''
@@ -109,11 +110,11 @@ def test_the_performance_page_shows_the_committed_compile_times():
 def test_a_compiled_kernel_takes_exactly_its_signature_and_never_compiles_another():
     """A Python int where the kernel takes uint64 is converted, as by an @njit(signature) kernel,
     not compiled for as a new int64 specialization (which draws other random numbers)."""
-    from barbu_sim.barbu import engine
-    from barbu_sim.barbu.deals import random_deal
+    from barbu_sim.barbu.engine import deal_kernels as engine
+    from barbu_sim.barbu.engine.deals import random_deal
     from barbu_sim.barbu.rules import Rules
     from barbu_sim.barbu.api import NO_MODEL
-    from barbu_sim.barbu.kernels import MAX_ACTIONS, SNAP_SIZE
+    from barbu_sim.barbu.engine.play_loops import MAX_ACTIONS, SNAP_SIZE
 
     ids, fns, _ = seat_strategies("random")
     kernel = engine.one_kernel(False)

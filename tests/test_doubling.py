@@ -431,7 +431,7 @@ def test_bad_advise_arguments(args, needle):
 
 def test_compare_orders_scores_raw_and_settled(tmp_path, monkeypatch, table):
     import json
-    from barbu_sim.barbu.game.io import write_comparison
+    from barbu_sim.barbu.game.game_runs import write_comparison
     from barbu_sim.barbu.game.orders import compare_orders
     monkeypatch.setattr("barbu_sim.barbu.game.orders.value_table", lambda *a, **k: table)
     cmp = compare_orders(["raw-optimal", "optimal"], doublings=["compulsory-only", "always"], blocks=60, games=0,

@@ -1,4 +1,4 @@
-"""Exact endgames (:mod:`barbu_sim.barbu.endgame`) against a brute-force maxⁿ search written with
+"""Exact endgames (:mod:`barbu_sim.barbu.players.endgame`) against a brute-force maxⁿ search written with
 the reference rules of play (``tests/reference.py``): no merged cards, no transposition table."""
 
 import random
@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from barbu_sim.barbu.endgame import TT_WORDS, new_search, solve_cards, solve_domino_cards, solve_from_trick
+from barbu_sim.barbu.players.endgame import TT_WORDS, new_search, solve_cards, solve_domino_cards, solve_from_trick
 from barbu_sim.barbu.rules import TRUMPS, Contract, Rules
 from barbu_sim.barbu.state import S_LEADER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, STATE_SIZE
 

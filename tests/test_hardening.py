@@ -385,7 +385,7 @@ def test_a_strategy_raising_during_hand_evaluation_is_named_with_its_message(tmp
     import importlib.util
 
     from barbu_sim.barbu.api import StrategyError, evaluate_hands
-    from barbu_sim.barbu.deals import random_deal
+    from barbu_sim.barbu.engine.deals import random_deal
     (tmp_path / "picky.py").write_text(RAISING)
     spec = f"{tmp_path / 'picky.py'}:picky"
     hands = [random_deal(2, i)[0] for i in range(4)]

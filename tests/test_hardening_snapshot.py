@@ -206,8 +206,8 @@ def read_only(directory, monkeypatch):
     ("game", "-n", "1", "--samples", "4", "--no-progress"),
 ])
 def test_an_unwritable_out_is_refused_before_any_game_is_played(tmp_path, monkeypatch, args):
-    import barbu_sim.barbu.game.io as barbu_io
-    import barbu_sim.clabber.game as clabber_game
+    import barbu_sim.barbu.game.game_runs as barbu_io
+    import barbu_sim.clabber.game.game as clabber_game
     out = tmp_path / "ro"
     read_only(out, monkeypatch)
     played = []

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from barbu_sim.barbu.api import play_batch
-from barbu_sim.barbu.basic import basic_strategy
-from barbu_sim.barbu.heuristic import heuristic_strategy
+from barbu_sim.barbu.players.basic import basic_strategy
+from barbu_sim.barbu.players.heuristic import heuristic_strategy
 from barbu_sim.barbu.rules import BARBU, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, TRUMPS
 from barbu_sim.barbu.state import (
     S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, S_WIN_CARD,

@@ -6,7 +6,7 @@ import pytest
 import reference
 from barbu_sim.core.cards import cards_of
 from barbu_sim.barbu.api import play_batch, play_random_deal
-from barbu_sim.barbu.kernels import PASS
+from barbu_sim.barbu.state import PASS
 from barbu_sim.barbu.rules import DOMINO, PRESETS, TRUMPS, Rules
 
 RULE_SETS = list(PRESETS.items()) + [("free-overtrump", Rules(trumps_void="free", trumps_overtrump=True)),
@@ -80,7 +80,7 @@ def test_every_strategy_mix_keeps_totals():
 
 @pytest.mark.parametrize("contract", [c for c in range(7) if c != DOMINO])
 def test_the_play_loop_names_the_winner_trick_winner_names(contract):
-    from barbu_sim.barbu.play_rules import trick_winner
+    from barbu_sim.barbu.rules.play_rules import trick_winner
     for i in range(40):
         trump = i % 4
         r = play_random_deal(23, i, contract, "random", param=trump if contract == TRUMPS else 0, declarer=i % 4)

@@ -7,25 +7,25 @@ import numpy as np
 import pytest
 
 from barbu_sim.barbu.api import play_batch, play_deal
-from barbu_sim.barbu.deals import random_deal
-from barbu_sim.barbu.features import (
+from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.players.features import (
     N_FEATURES,
     domino_card_features,
     trick_card_features,
 )
 from barbu_sim.barbu.game.evaluation import strategy_fingerprint
-from barbu_sim.barbu.heuristic import heuristic_strategy
-from barbu_sim.barbu.kernels import PASS
-from barbu_sim.barbu.learned import (
+from barbu_sim.barbu.players.heuristic import heuristic_strategy
+from barbu_sim.barbu.state import PASS
+from barbu_sim.barbu.players.learned import (
     MODEL_PATH,
     learned_func,
     load_model,
     model_from_dict,
     model_id,
 )
-from barbu_sim.barbu.position import Position
+from barbu_sim.barbu.played.position import Position
 from barbu_sim.barbu.rules import DOMINO
-from barbu_sim.barbu.strategies import resolve_strategy
+from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.core.cards import cards_of
 
 PARAMS = {5: 2, 6: 5}  # trumps hearts, dominoes from 7

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from barbu_sim.barbu.api import evaluate_hands, play_batch, play_deal
-from barbu_sim.barbu.deals import random_deal
-from barbu_sim.barbu.learned import MODEL_PATH, learned_func, load_model, model_id
-from barbu_sim.barbu.position import Position
+from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.players.learned import MODEL_PATH, learned_func, load_model, model_id
+from barbu_sim.barbu.played.position import Position
 from barbu_sim.barbu.rules import PRESETS, Rules
-from barbu_sim.barbu.strategies import check_rules, resolve_strategy
+from barbu_sim.barbu.players.registry import check_rules, resolve_strategy
 from cli_checks import assert_clean_error, invoke
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,7 +194,7 @@ def test_training_refuses_nonsense_arguments(tmp_path, args, needle):
 
 def _fake_data(folder: Path, config: dict | None, chunks=((0, 7), (7, 7))):
     """A data folder as train_player.py makes it: a config record and chunks of random rows."""
-    from barbu_sim.barbu.features import N_FEATURES
+    from barbu_sim.barbu.players.features import N_FEATURES
     folder.mkdir(parents=True)
     if config is not None:
         (folder / "config.json").write_text(json.dumps(config) + "\n")

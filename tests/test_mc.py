@@ -6,15 +6,17 @@ import pytest
 from numba import njit
 
 from barbu_sim.barbu.api import play_batch, play_deal, play_random_deal
-from barbu_sim.barbu.deals import random_deal
-from barbu_sim.barbu.explain import decisions, format_explain
-from barbu_sim.barbu.kernels import _reset_state, new_state
-from barbu_sim.barbu.mc import MCParams, infer_not_held, parse_mc, sample_layout
-from barbu_sim.barbu.play_rules import domino_openers, domino_playable, forced_discard, lead_restriction, legal_mask
-from barbu_sim.barbu.rollout import domino_playable_now, rollout_domino, rollout_tricks
+from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.played.explain import decisions, format_explain
+from barbu_sim.barbu.engine.play_loops import _reset_state, new_state
+from barbu_sim.barbu.players.mc.player import MCParams, infer_not_held, parse_mc, sample_layout
+from barbu_sim.barbu.rules.play_rules import (
+    domino_openers, domino_playable, forced_discard, lead_restriction, legal_mask,
+)
+from barbu_sim.barbu.players.rollout import domino_playable_now, rollout_domino, rollout_tricks
 from barbu_sim.barbu.rules import DOMINO, TRUMPS, Contract, Rules, load_rules, parse_option_pairs
 from barbu_sim.barbu.state import S_CARDS_LEFT, S_LEADER, S_NOT_HELD, S_PLAYED, S_SEAT, STATE_SIZE
-from barbu_sim.barbu.strategies import BASIC, HEURISTIC, RANDOM, resolve_strategy
+from barbu_sim.barbu.players.registry import BASIC, HEURISTIC, RANDOM, resolve_strategy
 from barbu_sim.core.rng import STREAM_PLAY, stream_key
 
 U1 = np.uint64(1)
@@ -267,7 +269,7 @@ def _bits(*cards):
     (6, ["2C", "3C"], [], [], ["2C", "3C"]),                   # Domino: no runs
 ])
 def test_distinct_cards(contract, hand, played, trick, expected):
-    from barbu_sim.barbu.mc import distinct_cards
+    from barbu_sim.barbu.players.mc.player import distinct_cards
     from barbu_sim.barbu.state import S_N_IN_TRICK, S_RULES, S_TRICK_CARDS
     from barbu_sim.core.cards import parse_card
     state = np.zeros(STATE_SIZE, np.uint64)

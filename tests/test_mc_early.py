@@ -6,11 +6,11 @@ import pytest
 from numba import njit
 
 from barbu_sim.barbu.api import play_batch, play_deal, play_random_deal
-from barbu_sim.barbu.deals import random_deal
-from barbu_sim.barbu.explain import decisions
-from barbu_sim.barbu.mc_params import MCParams, mc_id, parse_mc
-from barbu_sim.barbu.mc_values import SLOTS, race_drop
-from barbu_sim.barbu.strategies import resolve_strategy
+from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.played.explain import decisions
+from barbu_sim.barbu.players.mc.params import MCParams, mc_id, parse_mc
+from barbu_sim.barbu.players.mc.values import SLOTS, race_drop
+from barbu_sim.barbu.players.registry import resolve_strategy
 
 U1 = np.uint64(1)
 

@@ -5,9 +5,9 @@ import re
 import pytest
 
 from barbu_sim.barbu.api import play_deal
-from barbu_sim.barbu.deals import random_deal
-from barbu_sim.barbu.kernels import PASS
-from barbu_sim.barbu.record import format_record
+from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.state import PASS
+from barbu_sim.barbu.played.deal_text import format_record
 from barbu_sim.barbu.rules import DOMINO, PRESETS, Rules
 from barbu_sim.core.cards import RANK_NAMES, SUIT_LETTERS
 

@@ -1,4 +1,4 @@
-"""The rules of play (barbu/play_rules.py) called directly and compared with the pure-Python reference.
+"""The rules of play (barbu/rules/play_rules.py) called directly and compared with the pure-Python reference.
 
 These small functions compile in seconds, so the mutation check (scripts/mutation_check.py)
 can target them without the play kernels; the engine itself is compared card by card with the
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import reference
-from barbu_sim.barbu.play_rules import (
+from barbu_sim.barbu.rules.play_rules import (
     beats, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_position, domino_start, domino_wrap,
     forced_discard, hand_over, lead_restriction, legal_mask, trick_points, trick_value, trick_winner,
 )

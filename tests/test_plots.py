@@ -6,9 +6,9 @@ import pytest
 from matplotlib.colors import to_hex
 from matplotlib.patches import Rectangle
 
-from barbu_sim.barbu.plots import SEAT_COLOURS, plot_comparison, plot_distributions, plot_heatmap
-from barbu_sim.barbu.schema import REL_SEATS
-from barbu_sim.clabber.plots import plot_grouping, plot_scores
+from barbu_sim.barbu.analytics.plots import SEAT_COLOURS, plot_comparison, plot_distributions, plot_heatmap
+from barbu_sim.barbu.analytics.schema import REL_SEATS
+from barbu_sim.clabber.analytics.plots import plot_grouping, plot_scores
 from barbu_sim.core.charts import plt
 
 

@@ -129,7 +129,7 @@ def test_chunks_are_written_in_index_order_whatever_order_tasks_finish(cluster, 
 
 @needs_ray
 def test_barbu_run_records_and_report_identical(cluster, tmp_path):
-    from barbu_sim.barbu.report import write_report
+    from barbu_sim.barbu.analytics.report import write_report
     from barbu_sim.barbu.runs import RunConfig, run
     config = RunConfig(deals=2400, seed=11, contracts=["barbu", "trumps", "domino"], trump="each",
                        domino_rank="each", chunk_deals=500)
@@ -313,7 +313,7 @@ def test_ray_bench_script_runs(cluster, tmp_path):
 
 @needs_ray
 def test_learned_player_training_data_identical(cluster):
-    from barbu_sim.barbu.learned_data import generate_chunk
+    from barbu_sim.barbu.played.training_data import generate_chunk
     items = [(5, 0, 3, 4), (5, 3, 4, 4)]  # (seed, first deal, deals, layouts per decision)
     local = [generate_chunk(*item) for item in items]  # compiled here first: the workers load it from the cache
     remote = list(cluster.imap(generate_chunk, items, what="chunk"))

@@ -6,12 +6,12 @@ from numba import njit
 
 import reference
 from barbu_sim.core.bits import highest_bit, nth_set_bit, popcount
-from barbu_sim.barbu.deals import random_deal
+from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.core.cards import cards_of, parse_pbn
 from barbu_sim.barbu.api import play_deal
 from barbu_sim.barbu.state import STATE_SIZE
 from barbu_sim.barbu.rules import BARBU, DOMINO, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, TRUMPS, PRESETS, Rules
-from barbu_sim.barbu.strategies import BUILTINS
+from barbu_sim.barbu.players.registry import BUILTINS
 
 STRATS = {name: s.func for name, s in BUILTINS.items()}
 

@@ -7,14 +7,14 @@ import pytest
 from cli_checks import assert_clean_error, invoke
 
 from barbu_sim.barbu.api import play_deal
-from barbu_sim.barbu.deals import random_deal
-from barbu_sim.barbu.kernels import PASS
-from barbu_sim.barbu.mc import mc_choose
-from barbu_sim.barbu.playlog import PlayedDeal, format_playlog, parse_playlog, read_playlog
-from barbu_sim.barbu.position import IllegalCard, Position
-from barbu_sim.barbu.review import LABELS, review_deal
+from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.state import PASS
+from barbu_sim.barbu.players.mc.player import mc_choose
+from barbu_sim.barbu.played.deal_file import PlayedDeal, format_playlog, parse_playlog, read_playlog
+from barbu_sim.barbu.played.position import IllegalCard, Position
+from barbu_sim.barbu.played.review import LABELS, review_deal
 from barbu_sim.barbu.rules import PRESETS, Rules
-from barbu_sim.barbu.tableplay import Bot
+from barbu_sim.barbu.played.table_deal import Bot
 from barbu_sim.core.cards import cards_of, parse_card
 
 # The example of docs/review-and-table.md: West, last to play to a trick South is winning with 6H,

@@ -35,8 +35,11 @@ def test_no_module_defines_a_stream_key_of_its_own():
 def test_the_module_names_are_the_table_s_keys():
     for name, key in rng.STREAMS.items():
         assert int(getattr(rng, name)) == key
-    from barbu_sim.barbu import learned_data, mc_values, review
-    from barbu_sim.clabber import mc_play, review as clabber_review, rules as clabber_rules
+    from barbu_sim.barbu.played import training_data as learned_data, review
+    from barbu_sim.barbu.players.mc import values as mc_values
+    from barbu_sim.clabber.players import mc as mc_play
+    from barbu_sim.clabber.played import review as clabber_review
+    from barbu_sim.clabber import rules as clabber_rules
     assert int(review.STREAM_REVIEW) == rng.STREAMS["STREAM_REVIEW"]
     assert int(clabber_review.STREAM_REVIEW) == rng.STREAMS["STREAM_CLABBER_REVIEW"] != int(clabber_rules.STREAM_BID)
     assert int(mc_values.STREAM_MC) != int(mc_play.STREAM_MC)

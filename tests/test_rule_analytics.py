@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from barbu_sim.barbu.analysis import domino_rank_differences
+from barbu_sim.barbu.analytics.analysis import domino_rank_differences
 from barbu_sim.barbu.game.evaluation import Evaluator, value_table_path
 from barbu_sim.barbu.game.rules import settle
 from barbu_sim.barbu.rules import PRESETS, Rules

@@ -6,7 +6,7 @@ from cli_checks import assert_clean_error, invoke
 from barbu_sim.barbu.rules import (
     CONTRACTS, PRESETS, R_DOMINO_PAYOUT, R_TRUMPS_OVERTRUMP, Rules, load_rules, parse_contract, parse_option_pairs,
 )
-from barbu_sim.barbu.rules_text import describe_presets, describe_rules
+from barbu_sim.barbu.rules.text import describe_presets, describe_rules
 
 
 def test_defaults_are_the_spec():

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from barbu_sim.barbu import runs
-from barbu_sim.barbu.analysis import scan_run
+from barbu_sim.barbu.analytics.analysis import scan_run
 from barbu_sim.cli import app
-from barbu_sim.barbu.report import EXPECTED_FIELDS, build_tables
+from barbu_sim.barbu.analytics.report import EXPECTED_FIELDS, build_tables
 from barbu_sim.barbu.runs import RunConfig, RunError, run
 
 runner = CliRunner()

@@ -5,9 +5,9 @@ import pytest
 from cli_checks import invoke
 from typer.testing import CliRunner
 
-from barbu_sim.barbu.choices import param_name
+from barbu_sim.barbu.rules.choices import param_name
 from barbu_sim.barbu.game.game import play_game
-from barbu_sim.barbu.game.io import hand_rows
+from barbu_sim.barbu.game.game_runs import hand_rows
 from barbu_sim.barbu.game.policies import make_players
 from barbu_sim.barbu.game.sheet import ScoreKeeper, parse_entry
 from barbu_sim.barbu.rules import CONTRACTS, Rules

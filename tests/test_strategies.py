@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from barbu_sim.barbu.api import IllegalPlayError, play_batch, play_deal
-from barbu_sim.barbu.choices import standard_param
-from barbu_sim.barbu.deals import random_deal
-from barbu_sim.barbu.strategies import heuristic_strategy, resolve_strategy
+from barbu_sim.barbu.rules.choices import standard_param
+from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.players.registry import heuristic_strategy, resolve_strategy
 
 N = 3000
 
@@ -66,7 +66,7 @@ def hash_py(legal, hand, state, rng):
 def test_user_plugins_from_a_file_play_their_own_cards(tmp_path):
     import reference
     from barbu_sim.barbu.rules import Rules
-    from barbu_sim.barbu.strategies import BUILTINS
+    from barbu_sim.barbu.players.registry import BUILTINS
     from barbu_sim.core.cards import cards_of
     f = tmp_path / "mine.py"
     f.write_text(PLUGINS)

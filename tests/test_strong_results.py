@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from barbu_sim.barbu.analysis import relative_scores, scan_run
+from barbu_sim.barbu.analytics.analysis import relative_scores, scan_run
 
 try:
     import ray

@@ -15,14 +15,14 @@ import pytest
 from cli_checks import assert_clean_error, invoke
 from typer.testing import CliRunner
 
-from barbu_sim.barbu.deals import random_deal
-from barbu_sim.barbu.game.table import Session, TableSettings, read_session
-from barbu_sim.barbu.playlog import read_playlog
-from barbu_sim.barbu.position import Position
-from barbu_sim.barbu.review import review_deal
-from barbu_sim.barbu.review_text import format_review
+from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.game.table_session import Session, TableSettings, read_session
+from barbu_sim.barbu.played.deal_file import read_playlog
+from barbu_sim.barbu.played.position import Position
+from barbu_sim.barbu.played.review import review_deal
+from barbu_sim.barbu.played.review_text import format_review
 from barbu_sim.barbu.rules import BARBU, DOMINO, Rules
-from barbu_sim.barbu.tableplay import Bot, Console, hand_text, hint_text, play_at_table, table_text
+from barbu_sim.barbu.played.table_deal import Bot, Console, hand_text, hint_text, play_at_table, table_text
 from barbu_sim.cli import app
 from barbu_sim.core.cards import cards_of, format_card
 
@@ -293,7 +293,7 @@ def test_a_player_declaring_domino_under_a_fixed_start_is_not_asked_a_rank(tmp_p
 
 # ---------------------------------------------------------------- 21: the first hint's compile is said
 def test_a_hint_compiles_mc_s_estimator_through_the_announcing_path(monkeypatch):
-    from barbu_sim.barbu.mc import mc_estimates
+    from barbu_sim.barbu.players.mc.player import mc_estimates
     from barbu_sim.core import compiling
     calls = []
     real = compiling.ensure_compiled
@@ -313,7 +313,7 @@ def test_a_hint_compiles_mc_s_estimator_through_the_announcing_path(monkeypatch)
 
 
 def test_the_table_announces_the_estimator_before_the_review(tmp_path, monkeypatch):
-    from barbu_sim.barbu import tableplay
+    from barbu_sim.barbu.played import table_deal as tableplay
     ready = []
     monkeypatch.setattr(tableplay, "estimator_ready", lambda: ready.append(1))
     result = table("--seed", 2, "--save", tmp_path / "t.txt", "--hint-samples", "0", "--review-samples", "2",

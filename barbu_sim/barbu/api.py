@@ -1,7 +1,7 @@
 """The Python face of the engine: play one deal with its record, a batch of deals, or evaluate hands.
 
 Each function validates its input (a precise ``ValueError``), converts and
-preallocates, then calls a kernel of :mod:`barbu_sim.barbu.engine`.
+preallocates, then calls a kernel of :mod:`barbu_sim.barbu.engine.deal_kernels`.
 """
 
 from __future__ import annotations
@@ -17,17 +17,17 @@ from ..core.rng import STREAM_EVAL, stream_key
 from ..core.seats import N_SEATS, SEAT_LETTERS
 from ..core.stats import mean_and_se
 from ..core.strategies import Strategy, call_again, not_a_card_message
-from .choices import Choice, check_param
-from .deals import deal_around_into, random_deal
-from .engine import batch_kernel, one_kernel
-from .learned import MODEL_WIDTH, model_array
-from .kernels import MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED
-from .mc import EXPLAIN_ROWS, EXPLAIN_WIDTH, MC
-from .naming import resolve_param
-from .rules import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
+from .rules.choices import Choice, check_param
+from .engine.deals import deal_around_into, random_deal
+from .engine.deal_kernels import batch_kernel, one_kernel
+from .players.learned import MODEL_WIDTH, model_array
+from .engine.play_loops import MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED
+from .players.mc.player import EXPLAIN_ROWS, EXPLAIN_WIDTH, MC
+from .rules.choice_from_hand import resolve_param
+from .rules.config import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
 from .state import STATE_SIZE
-from .strategies import USER, seat_strategies
-from .strategy_ids import LEARNED
+from .players.registry import USER, seat_strategies
+from .players.ids import LEARNED
 
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1

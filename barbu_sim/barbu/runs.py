@@ -2,7 +2,7 @@
 
 ``run(run_dir, config)`` plays ``config.deals`` deals under every configuration
 into ``run_dir`` (see :mod:`barbu_sim.core.runs` for the directory, the manifest
-and resume, and :mod:`barbu_sim.barbu.schema` for the records).
+and resume, and :mod:`barbu_sim.barbu.analytics.schema` for the records).
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from ..core.runs import (
 )
 from ..core.seats import N_SEATS
 from .api import play_batch
-from .choices import CHOICE_LABELS, NO_CHOICE, Choice, parse_domino_choice, parse_trump_choice
-from .rules import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
-from .schema import (
+from .rules.choices import CHOICE_LABELS, NO_CHOICE, Choice, parse_domino_choice, parse_trump_choice
+from .rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
+from .analytics.schema import (
     CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, SCHEMA_VERSION, SCORE_COLUMNS, SUIT_ENUM, TRICK_COLUMNS,
 )
-from . import mc as mc_player
-from .mc_params import MC
-from .strategies import USER, canonical_strategy, check_rules, resolve_strategy
+from .players.mc import player as mc_player
+from .players.mc.params import MC
+from .players.registry import USER, canonical_strategy, check_rules, resolve_strategy
 
 MAX_DEALS = 100_000_000
 ROWS_PER_CHUNK = 2_000_000  # keeps a chunk's frame around 100 MB

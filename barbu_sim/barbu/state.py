@@ -44,3 +44,4 @@ S_RULES = 42  # the rules array (barbu_sim.barbu.rules.R_* indices), RULES_ARRAY
 # the engine copies it in once per state array (one per chunk of work) and clears only the fields before it
 # between deals
 STATE_SIZE = 66
+PASS = -1  # the card recorded for a Domino pass (the play loops, records, played deals)

@@ -1,5 +1,13 @@
-"""Clabber, the 24-card partnership game: rules, numba engine, bidding, strategies, runs, games, analytics.
+"""Clabber, the 24-card partnership game: the same rooms as Barbu, the same names where the job is the same.
 
-Importing this package (or its analytics modules ``schema``, ``analysis``, ``report``, ``plots``)
-does not import numba: only the engine modules do.
+- ``state`` and :mod:`rules` (cards, orders, points, options; the rules of play; melds): the ground;
+- :mod:`players` (the registry, ``heuristic``, rollouts, ``mc`` card play, the bidding policies)
+  and :mod:`analytics` (schema, analysis, report, plots; no numba);
+- :mod:`engine`: the play loop, the round and game kernels, dealing, Monte Carlo bidding,
+  hand evaluation;
+- ``api``: the Python face of the engine;
+- :mod:`played` (a played round as text, the played-round file, review) and ``runs``;
+- :mod:`game`: full games to 500, the advisor.
+
+Importing this package, a room's face, or the analytics does not import numba.
 """

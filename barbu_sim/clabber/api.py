@@ -1,7 +1,7 @@
 """The Python face of the Clabber engine: one round with its record, batches of rounds, games to 500.
 
 Each function validates its input (a precise ``ValueError``), converts and preallocates, then
-calls a kernel of :mod:`barbu_sim.clabber.kernels` or :mod:`barbu_sim.clabber.game_kernels`.
+calls a kernel of :mod:`barbu_sim.clabber.engine.round_kernels` or :mod:`barbu_sim.clabber.engine.game_kernels`.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from ..core.compiling import ensure_compiled
 from ..core.interrupt import call_kernel
 from ..core.seats import SEAT_LETTERS
 from ..core.strategies import Strategy, call_again, not_a_card_message
-from .bidding import parse_bidding
-from .kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
-from .mc_play import MC_PLAY
-from .play import NOT_A_CARD, STRATEGY_RAISED
-from .rules import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
+from .players.bidding import parse_bidding
+from .engine.round_kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
+from .players.mc import MC_PLAY
+from .engine.play_loops import NOT_A_CARD, STRATEGY_RAISED
+from .rules.config import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
 from .state import S_SNAP_HAND, S_SNAP_LEGAL, S_SNAP_RNG, STATE_ARRAY_SIZE, STATE_SIZE
-from .strategies import USER, seat_strategies
+from .players.registry import USER, seat_strategies
 
 
 class StrategyError(ValueError):
@@ -120,7 +120,7 @@ def _engine(kernel, ids: np.ndarray):
 
     Every Clabber kernel ends with an argument that is None in the engine without the mc card
     player and a uint64 array in the engine with it: numba compiles the two from one source, and
-    a command that plays no mc seat never compiles the mc player (see :mod:`barbu_sim.clabber.play`).
+    a command that plays no mc seat never compiles the mc player (see :mod:`barbu_sim.clabber.engine.play_loops`).
     """
     if not uses_mc(ids):
         return kernel.compiled(), None
@@ -254,7 +254,7 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
     """Games ``start .. start + n - 1`` of run ``seed`` to 500: a (n, 6) int64 array of ``GAME_COLUMNS``."""
     if n < 1 or start < 0:
         raise ValueError("play at least one game, from a non-negative index")
-    from .game_kernels import games_batch_kernel  # compiled on first use: rounds alone do not need it
+    from .engine.game_kernels import games_batch_kernel  # compiled on first use: rounds alone do not need it
     bid_ids, bid_params = seat_bidding(bidding)
     ids, fns, resolved = seat_strategies(strategies)
     rules = rules or Rules()
@@ -274,7 +274,7 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
 
 def _game_sheet(seed, game, bid_ids, bid_params, ids, fns, rules):
     """(sheet, result, state) of one game, and its error code: state is None unless a play failed."""
-    from .game_kernels import game_sheet_kernel
+    from .engine.game_kernels import game_sheet_kernel
     sheet = np.zeros((MAX_GAME_ROUNDS, N_ROUND_COLUMNS), np.int64)
     result = np.zeros(6, np.int64)
     state = np.zeros(STATE_ARRAY_SIZE, np.uint64)

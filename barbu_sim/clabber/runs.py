@@ -2,7 +2,7 @@
 
 ``run(run_dir, config)`` plays ``config.rounds`` rounds into ``run_dir`` (see
 :mod:`barbu_sim.core.runs` for the directory, the manifest and resume, and
-:mod:`barbu_sim.clabber.schema` for the records).
+:mod:`barbu_sim.clabber.analytics.schema` for the records).
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from ..core.codestamp import plugin_stamp, source_stamp
 from ..core.runs import (
     RunError, RunSummary, check_players, check_resume_flags, fill_chunks, load_run, lock_run, start_run,
 )
-from . import bidding as bidding_module
-from . import mc_play
-from .analysis import check_clabber_run
+from .players import bidding as bidding_module
+from .players import mc as mc_play
+from .analytics.analysis import check_clabber_run
 from .api import play_rounds, seat_bidding
-from .rules import N_ROUND_COLUMNS, ROUND_COLUMNS, rules_from_dict
-from .schema import (
+from .rules.config import N_ROUND_COLUMNS, ROUND_COLUMNS, rules_from_dict
+from .analytics.schema import (
     CARD_ENUM, RANK_ENUM, REL_DEALER, REL_ENUM, SCHEMA_VERSION, SEAT_ENUM, SEAT_SUFFIXES, SUIT_ENUM, TEAM_ENUM,
 )
-from .bidding import ACCEPT_FIRST, POLICIES, RANDOM, parse_bidding
-from .strategies import MC_PLAY, USER, resolve_strategy
+from .players.bidding import ACCEPT_FIRST, POLICIES, RANDOM, parse_bidding
+from .players.registry import MC_PLAY, USER, resolve_strategy
 
 MAX_ROUNDS = 1_000_000_000
 CHUNK_ROUNDS = 1_000_000

@@ -10,8 +10,8 @@ from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 
-# The built-in choices the help screens list.  The registries themselves (barbu_sim.barbu.strategies,
-# barbu_sim.barbu.mc, barbu_sim.clabber.strategies, barbu_sim.clabber.bidding) import numba, which
+# The built-in choices the help screens list.  The registries themselves (barbu_sim.barbu.players.registry,
+# barbu_sim.barbu.players.mc.player, barbu_sim.clabber.players.registry, barbu_sim.clabber.players.bidding) import numba, which
 # `--help` and `report` should not wait for: tests/test_cli_help.py checks these against them.
 BARBU_STRATEGIES = ("random", "basic", "heuristic", "lowest", "learned")  # barbu.strategies.BUILTINS
 MC_ROLLOUTS = ("heuristic", "basic", "random")  # barbu.mc.ROLLOUTS
@@ -151,7 +151,7 @@ OptionOpt = Annotated[Optional[list[str]], typer.Option(
 
 def load_cli_rules(rules: str | None, option: list[str] | None):
     """The Barbu rules of ``--rules`` and ``--option``."""
-    from ..barbu.rules import load_rules, parse_option_pairs
+    from ..barbu.rules.config import load_rules, parse_option_pairs
     return load_rules(rules, parse_option_pairs(option or []))
 
 

@@ -43,7 +43,7 @@ def rules(rules: RulesOpt = None, option: OptionOpt = None,
 
       barbu-sim rules --presets
     """
-    from ..barbu.rules_text import describe_presets, describe_rules
+    from ..barbu.rules.text import describe_presets, describe_rules
     try:
         typer.echo(describe_presets() if presets else describe_rules(load_cli_rules(rules, option)))
     except ValueError as e:
@@ -83,10 +83,10 @@ def play(
       barbu-sim play -c no-queens --seed 3 --record deal.txt
     """
     from ..barbu.api import play_named
-    from ..barbu.choices import contract_choices
-    from ..barbu.deals import random_deal
-    from ..barbu.record import format_record
-    from ..barbu.rules import parse_contract
+    from ..barbu.rules.choices import contract_choices
+    from ..barbu.engine.deals import random_deal
+    from ..barbu.played.deal_text import format_record
+    from ..barbu.rules.config import parse_contract
     from ..core.cards import parse_pbn
     from ..core.seats import SEAT_LETTERS, parse_seat
     try:
@@ -111,11 +111,11 @@ def play(
     names = ", ".join(f"{SEAT_LETTERS[s]}={n}" for s, n in enumerate(specs)) if len(set(specs)) > 1 else specs[0]
     typer.echo(format_record(result, the_rules, symbols=symbols, title=f"{source}; strategies: {names}"))
     if explain:
-        from ..barbu.explain import format_explain
+        from ..barbu.played.explain import format_explain
         typer.echo("")
         typer.echo(format_explain(result, symbols=symbols))
     if record:
-        from ..barbu.playlog import played_deal_of, write_playlog
+        from ..barbu.played.deal_file import played_deal_of, write_playlog
         write_playlog(record, [played_deal_of(result, the_rules, seed=seed, index=index,
                                               title=f"{source}; strategies: {names}")])
         typer.echo(f"\nWrote {record}: barbu-sim review {record} annotates it")
@@ -157,9 +157,9 @@ def run(
 
       barbu-sim run -n 20000000 --backend ray --ray-address auto --out runs/big
     """
-    from ..barbu.rules import CONTRACTS, parse_contract
+    from ..barbu.rules.config import CONTRACTS, parse_contract
     from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
-    from ..barbu.strategies import check_rules
+    from ..barbu.players.registry import check_rules
     from ..core.files import OutputError
     from ..core.seats import parse_seat
     try:
@@ -227,7 +227,7 @@ def _fixed_domino_rank(the_rules, given: dict) -> None:
 def fixed_domino_rank(the_rules, domino_rank: str | None, contract: int) -> str | None:
     """``--domino-rank`` of one deal (``play``, ``table``) checked as ``run`` checks it: under
     ``domino-start=fixed:R`` another rank is refused, and a Domino deal is played (and kept) from R."""
-    from ..barbu.rules import DOMINO
+    from ..barbu.rules.config import DOMINO
     if domino_rank is None and contract != DOMINO:
         return None
     given = {"domino_rank": domino_rank}
@@ -248,10 +248,10 @@ def report(run_dir: RunDir):
 
       barbu-sim report runs/small
     """
-    from ..barbu.report import (
+    from ..barbu.analytics.report import (
         build_tables, incomplete_note, rules_note, run_rules, snapshot, terminal_summary, write_report,
     )
-    from ..barbu.rules import Rules
+    from ..barbu.rules.config import Rules
     try:
         snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
         tables = build_tables(snap)
@@ -281,8 +281,8 @@ def plot(run_dir: RunDir,
     """
     from pathlib import Path
 
-    from ..barbu.plots import write_plots
-    from ..barbu.report import build_tables, run_rules, snapshot
+    from ..barbu.analytics.plots import write_plots
+    from ..barbu.analytics.report import build_tables, run_rules, snapshot
     try:
         check_out_writable(out)
         snap = snapshot(run_dir)

@@ -50,8 +50,8 @@ ThreadsOpt = Annotated[Optional[int], typer.Option(metavar="N", help="Worker thr
 
 def _setup(strategy, seat_strategy, bidding, seat_bidding, option):
     from ..clabber.api import seat_bidding as check_bidding
-    from ..clabber.rules import parse_rule_options
-    from ..clabber.strategies import resolve_strategy
+    from ..clabber.rules.config import parse_rule_options
+    from ..clabber.players.registry import resolve_strategy
     strategies = per_seat(strategy, seat_strategy, "--seat-strategy")
     policies = per_seat(bidding, seat_bidding, "--seat-bidding")
     # mc's spec is recorded in its full form (mc -> mc:samples=48), so that manifests and cache keys
@@ -72,7 +72,7 @@ def rules(option: OptionOpt = None):
 
       barbu-sim clabber rules -o partner-excuse=on -o misplay=penalty
     """
-    from ..clabber.rules import describe_rules, parse_rule_options
+    from ..clabber.rules.config import describe_rules, parse_rule_options
     try:
         typer.echo(describe_rules(parse_rule_options(option)))
     except ValueError as e:
@@ -110,9 +110,9 @@ def play(
       barbu-sim clabber play --seed 3 --record round.txt
     """
     from ..clabber.api import play_dealt, play_round
-    from ..clabber.melds import hand_melds
-    from ..clabber.record import format_round
-    from ..clabber.rules import parse_clabber_card, parse_clabber_deal
+    from ..clabber.rules.melds import hand_melds
+    from ..clabber.played.round_text import format_round
+    from ..clabber.rules.config import parse_clabber_card, parse_clabber_deal
     from ..core.seats import parse_seat
     try:
         check_seed(seed)
@@ -136,7 +136,7 @@ def play(
     title = "the given deal" if deal is not None else f"round {index} of seed {seed}"
     typer.echo(format_round(result, melds, symbols=symbols, title=title))
     if record:
-        from ..clabber.roundlog import format_round_log, round_of
+        from ..clabber.played.round_file import format_round_log, round_of
         from ..core.files import write_text
         write_text(record, format_round_log(round_of(result, rules, title)), what="the played round")
         typer.echo(f"\nWrote {record}: barbu-sim review {record} annotates it")
@@ -235,7 +235,7 @@ def report(run_dir: RunDir):
 
       barbu-sim clabber report runs/c-small
     """
-    from ..clabber.report import build_tables, incomplete_note, snapshot, terminal_summary, write_report
+    from ..clabber.analytics.report import build_tables, incomplete_note, snapshot, terminal_summary, write_report
     try:
         snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
         tables = build_tables(snap)
@@ -260,8 +260,8 @@ def plot(run_dir: RunDir,
 
       barbu-sim clabber run -n 20000 --bidding threshold --out runs/c-small && barbu-sim clabber plot runs/c-small --out charts
     """
-    from ..clabber.plots import write_plots
-    from ..clabber.report import build_tables
+    from ..clabber.analytics.plots import write_plots
+    from ..clabber.analytics.report import build_tables
     try:
         check_out_writable(out)
         paths = write_plots(build_tables(run_dir), out or Path(run_dir) / "plots")
@@ -300,7 +300,7 @@ def game(
 
     import numba
 
-    from ..clabber.game import run_games, score_sheet
+    from ..clabber.game.game import run_games, score_sheet
     try:
         check_range(games, "--games", 1, MAX_GAMES)
         check_seed(seed)
@@ -347,8 +347,8 @@ def advise(
 
       barbu-sim clabber advise "JH 9H AS KS 10D AC" --turned 9H --position 4 --samples 500 --bidding threshold:55
     """
-    from ..clabber.advice import advise as advise_hand, format_advice
-    from ..clabber.rules import parse_rule_options
+    from ..clabber.game.advice import advise as advise_hand, format_advice
+    from ..clabber.rules.config import parse_rule_options
     try:
         check_range(samples, "--samples", 1, MAX_SAMPLES)
         check_seed(seed)

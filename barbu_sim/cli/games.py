@@ -53,7 +53,7 @@ def game(
 
       barbu-sim game -n 5000 --backend ray --ray-address auto --out runs/games
     """
-    from ..barbu.game.io import run_games
+    from ..barbu.game.game_runs import run_games
     try:
         check_range(games, "--games", 1, MAX_GAMES)
         check_range(samples, "--samples", 2, MAX_SAMPLES)
@@ -96,7 +96,7 @@ def verify_games(
 
       barbu-sim verify-games runs/games/hands.parquet --rules default
     """
-    from ..barbu.game.records import read_records, verify_records
+    from ..barbu.game.verify_games import read_records, verify_records
     try:
         frame, stored = read_records(records)
         the_rules = load_cli_rules(rules, option) if rules is not None or option else stored
@@ -132,9 +132,9 @@ def compare_orders_cmd(
 
       barbu-sim compare-orders --blocks 20000 --samples 400 --backend ray --ray-address auto --out runs/orders
     """
-    from ..barbu.game.io import write_comparison
+    from ..barbu.game.game_runs import write_comparison
     from ..barbu.game.orders import compare_orders, split_policies
-    from ..barbu.strategies import canonical_strategy
+    from ..barbu.players.registry import canonical_strategy
     try:
         check_range(blocks, "--blocks", 2, MAX_BLOCKS)
         check_range(games, "--games", 0, MAX_ORDER_GAMES)
@@ -157,7 +157,7 @@ def compare_orders_cmd(
 
 def _played_by(strategy: str) -> str:
     """The line that says on which play the advice's numbers rest."""
-    from ..barbu.strategies import canonical_strategy
+    from ..barbu.players.registry import canonical_strategy
     name = canonical_strategy(strategy)
     if strategy.strip() == "learned":
         return (f"Numbers from {name} play at every seat (the learned player, trained on the Monte-Carlo "
@@ -196,7 +196,7 @@ def advise(
     """
     from ..barbu.game.advice import advise as advise_hand, advise_double, parse_announced, parse_owed
     from ..core.tables import to_markdown
-    from ..barbu.rules import parse_contract
+    from ..barbu.rules.config import parse_contract
     from ..core.cards import parse_hand
     from ..core.seats import SEAT_LETTERS, across_from, parse_seat
     try:

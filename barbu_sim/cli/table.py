@@ -44,9 +44,9 @@ def review(
 
       barbu-sim review deal.txt --seat W --samples 20 --json
     """
-    from ..barbu.playlog import PlaylogError, parse_playlog, read_record_base, read_record_text
-    from ..barbu.review import review_deal, review_json
-    from ..barbu.review_text import format_review
+    from ..barbu.played.deal_file import PlaylogError, parse_playlog, read_record_base, read_record_text
+    from ..barbu.played.review import review_deal, review_json
+    from ..barbu.played.review_text import format_review
     from ..core.seats import parse_seat
     try:
         check_range(samples, "--samples", 2, REVIEW_SAMPLES_MAX)
@@ -69,14 +69,14 @@ def review(
 
 
 def _is_clabber(text: str) -> bool:
-    from ..clabber.roundlog import is_clabber
+    from ..clabber.played.round_file import is_clabber
     return is_clabber(text)
 
 
 def _review_clabber(text: str, file: str, seats, samples: int, seed: int, as_json: bool, symbols: bool) -> None:
     """review for a Clabber round file: the bidding, then mc's value of every legal card."""
-    from ..clabber.review import clabber_review_json, format_clabber_review, review_round
-    from ..clabber.roundlog import parse_rounds
+    from ..clabber.played.review import clabber_review_json, format_clabber_review, review_round
+    from ..clabber.played.round_file import parse_rounds
     rounds = parse_rounds(text, file, ValueError)
     done = [(r, *review_round(r, seats, samples=samples, seed=seed)) for r in rounds]
     if as_json:
@@ -127,8 +127,8 @@ def table(
 
       barbu-sim table --resume table.txt
     """
-    from ..barbu.game.table import LENGTHS, Session, TableSettings, check_samples, read_session
-    from ..barbu.tableplay import Console
+    from ..barbu.game.table_session import LENGTHS, Session, TableSettings, check_samples, read_session
+    from ..barbu.played.table_deal import Console
     from ..core.seats import parse_seat
     from .barbu import fixed_domino_rank
     console = Console()
@@ -153,15 +153,15 @@ def table(
             specs[human] = "you"
             from ..barbu.game.game import first_declarer
             first = parse_seat(declarer) if declarer else (first_declarer(seed, 0) if length == "game" else human)
-            from ..barbu.rules import parse_contract
-            from ..barbu.choices import contract_choices
+            from ..barbu.rules.config import parse_contract
+            from ..barbu.rules.choices import contract_choices
             the_rules = load_cli_rules(rules, option)
             domino_rank = fixed_domino_rank(the_rules, domino_rank, int(parse_contract(contract)))
             settings = TableSettings(human, specs, length, seed, first, contract, trump, domino_rank, bot_contracts,
                                      bot_doubling, hint_samples, TableSettings.options_of(the_rules))
             contract_choices(int(parse_contract(contract)), trump, domino_rank)  # checked before play
             saved = []
-        from ..barbu.strategies import check_rules
+        from ..barbu.players.registry import check_rules
         check_rules([b for s, b in enumerate(settings.bots) if s != settings.seat], settings.rules())
         session = Session(settings, settings.rules(), console, save)
         finished = session.play(saved)
@@ -173,9 +173,9 @@ def table(
     except ValueError as e:
         fail(str(e))
     if finished and review_samples:
-        from ..barbu.review import review_deal
-        from ..barbu.review_text import format_review, intro
-        from ..barbu.tableplay import estimator_ready
+        from ..barbu.played.review import review_deal
+        from ..barbu.played.review_text import format_review, intro
+        from ..barbu.played.table_deal import estimator_ready
         estimator_ready()  # its first compile is said, not a silent minute
         console.say("\nReview of your decisions (the decisions that lost points, then a summary per hand)")
         console.say("\n".join(intro(review_samples, settings.seed)))
@@ -214,7 +214,7 @@ def sheet(
     from pathlib import Path
 
     from ..barbu.game.sheet import ScoreKeeper, keep_score, load_hands
-    from ..barbu.tableplay import Console, Quit
+    from ..barbu.played.table_deal import Console, Quit
     from ..core.seats import parse_seat
     console = Console()
     try:

@@ -19,8 +19,8 @@ import polars as pl
 
 from ...core.seats import N_SEATS, SEAT_LETTERS, left_of
 from ...core.stats import Z95, summarize
-from ..choices import param_name
-from ..rules import CONTRACTS, DOMINO, N_CONTRACTS, Rules
+from ..rules.choices import param_name
+from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, Rules
 from .doubling import Bayes, Situation, check_doubling_spec, make_doubling_policy
 from .evaluation import Evaluator, subset_of, value_table
 from .policies import make_contract_policy
@@ -198,7 +198,7 @@ def parse_owed(text: str | None, declarer: int = 0) -> dict:
 def parse_announced(text: str) -> tuple[int, int]:
     """``"trumps:H"``, ``"domino:8"`` or ``"barbu"`` -> (contract, param)."""
     from ...core.cards import parse_rank, parse_suit
-    from ..rules import TRUMPS, parse_contract
+    from ..rules.config import TRUMPS, parse_contract
     name, _, what = text.partition(":")
     contract = int(parse_contract(name.strip()))
     if contract == TRUMPS:

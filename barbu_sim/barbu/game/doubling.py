@@ -40,7 +40,7 @@ import numpy as np
 
 from ...core.seats import N_SEATS
 from ..api import play_deal
-from ..rules import DOMINO, N_CONTRACTS, TRUMPS
+from ..rules.config import DOMINO, N_CONTRACTS, TRUMPS
 from .evaluation import Evaluator, grid_columns, subset_of
 from .proxy import HandProxy, advantage_r2, grid_to_contracts
 from .settled import spend_threshold, spending_values

@@ -23,10 +23,10 @@ from ...core.codestamp import code_stamp, plugin_stamp
 from ...core.files import OutputError, write_text
 from ...core.plugins import is_plugin_spec
 from ..api import evaluate_hands
-from ..deals import random_deal
-from ..rules import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
-from ..learned import model_id
-from ..mc_params import parse_mc
+from ..engine.deals import random_deal
+from ..rules.config import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
+from ..players.learned import model_id
+from ..players.mc.params import parse_mc
 
 N_SUBSETS = 1 << N_CONTRACTS
 VALUE_TABLE_VERSION = 5  # 2: Monte Carlo deals keyed by (seed, hand, seat); 4: every seat's estimates, both views;

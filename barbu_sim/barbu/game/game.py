@@ -17,9 +17,9 @@ import numpy as np
 from ...core.rng import STREAM_GAME, rand_below, stream_key
 from ...core.seats import N_SEATS, SEAT_LETTERS
 from ..api import play_deal
-from ..choices import param_name
-from ..deals import random_deal
-from ..rules import CONTRACTS, Rules
+from ..rules.choices import param_name
+from ..engine.deals import random_deal
+from ..rules.config import CONTRACTS, Rules
 from .doubling import Situation
 from .rules import (
     BLOCK, HANDS_PER_GAME, GameReferee, allowed_targets, cutter_of, dealer_of, doubling_order, no_doubles, settle,

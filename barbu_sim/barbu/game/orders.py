@@ -12,8 +12,8 @@ from ...core.backends import LocalBackend
 from ...core.seats import N_SEATS
 from ...core.stats import summarize, wilson_interval
 from ..api import evaluate_hands, play_batch
-from ..deals import random_deal
-from ..rules import CONTRACTS, N_CONTRACTS, Rules
+from ..engine.deals import random_deal
+from ..rules.config import CONTRACTS, N_CONTRACTS, Rules
 from .doubling import Situation, make_doubling_policy
 from .evaluation import EvalGrid, Evaluator, value_table
 from .game import play_game

@@ -19,9 +19,9 @@ import numpy as np
 from ...core.plugins import is_plugin_spec, load_plugin
 from ...core.seats import N_SEATS
 from ..api import resolve_choice
-from ..choices import DOMINO_MOST_HELD, TRUMP_LONGEST, Choice
-from ..rules import CONTRACTS, DOMINO, N_CONTRACTS, TRUMPS, Rules, parse_contract
-from ..strategies import resolve_strategy
+from ..rules.choices import DOMINO_MOST_HELD, TRUMP_LONGEST, Choice
+from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, TRUMPS, Rules, parse_contract
+from ..players.registry import resolve_strategy
 from .doubling import (  # noqa: F401  (the doubling policies are also reached from here)
     Always, Bayes, CompulsoryOnly, DoublingPolicy, Situation, Threshold, make_doubling_policy,
 )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules import NEGATIVE_CONTRACTS
+from ..rules.config import NEGATIVE_CONTRACTS
 from .evaluation import EvalGrid
 
 RIDGE = 3.0
@@ -115,7 +115,7 @@ def grid_to_contracts(grid: np.ndarray):
     """From (n, EvalGrid.SIZE, 4) estimates to ``(values (n, 7), params (n, 7), seat_values (n, 7, 4))``:
     per contract the declarer's value with the best trump suit / domino rank, as
     :meth:`evaluation.EvalGrid.contract_values` does for one hand."""
-    from ..rules import DOMINO, N_CONTRACTS, TRUMPS
+    from ..rules.config import DOMINO, N_CONTRACTS, TRUMPS
     n = len(grid)
     params = np.zeros((n, N_CONTRACTS), np.int64)
     seat_values = np.zeros((n, N_CONTRACTS, 4))
@@ -139,7 +139,7 @@ def advantage_r2(hands, grid_mean: np.ndarray) -> np.ndarray:
     With fewer than 4 sample hands, or an advantage that does not vary, nothing can
     be judged and the figure is 0.
     """
-    from ..rules import DOMINO, N_CONTRACTS, TRUMPS
+    from ..rules.config import DOMINO, N_CONTRACTS, TRUMPS
     hands = np.asarray(hands, np.uint64)
     grid_mean = np.asarray(grid_mean, float)
     if len(hands) < 4:

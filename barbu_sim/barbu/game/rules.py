@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.seats import N_SEATS, SEAT_LETTERS, across_from, left_of, right_of
-from ..choices import check_param
-from ..rules import CONTRACTS, DOMINO, N_CONTRACTS, POSITIVE_CONTRACTS, Rules
+from ..rules.choices import check_param
+from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, POSITIVE_CONTRACTS, Rules
 
 HANDS_PER_GAME = 28
 BLOCK = 7  # hands a declarer declares: one per contract

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.files import OutputError, atomic_path
-from ..rules import N_CONTRACTS
+from ..rules.config import N_CONTRACTS
 from ...core.codestamp import code_stamp
 from .evaluation import N_SUBSETS, default_cache_dir
 

@@ -4,7 +4,7 @@
 (:class:`rules.GameReferee`: who declares, each contract once, allowed and compulsory
 doubles) and the raw scores against what the contract can give; it settles the doubles
 and keeps the running sheet.  :func:`save_hands` writes the hands in the columns of
-``hands.parquet`` (:func:`io.hand_rows`), which ``verify-games`` and the analytics read.
+``hands.parquet`` (:func:`game.game_runs.hand_rows`), which ``verify-games`` and the analytics read.
 ``barbu-sim sheet`` and ``barbu-sim table`` both print :func:`format_sheet`.
 """
 
@@ -17,8 +17,8 @@ import numpy as np
 
 from ...core.cards import parse_rank, parse_suit
 from ...core.seats import N_SEATS, SEAT_LETTERS, parse_seat
-from ..choices import param_name
-from ..rules import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
+from ..rules.choices import param_name
+from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from .game import GameResult, HandRecord
 from .rules import HANDS_PER_GAME, GameReferee, cutter_of, dealer_of, doubling_order, no_doubles, settle
 
@@ -169,8 +169,8 @@ def save_hands(path, keeper: ScoreKeeper, game: int = 0) -> Path:
     import polars as pl
 
     from ...core.files import replace_set
-    from ..schema import CONTRACT_ENUM, RANK_ENUM, SUIT_ENUM
-    from .io import hand_rows
+    from ..analytics.schema import CONTRACT_ENUM, RANK_ENUM, SUIT_ENUM
+    from .game_runs import hand_rows
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     result = keeper.result()
@@ -193,7 +193,7 @@ def load_hands(path, rules: Rules | None = None, first: int | None = None) -> Sc
     first declarer: ``rules`` / ``first``, what the command line gives (None: nothing), must
     be the same, or the sheet is refused; a game does not change its rules half-way.
     """
-    from .records import read_records
+    from .verify_games import read_records
     path = Path(path)
     if not path.exists():
         return None

@@ -1,0 +1,128 @@
+"""``barbu-sim report``: the analytics tables of a run, in the terminal and as Markdown, CSV, JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from ...core.rundir import Snapshot, incomplete_note as run_note, snapshot_run
+from ...core.seats import SEAT_LETTERS
+from ...core.tables import plain, shown_small_n, write_report_set
+from ..rules.config import Rules
+from ..rules.text import preset_changes
+from .analysis import (
+    by_domino_rank, by_trump, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
+    policy_scores, score_distribution,
+)
+
+# The expected-scores JSON: a list of records with exactly these fields.
+EXPECTED_FIELDS = ["contract", "trump", "domino_rank", "rel_seat", "n", "mean", "std", "se", "ci_low", "ci_high"]
+
+
+def snapshot(run_dir) -> Snapshot:
+    """One reading of a run: its manifest, read once, and exactly the chunks it lists (see
+    :func:`barbu_sim.core.rundir.snapshot_run`); a report's tables, counts and notes all come from it."""
+    if isinstance(run_dir, Snapshot):
+        return run_dir
+    return snapshot_run(run_dir, "deals", repair=f"barbu-sim run --resume --out {run_dir}")
+
+
+def run_rules(run) -> Rules:
+    """The rules a run was played under, from its manifest (a run written before an option existed
+    played that option's default)."""
+    stored = snapshot(run).manifest["config"].get("rules")
+    return Rules().with_options(**stored) if stored else Rules()
+
+
+def rules_note(rules: Rules) -> str:
+    """One line on the rules of a run: the options that differ from the defaults, and which total is best."""
+    line = f"Rules: {preset_changes(rules)}."
+    if rules.lower_is_better:
+        line += (" Penalties are positive points and the lowest total wins: lower is better in every table"
+                 " (the best domino rank is the lowest mean).")
+    return line
+
+
+def build_tables(run) -> dict[str, pl.DataFrame]:
+    """Every report table of a run (a directory or a :func:`snapshot`), by name (empty tables are left out).
+
+    The rules come from the run's manifest: with ``best-total=lowest`` the best domino starting rank
+    is the one with the lowest mean.
+    """
+    snap = snapshot(run)
+    lf = snap.records
+    rules = run_rules(snap)
+    expected = expected_scores(lf)
+    pooled = contract_scores(lf)
+    tables = {
+        "expected_scores": expected.select(EXPECTED_FIELDS),
+        "contract_scores": pooled,
+        "heatmap": heatmap_table(pooled),
+        "declarer_edge": declarer_edge(lf.filter(pl.col("choice") == "fixed")),
+        "domino_ranks": by_domino_rank(lf),
+        "domino_rank_differences": domino_rank_differences(lf, lower_is_better=rules.lower_is_better),
+        "trumps": by_trump(lf),
+        "policies": policy_scores(lf),
+        "distribution": score_distribution(lf),
+    }
+    return {name: t for name, t in tables.items() if not t.is_empty()}
+
+
+TITLES = {
+    "expected_scores": "Expected raw score per contract, trump suit, domino rank and seat (relative to the declarer)",
+    "contract_scores": "Expected raw score per contract and seat (trump suits, ranks and policies pooled as played)",
+    "heatmap": "Mean raw score, contract x seat",
+    "declarer_edge": "Declarer's score minus the mean of the other three seats (paired per deal; fixed choices)",
+    "domino_ranks": "Domino: expected score per starting rank",
+    "domino_rank_differences": "Domino: declarer's paired difference from the best starting rank",
+    "trumps": "Trumps: expected score per trump suit and choice policy",
+    "policies": "Choice policies (trump suit / domino rank named from the declarer's hand)",
+    "distribution": "Score distributions",
+}
+
+
+def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Path]:
+    """Write ``report.md`` and each table as CSV and JSON into ``run_dir/report``; returns the paths.
+
+    ``run``: a run directory or a :func:`snapshot` (the one the tables were built from).
+    The files are replaced as a set: all of them, or (if a write fails) none.
+    """
+    snap = snapshot(run)
+    run_dir, manifest = snap.run_dir, snap.manifest
+    tables = tables if tables is not None else build_tables(snap)
+    cfg = manifest["config"]
+    head = [f"# barbu-sim report: {run_dir.name}", "",
+            f"{manifest['deals_done']:,} deals, seed {cfg['seed']}, strategies {', '.join(cfg['strategies'])}, "
+            f"declarer seat {SEAT_LETTERS[cfg['declarer']]}, trump choice `{cfg['trump']}`, domino rank `{cfg['domino_rank']}`, "
+            f"barbu-sim {manifest['package_version']}.", ""]
+    note = incomplete_note(snap)
+    if note:
+        head += [f"**{note}**", ""]
+    rules = run_rules(snap)
+    if rules != Rules():  # a run under the default rules reads as before
+        head += [rules_note(rules), ""]
+    head += ["Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
+    return write_report_set(run_dir / "report", head, tables, TITLES, not_in_markdown=("distribution",))
+
+
+def incomplete_note(run) -> str | None:
+    """For a run not yet complete: how far it got and the command that finishes it (or that it is still
+    being written); else ``None``.  ``run``: a run directory or a :func:`snapshot`."""
+    return run_note(snapshot(run), "deals", "barbu-sim")
+
+
+def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
+    """The headline tables, compact, for the terminal."""
+    parts = []
+    for name in ("contract_scores", "declarer_edge", "domino_ranks", "trumps", "policies"):
+        if name not in tables:
+            continue
+        t = plain(tables[name]).drop("std", "se", strict=False).with_columns(pl.col(pl.Float64).round(2))
+        t = shown_small_n(t, 2)  # one value: no interval
+        if name == "domino_ranks":
+            t = t.filter(pl.col("rel_seat") == "declarer")
+        with pl.Config(tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True, tbl_rows=-1,
+                       tbl_cols=-1, tbl_width_chars=200):
+            parts.append(f"{TITLES[name]}\n{t}")
+    return "\n\n".join(parts)

@@ -1,0 +1,344 @@
+"""The numba play loops: the state array, one deal of a trick contract or of Domino, the players' switch.
+
+The entry kernels that call these loops, one deal with its record and the parallel batch
+driver, are in :mod:`barbu_sim.barbu.engine.deal_kernels`.  The loops are compiled in two engines from this
+one source, without or with the strong players (mc, learned), told apart by the type of their ``explain``
+argument (None or an array): see :func:`_mc_if_compiled_in`.
+
+Compile time: numba's own inliner (``inline="always"``) re-types and re-inlines a function's
+body at every call site, which cost about 30 s per play loop when every small helper used
+it.  Only the players' bodies (``_choose``, the heuristic) are inlined that way, for speed;
+the small helpers (bits, random numbers, play rules, dealing) are plain calls that LLVM
+inlines at a fraction of the compile time, with no measured loss of speed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from ...core.jit import njit
+from numba.extending import overload
+
+from ...core.bits import highest_bit, lowest_bit
+from ...core.strategies import RAISED, lowest_strategy, random_strategy
+from ..players.basic import basic_domino, basic_tricks
+from ..players.heuristic import heuristic_domino, heuristic_tricks
+from ..players.mc.player import MC, infer_not_held, mc_choose, record_play
+from ..rules.play_rules import (
+    beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
+    domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
+)
+from ..rules.config import DOMINO, R_DOMINO_PAYOUT, RULES_ARRAY_SIZE, TRUMPS
+from ..state import (
+    PASS, S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_PARAM,
+    S_NOT_HELD, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT,
+    S_WON, STATE_SIZE,
+)
+from ..players.learned import FULL_STATE_SIZE, LEARNED_AT, learned_choose
+from ..players.ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+assert S_RULES + RULES_ARRAY_SIZE <= STATE_SIZE, "the rules must fit at the end of the state array"
+
+MAX_ACTIONS = 256  # Domino: at most 52 plays and, per play, 3 passes
+NOT_A_CARD = 52  # in an error code: the strategy returned a value that is not a card
+STRATEGY_RAISED = 53  # in an error code: the strategy raised an exception
+# What a failed play leaves for the error message: the state array, then legal, hand and the rng state.
+SNAP_LEGAL = STATE_SIZE
+SNAP_HAND = STATE_SIZE + 1
+SNAP_RNG = STATE_SIZE + 2
+SNAP_SIZE = STATE_SIZE + 3
+
+
+@njit(inline="always", cache=True)
+def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain):
+    # Each loop inlines only its own half of the rule-based players: smaller loops run faster.
+    if sid == HEURISTIC:
+        if domino:
+            return heuristic_domino(legal, hand, state, rng)
+        return heuristic_tricks(legal, hand, state, rng)
+    if sid == BASIC:
+        return basic_domino(legal, hand, state, rng) if domino else basic_tricks(legal, hand, state, rng)
+    if sid == RANDOM:
+        return random_strategy(legal, hand, state, rng)
+    if sid == LOWEST:
+        return lowest_strategy(legal, hand, state, rng)
+    if (sid & 15) == MC:  # parameters in the higher bits (see mc.mc_id); a call, not inlined: it is big
+        return _mc_if_compiled_in(sid, legal, hand, state, rng, explain)
+    if sid == LEARNED:
+        return _learned_if_compiled_in(legal, hand, state, rng, model, explain)
+    return user_fns[seat](legal, hand, state, rng)
+
+
+# Three engines from one source: ``explain`` is None in the engine without the strong players
+# (what built-in and plugin players need: it compiles in a fraction of the time), a float64
+# array in the engine with mc (and learned, for tables that mix them), and a float32 array in
+# the engine with learned alone.  These functions are resolved by that type when a kernel
+# compiles, so an engine never compiles a player it cannot meet.
+
+
+def _has_mc(explain):
+    """True (at compile time) for the engine with the mc player: ``explain`` a float64 array."""
+    return not isinstance(explain, types.NoneType) and explain.dtype == types.float64
+
+def _mc_if_compiled_in(sid, legal, hand, state, rng, explain):
+    """mc's card (see :func:`barbu_sim.barbu.players.mc.player.mc_choose`); -1 in the engine compiled without mc."""
+
+
+@overload(_mc_if_compiled_in)
+def _mc_if_compiled_in_impl(sid, legal, hand, state, rng, explain):
+    if not _has_mc(explain):
+        return lambda sid, legal, hand, state, rng, explain: -1  # never reached: the API picks the mc engine
+    return lambda sid, legal, hand, state, rng, explain: mc_choose(sid, legal, hand, state, rng, explain)
+
+
+def _learned_if_compiled_in(legal, hand, state, rng, model, explain):
+    """The learned player's card (see :mod:`barbu_sim.barbu.players.learned`); -1 in the engine compiled without it."""
+
+
+@overload(_learned_if_compiled_in)
+def _learned_if_compiled_in_impl(legal, hand, state, rng, model, explain):
+    if isinstance(explain, types.NoneType):
+        return lambda legal, hand, state, rng, model, explain: -1  # never reached: the API picks the strong engine
+    return lambda legal, hand, state, rng, model, explain: learned_choose(legal, hand, state, rng, model, LEARNED_AT)
+
+
+def _infer_if_compiled_in(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump,
+                          rules):
+    """Record what a play shows about the seat's hand (for mc); nothing in the engine without mc."""
+
+
+@overload(_infer_if_compiled_in)
+def _infer_if_compiled_in_impl(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump,
+                               top_trump, rules):
+    if not _has_mc(explain):
+        return lambda explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, \
+            rules: None
+
+    def infer(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, rules):
+        record_play(state, card)
+        infer_not_held(state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
+    return infer
+
+
+@njit(inline="always", cache=True)
+def _any_mc(strat_ids):
+    """True when a seat plays mc: the play loops then record what each play shows (for mc).
+
+    A function returning a plain bool, so that ``_play_tricks`` is compiled once: a flag
+    built up from a literal ``False`` makes numba compile the callee for both types.
+    """
+    for s in range(4):
+        if (strat_ids[s] & 15) == MC:
+            return True
+    return False
+
+
+@njit(inline="always", cache=True)
+def _error_code(seat, card):
+    """The error code of a failed play: ``-(1 + seat + 4 * c)``, ``c`` the card, :data:`NOT_A_CARD`
+    or :data:`STRATEGY_RAISED`."""
+    c = card if 0 <= card < 52 else (STRATEGY_RAISED if card == RAISED else NOT_A_CARD)
+    return -(1 + seat + 4 * c)
+
+
+@njit(cache=True, _nrt=False)  # not inlined: the cold path of the play loops
+def _keep_failed_play(legal, hand, rng_before, state, snap):
+    """Copy what an error message needs into ``snap``: the state array, legal, hand, the rng state."""
+    for i in range(STATE_SIZE):
+        snap[i] = state[i]
+    snap[SNAP_LEGAL] = legal
+    snap[SNAP_HAND] = hand
+    snap[SNAP_RNG] = rng_before
+
+
+@njit(cache=True)
+def new_state(rules):
+    """A zeroed strategy state array holding ``rules``.
+
+    A batch has one rule set, so the rules are copied once per state array here,
+    and :func:`_reset_state` leaves them in place between deals.  The array goes on
+    past ``STATE_SIZE`` with the scratch space of the ``mc`` player (``players.mc.player.MC_WORK_SIZE``), then
+    the ``learned`` player's (:data:`LEARNED_AT`).
+    """
+    state = np.zeros(FULL_STATE_SIZE, np.uint64)
+    for i in range(RULES_ARRAY_SIZE):
+        state[S_RULES + i] = np.uint64(rules[i])
+    return state
+
+
+@njit(cache=True, _nrt=False)
+def _reset_state(state, contract, param, declarer):
+    """Clear what a deal changes (every field before ``S_RULES``) and set the deal's own fields."""
+    for i in range(S_RULES):
+        state[i] = U0
+    state[S_CONTRACT] = contract
+    state[S_PARAM] = param
+    state[S_DECLARER] = declarer
+    for s in range(4):
+        state[S_CARDS_LEFT + s] = 13
+        state[S_DOMINO_LOW + s] = 13
+        state[S_DOMINO_HIGH + s] = 13
+
+
+@njit(cache=True, _nrt=False)
+def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, state, rng,
+                 scores, tricks, record, rec_seat, rec_card, rec_winner, snap, model, explain, track):
+    """Play the tricks of a trick contract; returns actions recorded, or a negative error code."""
+    played = U0
+    # Seats are masked with & 3 so that the compiler knows them non-negative and
+    # drops the negative-index wraparound on every array access.
+    leader = declarer & 3
+    n_act = 0
+    restricted_lead = lead_restriction(contract, rules)
+    forced = forced_discard(contract, rules)
+    rng_before = U0
+    for t in range(13):
+        state[S_TRICK] = t
+        state[S_LEADER] = leader
+        for k in range(4):
+            state[S_TRICK_CARDS + k] = U0
+        seat = leader
+        trick = U0
+        led = -1
+        win_card = -1
+        win_seat = leader
+        win_suit = -1
+        top_trump = -1
+        for k in range(4):
+            hand = hands[seat]
+            legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
+            state[S_N_IN_TRICK] = k
+            state[S_SEAT] = seat
+            if record:  # only a recorded deal keeps what an error message needs: batches replay it
+                rng_before = rng[0]
+            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False, model, explain)
+            if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
+                if record:
+                    _keep_failed_play(legal, hand, rng_before, state, snap)
+                return _error_code(seat, card)
+            if track:  # what this play shows about the seat's hand, for the players that read it (mc)
+                _infer_if_compiled_in(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump,
+                                      top_trump, rules)
+            b = U1 << np.uint64(card)
+            hands[seat] = hand ^ b
+            trick |= b
+            played |= b
+            suit = card // 13
+            if k == 0:
+                led = suit
+                win_card, win_seat, win_suit = card, seat, suit
+            elif beats(card, suit, win_card, win_suit, contract, trump):
+                win_card, win_seat, win_suit = card, seat, suit
+            if contract == TRUMPS and suit == trump and card > top_trump:
+                top_trump = card
+            if suit != led:
+                state[S_VOIDS + seat] |= U1 << np.uint64(led)
+            state[S_TRICK_CARDS + k] = card
+            state[S_PLAYED] = played
+            state[S_CARDS_LEFT + seat] -= U1
+            state[S_WIN_CARD] = win_card
+            state[S_WIN_SEAT] = win_seat
+            if record:
+                rec_seat[n_act] = seat
+                rec_card[n_act] = card
+            n_act += 1
+            seat = (seat + 1) & 3
+        scores[win_seat] += trick_value(contract, t, trick, rules)
+        tricks[win_seat] += 1
+        state[S_WON + win_seat] |= trick
+        state[S_TRICKS_WON + win_seat] += U1
+        if record:
+            rec_winner[t] = win_seat
+        leader = win_seat
+        if hand_over(contract, played):
+            break
+    return n_act
+
+
+@njit(cache=True, _nrt=False)
+def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
+                 scores, record, rec_seat, rec_card, snap, model, explain):
+    """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
+    ace_low = domino_ace_low(rules)
+    if ace_low:
+        playable, grows_down, grows_up, wrap_down, wrap_up = domino_openers_low(start)
+    else:
+        playable, grows_down, grows_up = domino_openers(start)
+        wrap_down = wrap_up = U0
+    rng_before = U0
+    played = U0
+    place = 0
+    seat = declarer & 3  # known non-negative: no wraparound on array accesses
+    n_act = 0
+    while True:
+        hand = hands[seat]
+        if hand:
+            legal = hand & playable
+            if legal == U0:
+                state[S_NOT_HELD + seat] |= playable  # a pass shows that no playable card is held
+                if record:
+                    rec_seat[n_act] = seat
+                    rec_card[n_act] = PASS
+                n_act += 1
+            else:
+                state[S_SEAT] = seat
+                if record:
+                    rng_before = rng[0]
+                card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True, model, explain)
+                if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
+                    if record:
+                        _keep_failed_play(legal, hand, rng_before, state, snap)
+                    return _error_code(seat, card)
+                b = U1 << np.uint64(card)
+                hands[seat] = hand ^ b
+                played |= b
+                playable = domino_playable(playable, b, grows_down, grows_up)
+                # A column is the run of its suit's played cards: with the ace high its ends are the
+                # lowest and highest played rank of the suit (a count of zeros each, no branch).
+                suit = card // 13
+                column = lane(played, suit)
+                if ace_low:  # the same every card of a deal: predicted, and off the ace-high path
+                    playable |= domino_wrap(b, wrap_down, wrap_up)
+                    low, high = domino_ends(column, True)
+                    state[S_DOMINO_LOW + suit] = low
+                    state[S_DOMINO_HIGH + suit] = high
+                else:
+                    state[S_DOMINO_LOW + suit] = lowest_bit(column)
+                    state[S_DOMINO_HIGH + suit] = highest_bit(column)
+                state[S_PLAYED] = played
+                state[S_CARDS_LEFT + seat] -= U1
+                if record:
+                    rec_seat[n_act] = seat
+                    rec_card[n_act] = card
+                n_act += 1
+                if hands[seat] == U0:
+                    scores[seat] = rules[R_DOMINO_PAYOUT + place]
+                    place += 1
+                    if place == 3:
+                        for s in range(4):
+                            if hands[s] != U0:
+                                scores[s] = rules[R_DOMINO_PAYOUT + 3]
+                        return n_act
+        seat = (seat + 1) & 3
+
+
+@njit(cache=True, _nrt=False)
+def play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng, hands,
+               scores, tricks, record, rec_seat, rec_card, rec_winner, snap, model, explain):
+    """Play one deal of ``contract`` from ``hands_in`` (left untouched); scores and tricks by seat."""
+    for s in range(4):
+        hands[s] = hands_in[s]
+        scores[s] = 0
+        tricks[s] = 0
+    if contract == DOMINO:
+        param = domino_start(param, rules)  # under domino-start=fixed:R every hand starts from R
+    _reset_state(state, contract, param, declarer)
+    if contract == DOMINO:
+        return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,
+                            scores, record, rec_seat, rec_card, snap, model, explain)
+    return _play_tricks(hands, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
+                        scores, tricks, record, rec_seat, rec_card, rec_winner, snap, model, explain,
+                        _any_mc(strat_ids))

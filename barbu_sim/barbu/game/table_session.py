@@ -1,0 +1,297 @@
+"""A session at the table: one deal, a block of seven contracts or a whole game, a person against the bots.
+
+In a block or a game the declarer names each contract once (the person chooses when
+they declare; a bot uses its contract policy) and everyone doubles in turn (the person
+types their doubles; a bot uses its doubling policy), all checked by the referee the
+games use (:class:`rules.GameReferee`).  The score sheet is printed after each hand.
+``quit`` (or the end of the input) saves the session to a played-deal file, which
+``barbu-sim review`` reads and ``barbu-sim table --resume`` takes up again: the saved
+deals are replayed through the referee, and the bots' cards of an unfinished deal are
+played again (they must come out the same), so that the session goes on exactly.
+Deal ``h`` of a session is ``random_deal(seed, h)``; the bots of deal ``h`` draw from
+the random stream of ``(seed, h)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core.cards import parse_rank, parse_suit
+from ...core.seats import N_SEATS, SEAT_LETTERS, SEAT_NAMES, parse_seat
+from ..api import resolve_choice
+from ..rules.choices import contract_choices
+from ..engine.deals import random_deal
+from ..played.deal_file import PlayedDeal, PlaylogError, parse_session, write_playlog
+from ..played.position import Position
+from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
+from ..played.table_deal import Bot, Console, Quit, hand_text, hint_text, play_at_table
+from .doubling import Situation
+from .game import HandRecord
+from .policies import make_players
+from .rules import GameReferee, allowed_targets, cutter_of, dealer_of, doubling_order, no_doubles, settle
+from .sheet import doubles_text, format_sheet
+
+LENGTHS = {"deal": 1, "block": 7, "game": 28}
+HUMAN = "you"
+SAMPLES_MAX = 100_000  # layouts of a hint or of a review decision (--hint-samples, --review-samples)
+SEED_MAX = 2**64 - 1
+
+
+def check_samples(value: int, flag: str) -> int:
+    """``--hint-samples`` / ``--review-samples``: 0 (off) or 2..:data:`SAMPLES_MAX` layouts."""
+    if not 0 <= value <= SAMPLES_MAX:
+        raise ValueError(f"{flag} must be at least 0 and at most {SAMPLES_MAX:,}, not {value:,}")
+    if value == 1:
+        raise ValueError(f"{flag} takes 0 (off) or at least 2 layouts, not 1")
+    return value
+
+
+@dataclass
+class TableSettings:
+    """What a session is played with; :meth:`line` / :meth:`from_line` keep it in the saved file."""
+
+    seat: int = 2
+    bots: list = field(default_factory=lambda: ["heuristic", "heuristic", HUMAN, "heuristic"])
+    length: str = "deal"
+    seed: int = 0
+    first: int = 0  # the declarer of a deal, the first declarer of a block or game
+    contract: str = "barbu"  # a deal's contract, with its trump / domino choice
+    trump: str | None = None
+    domino_rank: str | None = None
+    bot_contracts: str = "myopic"
+    bot_doubling: str = "compulsory-only"
+    hint_samples: int = 50
+    options: str = ""  # the rule options in force, NAME=VALUE;NAME=VALUE (see Rules.to_dict)
+
+    def rules(self) -> Rules:
+        from ..rules.config import load_rules, parse_option_pairs
+        return load_rules(None, parse_option_pairs([o for o in self.options.split(";") if o]))
+
+    @staticmethod
+    def options_of(rules: Rules) -> str:
+        """The options of ``rules`` that differ from the defaults, as the table line keeps them."""
+        default = Rules().to_dict()
+        text = []
+        for key, value in rules.to_dict().items():
+            if value != default.get(key):
+                value = ",".join(map(str, value)) if isinstance(value, (list, tuple)) else \
+                    ("on" if value is True else "off" if value is False else value)
+                text.append(f"{key}={value}")
+        return ";".join(text)
+
+    def line(self) -> str:
+        return " ".join(f"{k}={v}" for k, v in (
+            ("seat", SEAT_LETTERS[self.seat]), ("length", self.length), ("seed", self.seed),
+            ("first", SEAT_LETTERS[self.first]), ("bots", "|".join(self.bots)), ("contract", self.contract),
+            ("trump", self.trump or ""), ("domino-rank", self.domino_rank or ""),
+            ("bot-contracts", self.bot_contracts), ("bot-doubling", self.bot_doubling),
+            ("hint-samples", self.hint_samples), ("options", self.options)))
+
+    @classmethod
+    def from_line(cls, text: str) -> "TableSettings":
+        values = dict(item.partition("=")[::2] for item in text.split())
+        try:
+            bots = values["bots"].split("|")
+            if len(bots) != N_SEATS:
+                raise ValueError("bots must name four seats")
+            seed = int(values["seed"])
+            if not 0 <= seed <= SEED_MAX:
+                raise ValueError(f"seed must be a non-negative integer below 2^64, not {seed}")
+            # the bounds the command line puts on --hint-samples: an edited line gets no more
+            hint_samples = check_samples(int(values["hint-samples"]), "hint-samples")
+            return cls(parse_seat(values["seat"]), bots, values["length"], seed,
+                       parse_seat(values["first"]), values["contract"], values.get("trump") or None,
+                       values.get("domino-rank") or None, values["bot-contracts"], values["bot-doubling"],
+                       hint_samples, values.get("options", ""))
+        except (KeyError, ValueError) as e:
+            raise ValueError(f"the table line is damaged ({e}): {text[:60]!r}") from None
+
+
+class Session:
+    """A session in play: the settings, the referee, the hands played and the deal in progress."""
+
+    def __init__(self, settings: TableSettings, rules: Rules, console: Console, save_path):
+        if settings.length not in LENGTHS:
+            raise ValueError(f"unknown length {settings.length!r}: use deal, block or game")
+        self.s, self.rules, self.console, self.save_path = settings, rules, console, save_path
+        self.bots = {seat: Bot(spec) for seat, spec in enumerate(settings.bots) if seat != settings.seat}
+        self.referee = GameReferee(rules, settings.first)
+        self.records: list[HandRecord] = []
+        self.deals: list[PlayedDeal] = []
+        self.players = None
+        if settings.length != "deal":  # contract choice and doubling policies of the bots
+            strategies = [b if s != settings.seat else "heuristic" for s, b in enumerate(settings.bots)]
+            self.players = make_players(strategies, [settings.bot_contracts] * N_SEATS,
+                                        [settings.bot_doubling] * N_SEATS, rules=rules, seed=settings.seed)
+
+    # ------------------------------------------------------------ contract and doubles
+    def declarer(self, h: int) -> int:
+        return self.s.first if self.s.length == "deal" else self.referee.declarer(h)
+
+    def choose_contract(self, h: int, hands) -> tuple[int, int]:
+        d = self.declarer(h)
+        if self.s.length == "deal":
+            cid = int(parse_contract(self.s.contract))
+            choice = contract_choices(cid, self.s.trump, self.s.domino_rank)[0]
+            return cid, resolve_choice(choice, hands[d])
+        remaining = self.referee.remaining(d)
+        if d != self.s.seat:
+            c, param = self.players[d].contract_policy.choose(hands[d], remaining, d, self.rules, self.referee.owed(d))
+            fixed = self.rules.fixed_domino_start
+            return c, (fixed if c == DOMINO and fixed is not None else param)  # the rank played is the one kept
+        self.console.say(f"You declare. Your hand: {hand_text(hands[d])}")
+        listed = "  ".join(f"{i}:{CONTRACTS[c]}" for i, c in enumerate(remaining, 1))
+        while True:
+            text = self.console.ask(f"Contract {listed} >").strip().lower()
+            if text == "quit":
+                raise Quit()
+            try:
+                c = remaining[int(text) - 1] if text.isdigit() and 1 <= int(text) <= len(remaining) else \
+                    int(parse_contract(text))
+                if c not in remaining:
+                    raise ValueError(f"you have declared {CONTRACTS[c]} already")
+                param = 0
+                if c == TRUMPS:
+                    param = parse_suit(self.console.ask("Trump suit (S, H, D, C) >"))
+                elif c == DOMINO and self.rules.fixed_domino_start is not None:
+                    param = self.rules.fixed_domino_start  # nothing to choose: the rules name the rank
+                elif c == DOMINO:
+                    param = parse_rank(self.console.ask("Starting rank (2..10, J, Q, K, A) >"))
+                return c, param
+            except ValueError as e:
+                self.console.say(f"Refused: {e}")
+
+    def doubling_round(self, h: int, d: int, contract: int, param: int, hands, remaining) -> list:
+        doubles = no_doubles()
+        if self.s.length == "deal":
+            return doubles
+        chooser = self.players[d].contract_policy
+        situation = Situation(h, tuple(remaining), self.referee.owed(d), chooser)
+        for p in doubling_order(d):
+            forced = self.referee.must_double(p, d, h)
+            allowed = allowed_targets(p, d, contract, doubles)
+            if p != self.s.seat:
+                targets = self.players[p].doubling_policy.choose(p, d, contract, param, hands[p], allowed, forced,
+                                                                 self.rules, situation)
+                self.referee.double(h, p, targets, d, contract, doubles)
+                continue
+            if not allowed:
+                continue
+            self.console.say(f"Doubles so far: {doubles_text(doubles, d)}. Your hand: {hand_text(hands[p])}")
+            note = f"; you must double {SEAT_LETTERS[d]} now (compulsory doubles)" if forced else ""
+            while True:
+                text = self.console.ask(f"Double whom? {' '.join(SEAT_LETTERS[t] for t in sorted(allowed))} "
+                                        f"or no{note} >").strip()
+                if text.lower() == "quit":
+                    raise Quit()
+                try:
+                    targets = set() if text.lower() in ("no", "none", "-", "") else \
+                        {parse_seat(t) for t in text.replace(",", " ").split()}
+                    self.referee.double(h, p, targets, d, contract, doubles)
+                    break
+                except ValueError as e:
+                    self.console.say(f"Refused: {e}")
+        self.console.say(f"Doubles: {doubles_text(doubles, d)}")
+        return doubles
+
+    # ------------------------------------------------------------ the session
+    def save(self, current: PlayedDeal | None = None, rest: list[PlayedDeal] = ()) -> None:
+        write_playlog(self.save_path, self.deals + ([current] if current else []) + list(rest), table=self.s.line())
+
+    def play(self, resume: list[PlayedDeal] | None = None) -> bool:
+        """Play the session (after the deals of ``resume``); True when it ran to its end, False on quit.
+
+        Ctrl-C (``KeyboardInterrupt``), at a prompt or while the bots play, saves exactly what
+        ``quit`` saves, then is raised again for the caller to end with.
+        """
+        resume = list(resume or [])
+        for h in range(LENGTHS[self.s.length]):
+            hands = random_deal(self.s.seed, h)
+            d = self.declarer(h)
+            saved = resume.pop(0) if resume else None
+            title = f"Hand {h + 1} of {LENGTHS[self.s.length]}" if self.s.length != "deal" else "Deal"
+            current = None
+            try:
+                if saved is not None:
+                    pos, doubles = self._take_up(h, saved, hands)
+                    contract, param = pos.contract, pos.param
+                else:
+                    self.console.say(f"\n== {title}: {SEAT_NAMES[d]} declares; you are {SEAT_NAMES[self.s.seat]}")
+                    remaining = self.referee.remaining(d)
+                    contract, param = self.choose_contract(h, hands)
+                    if self.s.length != "deal":
+                        self.referee.declare(d, contract, param)
+                    pos = Position(hands, contract, param, d, self.rules, self.s.seed, h)
+                    self.console.say(f"Contract: {pos.describe_contract()}")
+                    doubles = self.doubling_round(h, d, contract, param, hands, remaining)
+                current = PlayedDeal(hands, contract, param, d, self.rules, seed=self.s.seed, index=h,
+                                     hand_no=h if self.s.length != "deal" else None,
+                                     doubles=[(a, b) for a in range(4) for b in range(4) if doubles[a][b]])
+                header = f"{title}: {pos.describe_contract()}, declarer {SEAT_NAMES[d]}; you are " \
+                         f"{SEAT_NAMES[self.s.seat]}"
+                hint = (lambda p: hint_text(p, self.s.hint_samples, self.s.seed)) if self.s.hint_samples else None
+                play_at_table(pos, self.s.seat, self.bots, self.console, hint, header)
+            except (Quit, KeyboardInterrupt) as stop:
+                if current is not None:
+                    current.plays = list(pos.plays)
+                # stopped while a saved deal was taken up again: it, and those after it, are kept as they were
+                self.save(current if current is not None else saved, resume)
+                self.console.say(f"Saved to {self.save_path}\n  barbu-sim review {self.save_path}   annotates it\n"
+                                 f"  barbu-sim table --resume {self.save_path}   goes on")
+                if isinstance(stop, KeyboardInterrupt):
+                    raise
+                return False
+            current.plays = list(pos.plays)
+            self.deals.append(current)
+            raw = pos.scores.copy()
+            self.records.append(HandRecord(h, d, dealer_of(d), cutter_of(d), contract, param, doubles, raw,
+                                           settle(raw, doubles, self.rules.lower_is_better)))
+            self.save()
+            self.console.say("")
+            self.console.say(format_sheet(self.records))
+        if self.s.length == "game":
+            self.referee.finish()
+        return True
+
+    def _take_up(self, h: int, saved: PlayedDeal, hands):
+        """Replay a saved deal: the referee checks its contract and doubles, the bots play their cards again."""
+        where = f"{self.save_path}, hand {h + 1}"
+        if not np.array_equal(saved.hands, hands) or saved.declarer != self.declarer(h):
+            raise ValueError(f"{where}: not the deal or declarer of the session's seed (was the file edited?)")
+        d, c = saved.declarer, saved.contract
+        doubles = no_doubles()
+        if self.s.length != "deal":
+            try:
+                self.referee.declare(d, c, saved.param)
+                for p in doubling_order(d):
+                    self.referee.double(h, p, {b for a, b in saved.doubles if a == p}, d, c, doubles)
+            except ValueError as e:
+                raise ValueError(f"{where}: {e}") from None
+        pos = Position(hands, c, saved.param, d, self.rules, self.s.seed, h)
+        for seat, card in saved.plays:
+            if pos.must_pass():
+                pos.pass_turn()
+                continue
+            if seat != self.s.seat:
+                mine = self.bots[seat].choose(pos)
+                if mine != card:
+                    raise ValueError(f"{where}: the bot at {SEAT_NAMES[seat]} plays differently from the file "
+                                     "(was it edited, or are the bots not the same?)")
+            pos.play(card)
+        self.console.say(f"\n== Taken up: hand {h + 1}, {pos.describe_contract()}, {len(pos.plays)} plays made")
+        return pos, doubles
+
+
+def read_session(path) -> tuple[TableSettings, list[PlayedDeal]]:
+    """The settings and the deals of a saved session (``barbu-sim table --resume``)."""
+    from pathlib import Path
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise PlaylogError(f"cannot read {path}: {e.strerror}") from None
+    line, deals = parse_session(text, str(path))
+    if line is None:
+        raise PlaylogError(f"{path} is not a saved table session (no 'table:' line): review it instead")
+    return TableSettings.from_line(line), deals

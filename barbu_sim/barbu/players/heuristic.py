@@ -1,0 +1,172 @@
+"""The built-in ``heuristic`` player: ``basic`` with its measured blunders fixed (see :func:`heuristic_strategy`).
+
+The engine's trick loop inlines only :func:`heuristic_tricks` and its Domino loop
+only :func:`heuristic_domino`: smaller loops run faster.
+"""
+
+import numpy as np
+from ...core.jit import njit
+
+from ...core.bits import highest_bit, lowest_bit, popcount
+from .basic import _domino, _is_master, _negative_discard, _penalty_cards, highest_rank_card, lowest_rank_card
+from ..rules.play_rules import above, below, lane, suit_bits
+from ..rules.config import BARBU, DOMINO, HEARTS_MASK, KING_OF_HEARTS, NO_LAST_TWO, NO_QUEENS, TRUMPS
+from ..state import (
+    S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, S_WIN_CARD,
+)
+
+U1 = np.uint64(1)
+KH = U1 << np.uint64(KING_OF_HEARTS)
+LAST_FREE_TRICK = 9  # No Last Two: tricks 0..8 (1-9) are spent shedding high cards
+
+
+@njit(inline="always", cache=True)
+def _lead_low(legal, hand):
+    """Lead low, from a short suit when it has a low card."""
+    best, best_len = -1, 99
+    for s in range(4):
+        ln = lane(legal, s)
+        if ln and lowest_bit(ln) <= 6:
+            n = popcount(lane(hand, s))
+            if n < best_len:
+                best, best_len = 13 * s + lowest_bit(ln), n
+    return best if best >= 0 else lowest_rank_card(legal, hand)
+
+
+@njit(inline="always", cache=True)
+def _trick_mask(state, n_in):
+    t = np.uint64(0)
+    for k in range(n_in):
+        t |= U1 << state[S_TRICK_CARDS + k]
+    return t
+
+
+@njit(inline="always", cache=True)
+def _negative(legal, hand, state):
+    contract = np.int64(state[S_CONTRACT])
+    n_in = np.int64(state[S_N_IN_TRICK])
+    played = state[S_PLAYED]
+    if contract == NO_LAST_TWO and np.int64(state[S_TRICK]) < LAST_FREE_TRICK:
+        # The early tricks cost nothing: spend the high cards now ...
+        return highest_rank_card(legal, hand)
+    # ... then duck from trick 10 on as in No Tricks, so as not to hold the lead and the top cards
+    # into tricks 12 and 13.
+    if n_in == 0:
+        if contract == BARBU and not (played & KH):
+            if hand & KH:
+                others = legal & ~HEARTS_MASK
+                if others:  # never lead a heart into one's own K♥
+                    return _lead_low(others, hand)
+            else:
+                low_hearts = legal & HEARTS_MASK & ~above(KING_OF_HEARTS - 1)
+                if low_hearts:  # flush the K♥ out
+                    return lowest_bit(low_hearts)
+        return _lead_low(legal, hand)
+    win = np.int64(state[S_WIN_CARD])
+    led = win // 13  # no trumps: the winning card is of the led suit
+    if lane(legal, led) == np.uint64(0) or (legal & ~suit_bits(led)):
+        return _negative_discard(legal, hand, contract, played)
+    penalty = _penalty_cards(contract)
+    if penalty and (n_in == 3 or (n_in == 2 and contract != NO_QUEENS)) \
+            and not (_trick_mask(state, n_in) & penalty):
+        # Last (No Queens) or one of the last two (No Hearts, Barbu) to a trick with no penalty card in it:
+        # winning it costs nothing (or little), so unload the top card rather than keep it for a worse trick.
+        dump = legal & penalty & below(win)
+        if dump:
+            return highest_bit(dump)
+        free = legal & ~penalty
+        if free:
+            return highest_bit(free)
+    ducks = legal & below(win)
+    if ducks:
+        return highest_bit(ducks)  # the highest card that still loses
+    # Every card wins for now: avoid the penalty cards; last to play, dump the highest.
+    safe = legal & ~penalty
+    pool = safe if safe else legal
+    return highest_bit(pool) if n_in == 3 else lowest_bit(pool)
+
+
+@njit(inline="always", cache=True)
+def _trumps(legal, hand, state):
+    trump = np.int64(state[S_PARAM])
+    tmask = suit_bits(trump)
+    played = state[S_PLAYED]
+    n_in = np.int64(state[S_N_IN_TRICK])
+    if n_in == 0:
+        my_trumps = legal & tmask
+        if my_trumps and (~hand & ~played & tmask):
+            top = highest_bit(my_trumps)
+            declarer = state[S_DECLARER] == state[S_SEAT]
+            if _is_master(top, hand, played):
+                return top  # draw trumps with a master
+            if declarer and popcount(my_trumps) >= 4:
+                return lowest_bit(my_trumps)  # draw with a low one: the top one would fall to a higher
+        for s in range(4):  # cash a side-suit winner
+            ln = lane(legal, s)
+            if s != trump and ln:
+                top = 13 * s + highest_bit(ln)
+                if _is_master(top, hand, played):
+                    return top
+        side = legal & ~tmask
+        if side:  # lead low from the shortest side suit, to ruff it later
+            best, best_len = -1, 99
+            for s in range(4):
+                ln = lane(side, s)
+                if ln:
+                    n = popcount(ln)
+                    if n < best_len:
+                        best, best_len = 13 * s + lowest_bit(ln), n
+            return best
+        return lowest_bit(legal)
+    win = np.int64(state[S_WIN_CARD])
+    led = np.int64(state[S_TRICK_CARDS]) // 13  # the first card of the trick
+    following = (legal & ~suit_bits(led)) == np.uint64(0)
+    if following:
+        if win // 13 != led:  # already ruffed
+            return lowest_bit(legal)
+        winners = legal & above(win)
+        if winners:
+            if n_in == 3:
+                return lowest_bit(winners)
+            top = highest_bit(winners)
+            if _is_master(top, hand, played):
+                return top
+        return lowest_bit(legal)
+    my_trumps = legal & tmask
+    if my_trumps:
+        if win // 13 == trump:
+            over = my_trumps & above(win)
+            if over:
+                return lowest_bit(over)
+            rest = legal & ~tmask
+            if rest:
+                return lowest_rank_card(rest, hand)
+            return lowest_bit(my_trumps)
+        return lowest_bit(my_trumps)  # ruff as cheaply as possible
+    return lowest_rank_card(legal, hand)
+
+
+@njit(inline="always", cache=True)
+def heuristic_tricks(legal, hand, state, rng):
+    """The heuristic's trick-contract half (the engine's trick loop inlines only this)."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    if np.int64(state[S_CONTRACT]) == TRUMPS:
+        return _trumps(legal, hand, state)
+    return _negative(legal, hand, state)
+
+
+@njit(inline="always", cache=True)
+def heuristic_domino(legal, hand, state, rng):
+    """The heuristic's Domino half (the engine's Domino loop inlines only this)."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    return _domino(legal, hand, state)
+
+
+@njit(inline="always", cache=True)
+def heuristic_strategy(legal, hand, state, rng):
+    """A rule-based club player, one rule set per contract: ``basic`` with its measured blunders fixed."""
+    if np.int64(state[S_CONTRACT]) == DOMINO:
+        return heuristic_domino(legal, hand, state, rng)
+    return heuristic_tricks(legal, hand, state, rng)

@@ -1,0 +1,209 @@
+"""``learned``: a fast player that plays the card a small model predicts ``mc`` would value most.
+
+For each legal card the model reads the card's features (:mod:`barbu_sim.barbu.players.features`:
+what its seat can see) and predicts the card's value to the seat as ``mc`` estimates it;
+the player plays the card with the highest prediction (ties: the lowest card).  The model is
+one small network per contract: a linear part plus ``hidden`` rectified units, trained by
+``scripts/train_player.py`` on ``mc``'s own estimates (docs/learned-player.md).
+
+The weights live in a JSON file under the package (:data:`MODEL_PATH`), are loaded once per
+process into a (7, :data:`MODEL_WIDTH`) float32 array (:func:`model_array`) and travel to the
+kernels as an argument, so a retrained model never meets a stale compiled kernel.  The
+model's id (:func:`model_id`, a hash of the weights) is part of the strategy's name in
+manifests and cache keys: ``learned`` resolves to ``learned@<id>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from ...core.jit import njit
+
+from ...core.bits import lowest_bit, popcount
+from .features import N_FEATURES, domino_card_features, trick_card_features
+from .heuristic import heuristic_domino, heuristic_tricks
+from .mc.layouts import MC_WORK_SIZE
+from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, R_BEST_TOTAL
+from ..state import S_CONTRACT, S_RULES, STATE_SIZE
+
+MODEL_PATH = Path(__file__).with_name("models") / "learned.json"
+MAX_HIDDEN = 32
+# One contract's row: [hidden units H, linear weights (F), the input weights feature by feature (F blocks of
+# MAX_HIDDEN: the weights of feature i into each unit, side by side, so that the units' sums run as one vector
+# loop), MAX_HIDDEN biases, MAX_HIDDEN output weights]; units past H are unused.
+W_LINEAR = 1
+W_INPUT = W_LINEAR + N_FEATURES
+W_BIAS = W_INPUT + N_FEATURES * MAX_HIDDEN
+W_OUTPUT = W_BIAS + MAX_HIDDEN
+MODEL_WIDTH = W_OUTPUT + MAX_HIDDEN
+# The player's scratch space, after the state array's fields and the mc player's work space: the
+# features of one card, then the hidden units' sums.
+LEARNED_WORK_SIZE = N_FEATURES + MAX_HIDDEN
+LEARNED_AT = STATE_SIZE + MC_WORK_SIZE  # where that scratch space starts in the state array
+FULL_STATE_SIZE = LEARNED_AT + LEARNED_WORK_SIZE  # a state array with every player's scratch space
+# The rules it is refused on (strategies.check_rules; docs/learned-player.md, "Limits"): trained and measured where
+# the highest total wins, it reads the point values in force and, with their signs turned over, takes the penalties.
+LEARNED_UNVALIDATED = ("the learned player is not validated under best-total=lowest (as in preset positive-penalties): "
+                       "it was trained and measured where the highest total wins, and here it would play to take the "
+                       "penalties; choose another strategy for these rules (heuristic, or mc)")
+
+
+@njit(cache=True, _nrt=False)
+def predict(row, x, a):
+    """The value one contract's model row predicts for the feature vector ``x`` (``a``: MAX_HIDDEN scratch).
+
+    Only the card's nonzero features are read (most are 0), each adding its weights into every
+    hidden unit's sum in one loop over the units: the fastest of the layouts measured.
+    """
+    v = np.float32(0.0)
+    n = np.int64(row[0])
+    for h in range(n):
+        a[h] = row[W_BIAS + h]
+    for i in range(N_FEATURES):
+        xi = x[i]
+        if xi != np.float32(0.0):
+            v += row[W_LINEAR + i] * xi
+            base = W_INPUT + i * MAX_HIDDEN
+            for h in range(n):
+                a[h] += row[base + h] * xi
+    for h in range(n):
+        if a[h] > np.float32(0.0):
+            v += row[W_OUTPUT + h] * a[h]
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def learned_choose(legal, hand, state, rng, model, work_at):
+    """The legal card with the highest predicted value (see the module doc); ``state[work_at:]`` is scratch."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    contract = np.int64(state[S_CONTRACT])
+    domino = contract == DOMINO
+    heur = heuristic_domino(legal, hand, state, rng) if domino else heuristic_tricks(legal, hand, state, rng)
+    # float32 throughout: the network's sums run twice as wide in the vector units as in float64.
+    x = state[work_at:work_at + N_FEATURES].view(np.float32)[:N_FEATURES]
+    units = state[work_at + N_FEATURES:work_at + N_FEATURES + MAX_HIDDEN].view(np.float32)[:MAX_HIDDEN]
+    row = model[contract]
+    best, best_v = -1, np.float32(-np.inf)
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if domino:
+            domino_card_features(c, legal, hand, state, heur, x)
+        else:
+            trick_card_features(c, legal, hand, state, heur, x)
+        v = predict(row, x, units)
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+def _weights(entry: dict, key: str, shape: tuple, where: str) -> np.ndarray:
+    """``entry[key]`` as a float32 array of ``shape``: numbers, all finite (also once in float32)."""
+    wanted = f"a list of {shape[0]} numbers" if len(shape) == 1 else f"{shape[0]} rows of {shape[1]} numbers"
+    try:
+        a = np.asarray(entry[key], np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: {key} must be {wanted}, and is not a table of numbers") from None
+    if a.shape != shape:
+        got = "a number" if a.ndim == 0 else " by ".join(map(str, a.shape))
+        raise ValueError(f"{where}: {key} must be {wanted}, not {got}")
+    with np.errstate(over="ignore"):
+        if not (np.isfinite(a).all() and np.isfinite(a.astype(np.float32)).all()):
+            raise ValueError(f"{where}: {key} holds weights that are not finite numbers (NaN, infinity, or beyond "
+                             "float32)")
+    return a.astype(np.float32)
+
+
+def model_row(weights: dict, where: str = "a contract") -> np.ndarray:
+    """One contract's row of the model array from its JSON entry (``w``, and ``W1``, ``b1``, ``w2`` if hidden);
+    raises ValueError, naming ``where`` and the entry, when a shape or a weight is wrong."""
+    if not isinstance(weights, dict):
+        raise ValueError(f"{where} is not an object of weights (w, W1, b1, w2)")
+    row = np.zeros(MODEL_WIDTH, np.float32)
+    row[W_LINEAR:W_LINEAR + N_FEATURES] = _weights(weights, "w", (N_FEATURES,), where)
+    hidden = [k for k in ("W1", "b1", "w2") if weights.get(k)]
+    if not hidden:
+        return row
+    if len(hidden) < 3:
+        raise ValueError(f"{where}: hidden units need W1, b1 and w2 together, not {', '.join(hidden)} alone")
+    h = len(weights["W1"]) if isinstance(weights["W1"], list) else 0  # one row of W1 per unit
+    if not 0 < h <= MAX_HIDDEN:
+        raise ValueError(f"{where}: W1 must hold one row per hidden unit, 1 to {MAX_HIDDEN} of them, not {h}")
+    w1 = _weights(weights, "W1", (h, N_FEATURES), where)
+    row[0] = h
+    for i in range(N_FEATURES):
+        row[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] = w1[:, i]
+    row[W_BIAS:W_BIAS + h] = _weights(weights, "b1", (h,), where)
+    row[W_OUTPUT:W_OUTPUT + h] = _weights(weights, "w2", (h,), where)
+    return row
+
+
+def model_from_dict(data: dict) -> np.ndarray:
+    """The (7, MODEL_WIDTH) float32 model array of a model file's contents; raises ValueError when it is not one."""
+    if not isinstance(data, dict) or not isinstance(data.get("contracts"), dict) or "features" not in data:
+        missing = "its contents are not an object" if not isinstance(data, dict) else \
+            f"missing {'features' if 'features' not in data else 'contracts'}"
+        raise ValueError(f"not a learned-player model file ({missing})")
+    if data["features"] != N_FEATURES:
+        raise ValueError(f"it was trained on {data['features']} features, this version computes {N_FEATURES}")
+    missing = [name for name in CONTRACTS if name not in data["contracts"]]
+    if missing:
+        raise ValueError(f"not a learned-player model file (missing the contract(s) {', '.join(missing)})")
+    rows = [model_row(data["contracts"][name], f"contract {name}") for name in CONTRACTS]
+    model = np.ascontiguousarray(np.stack(rows))
+    assert model.shape == (N_CONTRACTS, MODEL_WIDTH)
+    return model
+
+
+@cache
+def load_model(path: str = str(MODEL_PATH)) -> tuple[np.ndarray, str]:
+    """The model array of the model file at ``path`` and its id (the first 12 hex digits of its weights' sha256).
+
+    Any fault of the file (unreadable, not JSON, a missing contract, a wrong shape, a weight that is
+    not a finite number) is a one-line ValueError that names the file.
+    """
+    what = f"the learned player's model {path}"
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ValueError(f"cannot read {what}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} is not UTF-8 text: it is damaged; reinstall the package or retrain") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{what} is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno}): it is truncated "
+                         "or damaged; reinstall the package or retrain") from None
+    try:
+        model = model_from_dict(data)
+    except ValueError as e:
+        raise ValueError(f"{what}: {e}") from None
+    return model, hashlib.sha256(model.tobytes()).hexdigest()[:12]
+
+
+def model_array() -> np.ndarray:
+    """The packaged model, as the kernels take it."""
+    return load_model()[0]
+
+
+def model_id() -> str:
+    """The packaged model's id: it changes whenever a weight does."""
+    return load_model()[1]
+
+
+def learned_func(legal, hand, state, rng):
+    """The learned player called from Python on a position (the table, reviews): the packaged model.
+
+    ``state`` may be just the ``STATE_SIZE`` fields (as a plugin sees it): the scratch space
+    is then added on a copy.  Refused (ValueError) where the lowest total wins: :data:`LEARNED_UNVALIDATED`.
+    """
+    if state[S_RULES + R_BEST_TOTAL]:
+        raise ValueError(LEARNED_UNVALIDATED)
+    if len(state) < FULL_STATE_SIZE:
+        state = np.concatenate([np.asarray(state, np.uint64)[:STATE_SIZE],
+                                np.zeros(FULL_STATE_SIZE - STATE_SIZE, np.uint64)])
+    return learned_choose(np.uint64(legal), np.uint64(hand), state, rng, model_array(), LEARNED_AT)

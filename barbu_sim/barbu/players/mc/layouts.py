@@ -1,0 +1,139 @@
+"""What the mc player knows of the hidden hands: inference from the rules and from the play, and layouts.
+
+- :func:`infer_not_held`: the cards a legal play shows its seat cannot hold (sound, from
+  the rules of play alone);
+- :func:`record_play` and :func:`layout_weight`: inference from the play, a sampled
+  layout weighted by how likely the other seats' actual plays were in it under a model
+  of their play (the rollout player);
+- :func:`sample_layout`: a random deal of the unseen cards consistent with the first.
+
+It also fixes the layout of the mc player's scratch space (``W_*``).
+"""
+
+import numpy as np
+from ....core.jit import njit
+
+from ....core.bits import popcount
+from ....core.layouts import deal_cards
+from ..endgame import TT_WORDS
+from ...rules.play_rules import forced_discard, lead_restriction, legal_mask, suit_bits
+from ..rollout import choose_builtin, trick_so_far
+from ...rules.config import RULES_ARRAY_SIZE
+from ...state import S_CARDS_LEFT, S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PLAYED, S_SEAT, S_VOIDS, STATE_SIZE
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+ALL_CARDS = np.uint64((1 << 52) - 1)
+
+# The mc player's scratch space: the engine allocates it after the state array
+# (entries STATE_SIZE on), because the play loops run without reference counting
+# and so cannot allocate.  Offsets in uint64 entries; some are viewed as int64 / float64.
+W_LAYOUT, W_HANDS, W_ALLOWED, W_CAP, W_SCORES, W_RULES = 0, 4, 8, 12, 16, 20
+W_RNG = W_RULES + RULES_ARRAY_SIZE
+W_STATE = W_RNG + 1
+W_SUMS = W_STATE + STATE_SIZE
+W_SQUARES = W_SUMS + 52
+W_VALUES = W_SQUARES + 52  # one layout's exact endgame values, per card
+W_COUNTS = W_VALUES + 52  # layouts each card was valued on (sequential halving gives the finalists more)
+W_WEIGHTS = W_COUNTS + 52  # the layouts' total weight per card (inference from the play)
+W_TT = W_WEIGHTS + 52  # the endgame search's transposition table
+W_HIST = W_TT + TT_WORDS  # the deal so far: the state each play was made from, then each card played
+W_HIST_CARD = W_HIST + 52 * STATE_SIZE
+W_CROSS = W_HIST_CARD + 52  # early stopping: weighted sums of products of two candidates' values (13 x 13)
+W_LAYOUT_SUMS = W_CROSS + 13 * 13  # early stopping: the layouts' total weight and total squared weight
+MC_WORK_SIZE = W_LAYOUT_SUMS + 2
+
+
+@njit(cache=True, _nrt=False)
+def infer_not_held(state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump, rules):
+    """Add to ``seat``'s known-not-held cards what its legal play of ``card`` shows.
+
+    A card ``c`` is shown not held when ``card`` would have been illegal from the hand
+    ``{card, c}``.  That is sound for Barbu's rules of play: a card legal from a hand is
+    legal from every part of that hand that still holds it (following suit, trumping,
+    overtrumping, the lead restrictions and the forced discard all have that shape).
+    Call it before the card leaves the table's unplayed cards.
+    """
+    b = U1 << np.uint64(card)
+    known = state[S_NOT_HELD + seat]
+    candidates = ALL_CARDS & ~state[S_PLAYED] & ~known & ~b
+    while candidates:
+        c = candidates & (~candidates + U1)
+        candidates ^= c
+        if not (legal_mask(b | c, k, led, restricted_lead, forced, contract, trump, top_trump, rules) & b):
+            known |= c
+    state[S_NOT_HELD + seat] = known
+
+
+@njit(cache=True, _nrt=False)
+def sample_layout(rng, me, hand, state, layout, allowed, cap):
+    """Deal the cards ``me`` cannot see to the other seats, consistently with ``state``.
+
+    Each other seat gets as many cards as it holds, none it is known not to hold.
+    Cards go one by one, in random order, to a random seat among those allowed it,
+    in proportion to the room each has left, never to a seat whose choice would leave
+    the rest undealable (Hall's condition).  ``allowed`` and ``cap``: (4,) scratch.
+    """
+    played = state[S_PLAYED]
+    rem = ALL_CARDS & ~played & ~hand
+    constrained = False
+    for j in range(4):
+        layout[j] = U0
+        if j == me:
+            allowed[j] = U0
+            cap[j] = 0
+            continue
+        voids = U0
+        v = state[S_VOIDS + j]
+        for s in range(4):
+            if (v >> np.uint64(s)) & U1:
+                voids |= suit_bits(s)
+        allowed[j] = rem & ~voids & ~state[S_NOT_HELD + j]
+        cap[j] = np.int64(state[S_CARDS_LEFT + j])
+        if allowed[j] != rem and cap[j] > 0:
+            constrained = True
+    layout[me] = hand
+    deal_cards(rng, rem, allowed, cap, constrained, layout)
+
+
+@njit(cache=True, _nrt=False)
+def record_play(state, card):
+    """Keep the state a play was made from, and its card, for inference from the play (see :func:`layout_weight`).
+
+    Called by the engine with mc before the play changes ``state``; the copies go to the
+    scratch space after the state array, one slot per card played in the deal.
+    """
+    i = popcount(state[S_PLAYED])
+    base = STATE_SIZE + W_HIST + i * STATE_SIZE
+    for j in range(STATE_SIZE):
+        state[base + j] = state[j]
+    state[STATE_SIZE + W_HIST_CARD + i] = card
+
+
+@njit(cache=True, _nrt=False)
+def layout_weight(layout, state, work, me, model, miss, rules, contract, trump, after, rng):
+    """How likely the other seats' plays so far are in ``layout``, if they played like ``model``.
+
+    Each earlier play of another seat with a choice is replayed from the state it was made
+    from, with that seat's hand as the layout has it then; each card the model would not
+    have played multiplies the weight by ``miss``.  ``after``: (4,) uint64 scratch.
+    """
+    weight = 1.0
+    restricted_lead = lead_restriction(contract, rules)
+    forced = forced_discard(contract, rules)
+    for j in range(4):
+        after[j] = U0
+    for i in range(popcount(state[S_PLAYED]) - 1, -1, -1):
+        snap = work[W_HIST + i * STATE_SIZE:W_HIST + (i + 1) * STATE_SIZE]
+        seat = np.int64(snap[S_SEAT]) & 3
+        card = np.int64(work[W_HIST_CARD + i])
+        b = U1 << np.uint64(card)
+        if seat != me:
+            hand = layout[seat] | after[seat] | b
+            k = np.int64(snap[S_N_IN_TRICK])
+            _, led, _, _, _, top_trump = trick_so_far(snap, k, np.int64(snap[S_LEADER]) & 3, contract, trump)
+            legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
+            if popcount(legal) > 1 and choose_builtin(model, legal, hand, snap, rng, False) != card:
+                weight *= miss
+        after[seat] |= b
+    return weight

@@ -1,0 +1,132 @@
+"""The ``mc`` and ``pimc`` players' names and parameters, without the players themselves.
+
+The strategy registry reads them here, so that knowing a seat's strategy id never
+imports (or compiles) the Monte-Carlo player.  The kernels receive the parameters packed
+into the seat's strategy id (:func:`mc_id`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ids import BASIC, HEURISTIC, RANDOM
+
+MC = 5  # the low four bits of an mc seat's strategy id
+DEFAULT_SAMPLES = 64
+MAX_SAMPLES = 100_000
+# Tricks left when the decisions are searched exactly (see MCParams): 3, with a tail of 2, gained
+# nothing measurable over rollouts and cost a third of the speed (docs/strategies.md).
+DEFAULT_ENDGAME = 2
+DEFAULT_TAIL = 0  # tricks left when the rollouts hand over to the exact search (0: never; see DEFAULT_ENDGAME)
+DEFAULT_HALVING = True  # sequential halving over the candidate cards (see mc.mc_choose)
+DEFAULT_INFER = 70  # a layout's weight per play the model would not have made, percent (see MCParams)
+DEFAULT_EARLY = 0  # early drops: z of the paired confidence bound, in tenths (0: none; see mc_values.race)
+LOOK = 8  # early drops: layouts between two looks at the cards still in play
+MAX_DEPTH = 5  # a 6-trick search takes tens of milliseconds per layout
+ROLLOUTS = {"heuristic": HEURISTIC, "basic": BASIC, "random": RANDOM}
+MC_ONLY = ("endgame", "tail", "halving", "infer", "early")
+
+
+@dataclass(frozen=True)
+class MCParams:
+    """An mc seat's parameters: layouts per decision, the rollout player, the exact-endgame depths.
+
+    ``endgame``: decisions with at most this many tricks left (the current one included; in
+    Domino, at most four cards a trick left in the hands) are valued by exact search in each
+    layout (:mod:`barbu_sim.barbu.players.endgame`) instead of rollouts;
+    ``tail``: rollouts from earlier decisions stop when this many tricks are left and the rest
+    is searched exactly.  0 turns either off.  ``halving``: sequential halving over the
+    candidate cards (see :func:`mc_choose`).  ``infer``: a layout's weight, in percent, for each
+    earlier play of another seat that the rollout player would not have made from that
+    layout (100: every layout counts the same).  ``pimc`` is ``mc`` with the search, the halving and the inference off.
+    """
+
+    samples: int = DEFAULT_SAMPLES
+    rollout: str = "heuristic"
+    endgame: int = DEFAULT_ENDGAME
+    tail: int = DEFAULT_TAIL
+    halving: bool = DEFAULT_HALVING
+    infer: int = DEFAULT_INFER
+    early: int = DEFAULT_EARLY
+
+    @property
+    def sid(self) -> int:
+        """The strategy id that carries the parameters to the kernels."""
+        return mc_id(self.samples, ROLLOUTS[self.rollout], self.endgame, self.tail, self.halving, self.infer,
+                     self.early)
+
+    def spec(self, name: str = "mc") -> str:
+        """The full name with every parameter (``pimc`` shows no depths: they are 0)."""
+        text = f"{name}:samples={self.samples},rollout={self.rollout}"
+        if name == "pimc":
+            return text
+        return (f"{text},endgame={self.endgame},tail={self.tail},halving={'on' if self.halving else 'off'},"
+                f"infer={self.infer},early={f'{self.early / 10:g}' if self.early else 'off'}")
+
+
+def mc_id(samples: int = DEFAULT_SAMPLES, rollout: int = HEURISTIC, endgame: int = 0, tail: int = 0,
+          halving: bool = False, infer: int = 100, early: int = 0) -> int:
+    """The strategy id that carries an mc seat's parameters to the kernels (``early``: z in tenths, 0: off)."""
+    return (MC | (rollout << 4) | (samples << 8) | (endgame << 32) | (tail << 36) | (int(halving) << 40) | (infer << 41)
+            | (early << 48))
+
+
+def _depth(key: str, value: str) -> int:
+    if not value.isdigit() or not 0 <= int(value) <= MAX_DEPTH:
+        raise ValueError(f"mc {key} must be a whole number of tricks from 0 to {MAX_DEPTH}, not {value!r}")
+    return int(value)
+
+
+def _early(value: str) -> int:
+    """``early=Z`` (a number of standard errors, 1 to 12.7, in tenths) or ``early=off`` (0)."""
+    if value == "off":
+        return 0
+    try:
+        z = float(value)
+    except ValueError:
+        z = 0.0
+    if not 1.0 <= z <= 12.7 or round(z * 10) != z * 10:
+        raise ValueError(f"mc early must be off or a number of standard errors from 1 to 12.7 (one decimal), "
+                         f"not {value!r}")
+    return round(z * 10)
+
+
+def parse_mc(params: str, name: str = "mc") -> MCParams:
+    """The parameters in the text after ``mc:`` (``samples=64,rollout=basic,endgame=3,tail=2``; empty: defaults).
+
+    ``pimc`` (``name``) is the plain determinized player: no exact endgames, no halving, no
+    inference, and only ``samples`` and ``rollout`` to set.  Raises ValueError naming what is wrong.
+    """
+    found = {} if name == "mc" else {"endgame": 0, "tail": 0, "halving": False, "infer": 100, "early": 0}
+    allowed = "samples=N, rollout=" + "|".join(ROLLOUTS)
+    if name == "mc":
+        allowed += ", endgame=N, tail=N, halving=on|off, infer=P, early=Z|off"
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq:
+            raise ValueError(f"{name} parameter {item!r} is not NAME=VALUE (e.g. {name}:samples=64,rollout=basic)")
+        if key == "samples":
+            if not value.isdigit() or not 1 <= int(value) <= MAX_SAMPLES:
+                raise ValueError(f"{name} samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {value!r}")
+            found[key] = int(value)
+        elif key == "rollout":
+            if value not in ROLLOUTS:
+                raise ValueError(f"{name} rollout must be one of {', '.join(ROLLOUTS)}, not {value!r}")
+            found[key] = value
+        elif key in ("endgame", "tail") and name == "mc":
+            found[key] = _depth(key, value)
+        elif key == "halving" and name == "mc":
+            if value not in ("on", "off"):
+                raise ValueError(f"mc halving must be on or off, not {value!r}")
+            found[key] = value == "on"
+        elif key == "infer" and name == "mc":
+            if not value.isdigit() or not 1 <= int(value) <= 100:
+                raise ValueError(f"mc infer must be a whole percentage from 1 to 100 (100: off), not {value!r}")
+            found[key] = int(value)
+        elif key == "early" and name == "mc":
+            found[key] = _early(value)
+        else:
+            hint = " (pimc has no refinements to set: use mc for them)" if name == "pimc" and key in MC_ONLY else ""
+            raise ValueError(f"unknown {name} parameter {key!r}: use {allowed}{hint}")
+    return MCParams(**found)

@@ -1,0 +1,161 @@
+"""Reviewing a played Clabber round: the bidding, then mc's value of every legal card at each decision.
+
+Each decision with more than one legal card is replayed from the table's view, as
+:mod:`mc_review` does (:func:`players.mc.replay_into`: the cards played, the turned card, the
+melds declared, what each play showed), and the Clabber mc player's own estimator
+(:func:`players.mc.mc_estimates`) values every legal card from the deciding seat's information
+only: the mean round score of the seat's team when it plays that card now and every seat then
+plays ``heuristic``.  Layout ``k`` is that estimator run on one layout keyed by ``k``, so every
+card is valued on the same layouts and the loss (best minus played) is a paired difference with
+its own standard error, as in the Barbu review.  Clabber's points run larger than Barbu's (a round
+is worth 162 card points and the melds), and so do its labels (:data:`LABELS`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.cards import SUIT_LETTERS, format_card
+from ...core.seats import SEAT_NAMES
+from ...core.rng import STREAM_CLABBER_PLAY as STREAM_PLAY, STREAM_CLABBER_REVIEW as STREAM_REVIEW, stream_key
+from ..players.mc import MAX_SAMPLES, MC_WORK_SIZE, W_SUMS, mc_estimates, replay_into
+from ..players.rollout import legal_now, step
+from .round_file import PLAY, PlayedRound, start_state
+from ..state import S_SEAT, STATE_ARRAY_SIZE
+
+NOISE = 2.0
+LABELS = (("blunder", 30.0), ("mistake", 15.0), ("inaccuracy", 5.0))
+WIDTH = 100
+
+
+@dataclass
+class ClabberDecision:
+    play_no: int
+    seat: int
+    card: int
+    estimates: list  # (card, value, se), best first
+    loss: float
+    loss_se: float
+    label: str = ""
+
+    @property
+    def counts(self) -> bool:
+        return self.loss > 0 and self.loss > NOISE * self.loss_se
+
+
+def layout_values(rnd: PlayedRound, n: int, samples: int, seed: int) -> tuple[int, int, np.ndarray]:
+    """``(seat, legal mask, values)`` before play ``n``: ``values[k, card]`` the seat's team's round
+    score on layout ``k`` when it plays ``card`` now (legal cards only)."""
+    row = rnd.row
+    plays = np.array([[s, c] for s, c in rnd.plays], np.int64).reshape(-1, 2)
+    state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
+    hands = np.empty(4, np.uint64)
+    mcw = np.zeros(MC_WORK_SIZE, np.uint64)
+    root = np.uint64(stream_key(np.uint64(rnd.seed), np.uint64(rnd.index), STREAM_PLAY))
+    replay_into(np.ascontiguousarray(rnd.hands, np.uint64), np.int64(rnd.dealer), np.int64(rnd.turned),
+                np.int64(row["trump"]), np.int64(row["maker"]), rnd.rules.to_array(), plays, np.int64(n), state,
+                hands, mcw, root)
+    seat = int(state[S_SEAT])
+    legal = np.uint64(legal_now(hands[seat], state))
+    key = np.uint64(stream_key(np.uint64(seed), np.uint64(n), STREAM_REVIEW))
+    sums = mcw[W_SUMS:W_SUMS + 52].view(np.float64)
+    values = np.zeros((samples, 52))
+    for k in range(samples):
+        mc_estimates(legal, np.uint64(hands[seat]), state, mcw, np.uint64(stream_key(key, np.uint64(k), STREAM_REVIEW)),
+                     np.int64(1))
+        values[k] = sums
+    return seat, int(legal), values
+
+
+def review_round(rnd: PlayedRound, seats=None, samples: int = 100, seed: int = 0) -> tuple[list, dict]:
+    """The decisions of ``seats`` (default all) and the forced plays per seat; ``seed`` keys the layouts."""
+    if not 2 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples must be 2..{MAX_SAMPLES:,}, not {samples}")
+    seats = tuple(sorted(set(range(4) if seats is None else seats)))
+    decisions, forced = [], {s: 0 for s in seats}
+    if rnd.thrown_in:  # eight passes: no card was played, nothing to review
+        return decisions, forced
+    state, hands = start_state(rnd)
+    for i, (seat, card) in enumerate(rnd.plays):
+        legal = int(legal_now(np.uint64(hands[seat]), state))
+        if seat in seats:
+            if bin(legal).count("1") == 1:
+                forced[seat] += 1
+            else:
+                where, mask, values = layout_values(rnd, i, samples, seed)
+                assert where == seat and mask == legal, "the replay follows the record"
+                cards = [c for c in range(52) if legal >> c & 1]
+                root_n = np.sqrt(samples)
+                estimates = sorted(((c, float(values[:, c].mean()), float(values[:, c].std(ddof=1) / root_n))
+                                    for c in cards), key=lambda e: (-e[1], e[0]))
+                diff = values[:, estimates[0][0]] - values[:, card]
+                d = ClabberDecision(i, seat, card, estimates, float(diff.mean()), float(diff.std(ddof=1) / root_n))
+                d.label = next((name for name, low in LABELS if d.loss >= low), "") if d.counts else ""
+                decisions.append(d)
+        step(state, hands, np.int64(card))
+    return decisions, forced
+
+
+def bidding_text(rnd: PlayedRound) -> str:
+    calls = ", ".join(f"{SEAT_NAMES[s]} " + ("plays" if b == PLAY else "passes" if b < 0 else f"names {SUIT_LETTERS[b]}")
+                      for s, b in rnd.bids)
+    row = rnd.row
+    end = (f"trump {SUIT_LETTERS[row['trump']]}, makers {SEAT_NAMES[row['maker']]} and partner"
+           if row["maker"] >= 0 else "thrown in")
+    return f"Bidding (turned {format_card(rnd.turned)}): {calls}: {end}"
+
+
+def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, samples: int, symbols: bool = False) -> str:
+    """The review as text: the bidding, each decision with every legal card's value, a summary per seat."""
+    def wrap(cells):
+        lines, line = [], ""
+        for cell in cells:
+            if line and 7 + len(line) + 2 + len(cell) > WIDTH:
+                lines.append(" " * 7 + line)
+                line = ""
+            line = f"{line}  {cell}" if line else cell
+        return lines + ([" " * 7 + line] if line else [])
+
+    scores = rnd.scores()
+    lines = [f"Review: clabber, dealer {SEAT_NAMES[rnd.dealer]}" + (f" ({rnd.title})" if rnd.title else ""),
+             bidding_text(rnd)[:WIDTH],
+             "mc's value of each legal card: the round score of the seat's team if it plays that card now,",
+             f"± standard error, over {samples} layouts of the unseen cards; a loss counts above {NOISE:g} standard errors.",
+             "Labels by loss: " + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS)) + " points.",
+             ("Thrown in: eight passes, no card played, no score" if rnd.thrown_in
+              else f"Scores: N+S {scores[0]}  E+W {scores[1]}" if scores else "Unfinished: the play stopped early"), ""]
+    for d in decisions:
+        head = f"{SEAT_NAMES[d.seat]:<5}  trick {d.play_no // 4 + 1}  plays {format_card(d.card, symbols=symbols):>3}"
+        if d.counts:
+            head += f"   best {format_card(d.estimates[0][0], symbols=symbols):>3}, loses {d.loss:.1f}±{d.loss_se:.1f}"
+            head += f"  {d.label.upper()}" if d.label else ""
+        elif d.loss > 0:
+            head += f"   ({format_card(d.estimates[0][0], symbols=symbols)} looks {d.loss:.1f} better: within the noise)"
+        lines.append(head)
+        lines += wrap([f"{format_card(c, symbols=symbols):>3} {m:6.1f}±{s:.1f}" for c, m, s in d.estimates])
+    lines += ["", f"{'seat':<6}{'decisions':>10}{'forced':>8}{'points lost':>13}"
+              + "".join(f"{n:>14}" for n in ("inaccuracies", "mistakes", "blunders"))]
+    for s in sorted(forced):
+        mine = [d for d in decisions if d.seat == s]
+        lost = sum(d.loss for d in mine if d.counts)
+        counts = [sum(1 for d in mine if d.label == n) for n in ("inaccuracy", "mistake", "blunder")]
+        lines.append(f"{SEAT_NAMES[s]:<6}{len(mine):>10}{forced[s]:>8}{lost:>13.1f}" + "".join(f"{c:>14}" for c in counts))
+    return "\n".join(lines)
+
+
+def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples: int) -> dict:
+    scores = rnd.scores()
+    return {"game": "clabber", "dealer": SEAT_NAMES[rnd.dealer][0], "turned": format_card(rnd.turned),
+            "bidding": [{"seat": SEAT_NAMES[s][0], "call": "play" if b == PLAY else "pass" if b < 0 else SUIT_LETTERS[b]}
+                        for s, b in rnd.bids],
+            "samples": samples, "thrown_in": rnd.thrown_in, "scores": None if scores is None else {"NS": scores[0], "EW": scores[1]},
+            "decisions": [{"play": d.play_no + 1, "seat": SEAT_NAMES[d.seat][0], "card": format_card(d.card),
+                           "best": format_card(d.estimates[0][0]), "loss": round(d.loss, 3),
+                           "loss_se": round(d.loss_se, 3), "counts": d.counts, "label": d.label or None,
+                           "estimates": [{"card": format_card(c), "value": round(m, 3), "se": round(s, 3)}
+                                         for c, m, s in d.estimates]} for d in decisions],
+            "seats": {SEAT_NAMES[s][0]: {"decisions": sum(1 for d in decisions if d.seat == s), "forced_plays": n,
+                                         "points_lost": round(sum(d.loss for d in decisions if d.seat == s and d.counts), 3)}
+                      for s, n in forced.items()}}
