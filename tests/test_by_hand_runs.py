@@ -5,7 +5,7 @@ plain Python ``play_chunk`` (no engine), then damaged in ways the manifest must 
 import polars as pl
 import pytest
 
-from barbu_sim.core.rundir import chunk_problem, part_path, read_manifest, verify_chunks
+from barbu_sim.core.rundir import chunk_problem, part_index, part_path, parts_on_disk, read_manifest, verify_chunks
 from barbu_sim.core.runs import fill_chunks, start_run
 
 
@@ -20,6 +20,16 @@ def make_run(run_dir):
 
 def items(run_dir, k):
     return pl.read_parquet(part_path(run_dir, k))["item"].to_list()
+
+
+def test_a_chunk_file_name_reads_back_as_its_chunk(tmp_path):
+    for k in (0, 7, 999_999, 1_234_567):
+        assert part_index(part_path(tmp_path, k)) == k
+    for name in ("part-1.parquet", "part-000001.parquet.tmp", "part-00000x.parquet", "report.md"):
+        assert part_index(tmp_path / name) is None
+    make_run(tmp_path)
+    (tmp_path / "records" / "part-x.parquet").write_bytes(b"")
+    assert parts_on_disk(tmp_path) == {k: part_path(tmp_path, k) for k in range(3)}
 
 
 def test_ten_items_in_chunks_of_four(tmp_path):

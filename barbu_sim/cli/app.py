@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from typing import Annotated, Optional
 
 import typer
@@ -252,3 +253,71 @@ def interrupted(message: str) -> None:
     if kernel_still_running():  # a kernel cannot be stopped or joined: end the process now
         exit_now(130)
     raise typer.Exit(130)
+
+
+# What the commands that play one deal or round share.
+SymbolsOpt = Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")]
+RecordForceOpt = Annotated[bool, typer.Option(help="Replace the --record file if it exists.")]
+
+# What `run` and `clabber run` share: options, and helpers whose ``game`` is the command's prefix,
+# "barbu-sim" or "barbu-sim clabber".
+ThreadsOpt = Annotated[Optional[int], typer.Option(
+    metavar="N", help="Worker threads (default: all cores). Results do not depend on it.")]
+RunOutOpt = Annotated[str, typer.Option(
+    "--out", metavar="DIR", help="Run directory to write (records/*.parquet + manifest.json).")]
+ResumeOpt = Annotated[bool, typer.Option(
+    help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")]
+ProgressOpt = Annotated[bool, typer.Option(help="Show a progress bar.")]
+
+
+def check_run_flags(out: str, seed: int | None, resume: bool, force: bool) -> None:
+    """A run command's first checks: not both --resume and --force, a usable --out, a valid --seed."""
+    if resume and force:
+        raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
+    check_out(out)
+    if seed is not None:
+        check_seed(seed)
+
+
+@contextmanager
+def run_errors(game: str, out: str):
+    """A run command's failures: Ctrl-C and a full disk keep the completed chunks and say how to finish the
+    run (a full disk is an environment failure: exit 1); a user mistake is a one-line error."""
+    from pathlib import Path
+
+    from ..core.files import OutputError
+    finish = f"{game} run --resume --out {out}"
+    try:
+        yield
+    except KeyboardInterrupt:
+        interrupted(f"the completed chunks are saved; finish with: {finish}")
+    except OutputError as e:  # a full disk: the run stays consistent, and resumable
+        again = f"finish the run with: {finish}" if (Path(out) / "manifest.json").exists() else "run the command again"
+        fail(f"{e}; once that is fixed, {again}", code=1)
+    except ValueError as e:
+        fail(str(e))
+
+
+def echo_run_done(game: str, summary, unit: str, where, resume: bool) -> None:
+    """What a run command prints at the end: what was played (or that a resumed run was already
+    complete), where, and the commands that read the run."""
+    next_steps = f"Next: {game} report {summary.run_dir}   and   {game} plot {summary.run_dir}"
+    if resume and summary.played == 0:
+        typer.echo(f"{summary.run_dir} is already complete ({summary.done:,} {unit}); nothing to do. {next_steps}")
+        return
+    typer.echo(f"{summary.done:,} {unit} in {summary.wall_seconds:.1f} s "
+               f"({summary.per_second:,.0f} {unit}/s) -> {summary.run_dir}")
+    if where.name != "local":
+        typer.echo(f"Played on {where.describe()}")
+    typer.echo(next_steps)
+
+
+def echo_report(summary: str, paths: list, note: str | None, *paragraphs: str) -> None:
+    """What a report command prints: the note of a run not yet complete, each paragraph, the headline
+    tables, the files written, and the note again (last, where it is seen)."""
+    for line in ([note] if note else []) + list(paragraphs):
+        typer.echo(line + "\n")
+    typer.echo(summary)
+    typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
+    if note:
+        typer.echo(note)

@@ -11,8 +11,10 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    BARBU_STRATEGY_CHOICES, PLUGIN_SPECS, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_new_file, check_out,
-    check_out_writable, check_range, check_seed, cli_backend, fail, interrupted, load_cli_rules, per_seat,
+    BARBU_STRATEGY_CHOICES, PLUGIN_SPECS, BackendOpt, OptionOpt, ProgressOpt, RayAddressOpt, RecordForceOpt,
+    ResumeOpt, RulesOpt, RunOutOpt, SymbolsOpt, ThreadsOpt, app, check_new_file, check_out_writable, check_range,
+    check_run_flags, check_seed, cli_backend, echo_report, echo_run_done, fail, interrupted, load_cli_rules, per_seat,
+    run_errors,
 )
 
 CONTRACT_NAMES = "no-tricks, no-queens, no-last-two, no-hearts, barbu, trumps, domino"  # barbu.rules.CONTRACTS
@@ -63,10 +65,10 @@ def play(
     seat_strategy: SeatStrategyOpt = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
-    symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
+    symbols: SymbolsOpt = False,
     explain: Annotated[bool, typer.Option(help="At each decision of a seat playing mc, print every legal card's estimated score with its standard error.")] = False,
     record: Annotated[Optional[str], typer.Option(metavar="FILE", help="Also write the deal as a played-deal file, which barbu-sim review reads.")] = None,
-    force: Annotated[bool, typer.Option(help="Replace the --record file if it exists.")] = False,
+    force: RecordForceOpt = False,
 ):
     """Play one deal under a contract and print it trick by trick.
 
@@ -133,11 +135,11 @@ def run(
     rules: RulesOpt = None,
     option: OptionOpt = None,
     seed: Annotated[Optional[int], typer.Option(help="Seed 0..2^64-1 (default 0): deal i is a pure function of (seed, i).")] = None,
-    threads: Annotated[Optional[int], typer.Option(metavar="N", help="Worker threads (default: all cores). Results do not depend on it.")] = None,
-    out: Annotated[str, typer.Option("--out", metavar="DIR", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/latest",
-    resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")] = False,
+    threads: ThreadsOpt = None,
+    out: RunOutOpt = "runs/latest",
+    resume: ResumeOpt = False,
     force: Annotated[bool, typer.Option(help="Replace a run already in --out (its records, report and charts are deleted).")] = False,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    progress: ProgressOpt = True,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
 ):
@@ -160,14 +162,9 @@ def run(
     from ..barbu.rules.config import CONTRACTS, parse_contract
     from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
     from ..barbu.players.registry import check_rules
-    from ..core.files import OutputError
     from ..core.seats import parse_seat
-    try:
-        if resume and force:
-            raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
-        check_out(out)
-        if seed is not None:
-            check_seed(seed)
+    with run_errors("barbu-sim", out):
+        check_run_flags(out, seed, resume, force)
         given = {"deals": deals, "seed": seed, "trump": trump, "domino_rank": domino_rank,
                  "contracts": [CONTRACTS[parse_contract(c)] for c in contract] if contract else None,
                  "strategies": per_seat(strategy or "heuristic", seat_strategy, "--seat-strategy")
@@ -185,24 +182,7 @@ def run(
             config = RunConfig(**{"deals": 5_000_000, "contracts": list(CONTRACTS), **given})
             check_rules(config.strategies, config.rules_obj)  # before the run's folder is made
             summary = run_simulation(out, config, force=force, threads=threads, progress=progress, backend=where)
-    except KeyboardInterrupt:
-        interrupted(f"the completed chunks are saved; finish with: barbu-sim run --resume --out {out}")
-    except OutputError as e:  # a full disk: the run stays consistent, and resumable
-        from pathlib import Path
-        again = (f"finish the run with: barbu-sim run --resume --out {out}" if (Path(out) / "manifest.json").exists()
-                 else "run the command again")
-        fail(f"{e}; once that is fixed, {again}", code=1)
-    except ValueError as e:
-        fail(str(e))
-    if resume and summary.played == 0:
-        typer.echo(f"{summary.run_dir} is already complete ({summary.done:,} deals); nothing to do. "
-                   f"Next: barbu-sim report {summary.run_dir}   and   barbu-sim plot {summary.run_dir}")
-        return
-    typer.echo(f"{summary.done:,} deals in {summary.wall_seconds:.1f} s "
-               f"({summary.per_second:,.0f} deals/s) -> {summary.run_dir}")
-    if where.name != "local":
-        typer.echo(f"Played on {where.describe()}")
-    typer.echo(f"Next: barbu-sim report {summary.run_dir}   and   barbu-sim plot {summary.run_dir}")
+    echo_run_done("barbu-sim", summary, "deals", where, resume)
 
 
 def _fixed_domino_rank(the_rules, given: dict) -> None:
@@ -260,14 +240,7 @@ def report(run_dir: RunDir):
         rules = run_rules(snap)
     except ValueError as e:
         fail(str(e))
-    if note:
-        typer.echo(note + "\n")
-    if rules != Rules():
-        typer.echo(rules_note(rules) + "\n")
-    typer.echo(terminal_summary(tables))
-    typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
-    if note:
-        typer.echo(note)
+    echo_report(terminal_summary(tables), paths, note, *([rules_note(rules)] if rules != Rules() else []))
 
 
 @app.command()

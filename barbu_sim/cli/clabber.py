@@ -12,8 +12,10 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    CLABBER_BIDDING, CLABBER_STRATEGIES, MAX_SAMPLES, PLUGIN_SPECS, BackendOpt, Typer, RayAddressOpt, app, check_new_file, check_out, check_out_writable, check_range, check_seed, cli_backend, fail, interrupted,
-    per_seat,
+    CLABBER_BIDDING, CLABBER_STRATEGIES, MAX_SAMPLES, PLUGIN_SPECS, BackendOpt, ProgressOpt, RayAddressOpt,
+    RecordForceOpt, ResumeOpt, RunOutOpt, SymbolsOpt, ThreadsOpt, Typer, app, check_new_file, check_out_writable,
+    check_range, check_run_flags, check_seed, cli_backend, echo_report, echo_run_done, fail, interrupted, per_seat,
+    run_errors,
 )
 
 clabber_app = Typer(help="""Clabber, the 24-card partnership game: play, simulate, report, full games.
@@ -45,7 +47,6 @@ OptionOpt = Annotated[Optional[list[str]], typer.Option(
          "meld-ranking=fours-first|points-first, meld-show=in-turn|at-once. Repeatable.")]
 SeedOpt = Annotated[int, typer.Option(metavar="SEED", help="Seed 0..2^64-1: round i is a pure function of (seed, i).")]
 MAX_GAMES = 100_000_000  # games per `clabber game` call
-ThreadsOpt = Annotated[Optional[int], typer.Option(metavar="N", help="Worker threads (default: all cores). Results do not depend on it.")]
 
 
 def _setup(strategy, seat_strategy, bidding, seat_bidding, option):
@@ -91,9 +92,9 @@ def play(
     strategy: StrategyOpt = "heuristic",
     seat_strategy: SeatStrategyOpt = None,
     option: OptionOpt = None,
-    symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
+    symbols: SymbolsOpt = False,
     record: Annotated[Optional[str], typer.Option(metavar="FILE", help="Also write the round as a played-round file, which barbu-sim review reads.")] = None,
-    force: Annotated[bool, typer.Option(help="Replace the --record file if it exists.")] = False,
+    force: RecordForceOpt = False,
 ):
     """Play one round and print it: the deal, the bidding, the melds, the tricks and the score.
 
@@ -156,10 +157,10 @@ def run(
     seed: Annotated[Optional[int], typer.Option(metavar="SEED", help="Seed (default 0): round i is a pure function of (seed, i).")] = None,
     option: OptionOpt = None,
     threads: ThreadsOpt = None,
-    out: Annotated[str, typer.Option("--out", metavar="DIR", help="Run directory to write (records/*.parquet + manifest.json).")] = "runs/clabber",
-    resume: Annotated[bool, typer.Option(help="Finish the interrupted run in --out with its own settings (other flags must agree with them).")] = False,
+    out: RunOutOpt = "runs/clabber",
+    resume: ResumeOpt = False,
     force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    progress: ProgressOpt = True,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
 ):
@@ -180,14 +181,9 @@ def run(
       barbu-sim clabber run -n 50000000 --bidding mc --backend ray --ray-address auto --out runs/c2
     """
     from ..clabber.runs import RunConfig, check_resume_settings, run as run_rounds
-    from ..core.files import OutputError
     from ..core.seats import parse_seat
-    try:
-        if resume and force:
-            raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
-        check_out(out)
-        if seed is not None:
-            check_seed(seed)
+    with run_errors("barbu-sim clabber", out):
+        check_run_flags(out, seed, resume, force)
         strategies, policies, rules = _setup(strategy or "heuristic", seat_strategy, bidding or "accept-first",
                                              seat_bidding, option)
         given = {"rounds": rounds, "seed": seed, "dealer": parse_seat(dealer) if dealer is not None else None,
@@ -203,23 +199,7 @@ def run(
             config = RunConfig(**{"rounds": 1_000_000, "bidding": policies, "strategies": strategies,
                                   "rules": rules.to_dict(), **given})
             summary = run_rounds(out, config, force=force, threads=threads, progress=progress, backend=where)
-    except KeyboardInterrupt:
-        interrupted(f"the completed chunks are saved; finish with: barbu-sim clabber run --resume --out {out}")
-    except OutputError as e:  # a full disk: the run stays consistent, and resumable
-        again = (f"finish the run with: barbu-sim clabber run --resume --out {out}" if (Path(out) / "manifest.json").exists()
-                 else "run the command again")
-        fail(f"{e}; once that is fixed, {again}", code=1)
-    except ValueError as e:
-        fail(str(e))
-    if resume and summary.played == 0:
-        typer.echo(f"{summary.run_dir} is already complete ({summary.done:,} rounds); nothing to do. "
-                   f"Next: barbu-sim clabber report {summary.run_dir}   and   barbu-sim clabber plot {summary.run_dir}")
-        return
-    typer.echo(f"{summary.done:,} rounds in {summary.wall_seconds:.1f} s "
-               f"({summary.per_second:,.0f} rounds/s) -> {summary.run_dir}")
-    if where.name != "local":
-        typer.echo(f"Played on {where.describe()}")
-    typer.echo(f"Next: barbu-sim clabber report {summary.run_dir}   and   barbu-sim clabber plot {summary.run_dir}")
+    echo_run_done("barbu-sim clabber", summary, "rounds", where, resume)
 
 
 RunDir = Annotated[str, typer.Argument(metavar="RUN_DIR", help="A run directory written by barbu-sim clabber run.")]
@@ -243,12 +223,7 @@ def report(run_dir: RunDir):
         note = incomplete_note(snap)
     except ValueError as e:
         fail(str(e))
-    if note:
-        typer.echo(note + "\n")
-    typer.echo(terminal_summary(tables))
-    typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
-    if note:
-        typer.echo(note)
+    echo_report(terminal_summary(tables), paths, note)
 
 
 @clabber_app.command()

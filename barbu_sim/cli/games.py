@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    MAX_SAMPLES, BackendOpt, OptionOpt, RayAddressOpt, RulesOpt, app, check_out_writable, check_range, check_seed, cli_backend,
+    MAX_SAMPLES, BackendOpt, OptionOpt, ProgressOpt, RayAddressOpt, RulesOpt, app, check_out_writable, check_range, check_seed, cli_backend,
     fail, interrupted, load_cli_rules, per_seat,
 )
 from .barbu import CONTRACT_POLICIES, DOUBLING_POLICIES, PLAY_STRATEGY_HELP
@@ -37,7 +37,7 @@ def game(
     option: OptionOpt = None,
     out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Directory for hands.parquet and summary.json.")] = None,
     show: Annotated[Optional[int], typer.Option(metavar="G", help="Print game number G (0 = the first) as a score sheet.")] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    progress: ProgressOpt = True,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
 ):

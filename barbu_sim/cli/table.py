@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    OptionOpt, RulesOpt, app, check_new_file, check_range, check_seed, fail, interrupted, load_cli_rules, per_seat,
+    OptionOpt, RulesOpt, SymbolsOpt, app, check_new_file, check_range, check_seed, fail, interrupted, load_cli_rules, per_seat,
 )
 
 REVIEW_SAMPLES_MAX = 100_000
@@ -25,7 +25,7 @@ def review(
     samples: Annotated[int, typer.Option(metavar="N", help=f"Layouts of the unseen cards per decision (2..{REVIEW_SAMPLES_MAX:,}); more is sharper and slower.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the layouts: the same file, seats, samples and seed give the same numbers.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON, for tools.")] = False,
-    symbols: Annotated[bool, typer.Option(help="Print suits as ♠♥♦♣.")] = False,
+    symbols: SymbolsOpt = False,
 ):
     """Annotate a played deal card by card: what each legal card was worth, and where points were lost.
 

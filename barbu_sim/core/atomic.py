@@ -5,6 +5,11 @@ shared machine one core is often slower than the other for a while, and an even
 split then waits for the slow one.  Instead, each thread loops claiming the next
 chunk from a shared counter with :func:`claim`, so a fast core simply plays more
 chunks.  Results do not change: deal ``i`` depends only on ``(seed, i)``.
+
+Each parallel kernel writes the same claim loop out (a ``prange`` over the workers, each
+claiming chunk numbers ``k`` until none are left and playing items ``k * chunk`` up to
+``min(n, k * chunk + chunk)``): numba cannot cache a kernel that hands its chunk function
+to a shared loop.  tests/test_claim_loop.py holds the loop's form and keeps the copies alike.
 """
 
 from numba import types

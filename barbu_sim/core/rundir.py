@@ -11,6 +11,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -92,9 +93,24 @@ def check_manifest_shape(manifest: dict, path, unit: str) -> None:
             raise bad(f"chunks.{key}.sha256", "a checksum string", entry.get("sha256"))
 
 
+PART_NAME = "part-{:06d}.parquet"  # chunk k's file in records/; read back by part_index
+_PART_NAME = re.compile(r"part-(\d{6,})\.parquet")
+
+
 def part_path(run_dir: Path, k: int) -> Path:
     """The Parquet file of chunk ``k``."""
-    return Path(run_dir) / "records" / f"part-{k:06d}.parquet"
+    return Path(run_dir) / "records" / PART_NAME.format(k)
+
+
+def part_index(path: Path) -> int | None:
+    """The chunk whose file ``path`` is (see :data:`PART_NAME`), or ``None`` for another file."""
+    match = _PART_NAME.fullmatch(Path(path).name)
+    return int(match.group(1)) if match else None
+
+
+def parts_on_disk(run_dir) -> dict[int, Path]:
+    """The chunk files in ``run_dir/records``, by chunk."""
+    return {k: p for p in (Path(run_dir) / "records").glob("part-*.parquet") if (k := part_index(p)) is not None}
 
 
 def _sha256(path: Path) -> str:
@@ -134,7 +150,7 @@ def verify_chunks(run_dir, manifest: dict) -> list[str]:
     """Every difference between the chunk files on disk and the manifest's record of them."""
     run_dir = Path(run_dir)
     ledger = _ledger(manifest)
-    on_disk = {int(p.name[5:11]) for p in (run_dir / "records").glob("part-*.parquet")}
+    on_disk = set(parts_on_disk(run_dir))
     if ledger is None:  # a run written before chunks were recorded: count them, at least
         if len(on_disk) != manifest.get("chunks_done"):
             return [f"{len(on_disk)} chunk files for {manifest.get('chunks_done')} chunks done"]
@@ -191,12 +207,12 @@ def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None,
     ledger = _ledger(manifest)
     if ledger is None:  # a run written before chunks were recorded: every chunk file on disk
         problems = verify_chunks(run_dir, manifest)
-        parts = sorted((run_dir / "records").glob("part-*.parquet"))
+        parts = [p for _, p in sorted(parts_on_disk(run_dir).items())]
     else:
         listed = sorted(ledger)
         problems = [p for k in listed if (p := chunk_problem(run_dir, k, ledger[k]))]
         if not being_written:
-            on_disk = {int(p.name[5:11]) for p in (run_dir / "records").glob("part-*.parquet")}
+            on_disk = set(parts_on_disk(run_dir))
             problems += [p for k in sorted(on_disk - set(ledger)) if (p := chunk_problem(run_dir, k, None))]
         parts = [part_path(run_dir, k) for k in listed]
     if problems:

@@ -29,7 +29,7 @@ import polars as pl
 
 from .. import __version__
 from . import files
-from .rundir import LOCK_FILE, RunError, chunk_problem, part_path, read_manifest
+from .rundir import LOCK_FILE, RunError, chunk_problem, part_path, parts_on_disk, read_manifest
 
 OUTPUTS = ("records", "report", "plots")  # what a run directory holds besides its manifest; --force clears them
 @dataclass
@@ -234,8 +234,8 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
     todo = [k for k in range(n_chunks) if f"{k:06d}" not in ledger]
     for k in todo:
         part_path(run_dir, k).unlink(missing_ok=True)
-    for p in (run_dir / "records").glob("part-*.parquet"):  # beyond the run's last chunk: not this run's
-        if int(p.name[5:11]) >= n_chunks:
+    for k, p in parts_on_disk(run_dir).items():  # beyond the run's last chunk: not this run's
+        if k >= n_chunks:
             p.unlink()
     chunks_done = n_chunks - len(todo)
     done = total - sum(chunk_size(k) for k in todo)

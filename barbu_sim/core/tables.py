@@ -71,6 +71,17 @@ def write_table(table: pl.DataFrame, out_dir: Path, name: str) -> list[Path]:
     return replace_set(table_writers(table, out_dir, name), what=f"the {name} table")
 
 
+def report_head(title: str, facts: str, note: str | None, *paragraphs: str) -> list[str]:
+    """The top lines of a run's ``report.md``: the title, a line of the run's facts, the note of a
+    run not yet complete (in bold), then each paragraph."""
+    head = [f"# {title}", "", facts, ""]
+    if note:
+        head += [f"**{note}**", ""]
+    for paragraph in paragraphs:
+        head += [paragraph, ""]
+    return head
+
+
 def write_report_set(out_dir: Path, head: list[str], tables: dict[str, pl.DataFrame], titles: dict[str, str],
                      *, not_in_markdown: tuple[str, ...] = ()) -> list[Path]:
     """A run's report: each table as CSV and JSON, and ``report.md`` (the ``head`` lines, then each

@@ -8,7 +8,7 @@ import polars as pl
 
 from ...core.rundir import Snapshot, incomplete_note as run_note, snapshot_run
 from ...core.seats import SEAT_LETTERS
-from ...core.tables import plain, shown_small_n, write_report_set
+from ...core.tables import plain, report_head, shown_small_n, write_report_set
 from ..rules.config import Rules
 from ..rules.text import preset_changes
 from .analysis import (
@@ -89,21 +89,15 @@ def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Pat
     The files are replaced as a set: all of them, or (if a write fails) none.
     """
     snap = snapshot(run)
-    run_dir, manifest = snap.run_dir, snap.manifest
     tables = tables if tables is not None else build_tables(snap)
-    cfg = manifest["config"]
-    head = [f"# barbu-sim report: {run_dir.name}", "",
-            f"{manifest['deals_done']:,} deals, seed {cfg['seed']}, strategies {', '.join(cfg['strategies'])}, "
-            f"declarer seat {SEAT_LETTERS[cfg['declarer']]}, trump choice `{cfg['trump']}`, domino rank `{cfg['domino_rank']}`, "
-            f"barbu-sim {manifest['package_version']}.", ""]
-    note = incomplete_note(snap)
-    if note:
-        head += [f"**{note}**", ""]
-    rules = run_rules(snap)
-    if rules != Rules():  # a run under the default rules reads as before
-        head += [rules_note(rules), ""]
-    head += ["Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).", ""]
-    return write_report_set(run_dir / "report", head, tables, TITLES, not_in_markdown=("distribution",))
+    manifest, cfg, rules = snap.manifest, snap.manifest["config"], run_rules(snap)
+    facts = (f"{manifest['deals_done']:,} deals, seed {cfg['seed']}, strategies {', '.join(cfg['strategies'])}, "
+             f"declarer seat {SEAT_LETTERS[cfg['declarer']]}, trump choice `{cfg['trump']}`, "
+             f"domino rank `{cfg['domino_rank']}`, barbu-sim {manifest['package_version']}.")
+    rules_line = [rules_note(rules)] if rules != Rules() else []  # a run under the default rules reads as before
+    head = report_head(f"barbu-sim report: {snap.run_dir.name}", facts, incomplete_note(snap), *rules_line,
+                       "Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).")
+    return write_report_set(snap.run_dir / "report", head, tables, TITLES, not_in_markdown=("distribution",))
 
 
 def incomplete_note(run) -> str | None:

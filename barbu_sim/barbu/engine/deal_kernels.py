@@ -139,7 +139,8 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
     """
     n_chunks = (n + chunk - 1) // chunk
     next_chunk = np.zeros(1, np.int64)
-    # One worker per thread, each claiming chunks until none are left (see core.atomic).
+    # The claim loop of core.atomic, written out in each parallel kernel: numba cannot cache a kernel that
+    # hands its chunk function to a shared loop. tests/test_claim_loop.py keeps the three copies alike.
     for _ in prange(max(1, min(workers, n_chunks))):
         while True:
             k = claim(next_chunk)

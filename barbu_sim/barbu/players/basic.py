@@ -54,6 +54,19 @@ def lowest_rank_card(mask, hand):
 
 
 @njit(inline="always", cache=True)
+def _lead_low(legal, hand):
+    """Lead low, from a short suit when it has a low card."""
+    best, best_len = -1, 99
+    for s in range(4):
+        ln = lane(legal, s)
+        if ln and lowest_bit(ln) <= 6:
+            n = popcount(lane(hand, s))
+            if n < best_len:
+                best, best_len = 13 * s + lowest_bit(ln), n
+    return best if best >= 0 else lowest_rank_card(legal, hand)
+
+
+@njit(inline="always", cache=True)
 def _penalty_cards(contract):
     """Cards it costs to win in a negative contract (the ones to avoid winning)."""
     if contract == NO_QUEENS:
@@ -104,15 +117,7 @@ def _negative(legal, hand, state):
         # Tricks 1-11 cost nothing: spend the high cards now, keep the low ones for the end.
         return highest_rank_card(legal, hand)
     if n_in == 0:
-        # Lead low, from a short suit when it has a low card.
-        best, best_len = -1, 99
-        for s in range(4):
-            ln = lane(legal, s)
-            if ln and lowest_bit(ln) <= 6:
-                n = popcount(lane(hand, s))
-                if n < best_len:
-                    best, best_len = 13 * s + lowest_bit(ln), n
-        return best if best >= 0 else lowest_rank_card(legal, hand)
+        return _lead_low(legal, hand)
     win = np.int64(state[S_WIN_CARD])
     led = win // 13  # no trumps: the winning card is of the led suit
     if lane(legal, led) == np.uint64(0) or (legal & ~suit_bits(led)):
@@ -133,7 +138,13 @@ def _is_master(card, hand, played):
 
 
 @njit(inline="always", cache=True)
-def _trumps(legal, hand, state):
+def _trumps(legal, hand, state, draw_low):
+    """The Trumps rules of ``basic`` and ``heuristic`` (one rule set; they differ in one lead).
+
+    Leading with trumps out and no master trump, the declarer with 4+ trumps draws anyway:
+    with its top trump (``draw_low`` false: basic) or a low one (``draw_low`` true: heuristic,
+    as the top one would fall to a higher).
+    """
     trump = np.int64(state[S_PARAM])
     tmask = suit_bits(trump)
     played = state[S_PLAYED]
@@ -144,8 +155,10 @@ def _trumps(legal, hand, state):
         if my_trumps and (outside & tmask):
             top = highest_bit(my_trumps)
             declarer = state[S_DECLARER] == state[S_SEAT]
-            if _is_master(top, hand, played) or (declarer and popcount(my_trumps) >= 4):
-                return top  # draw trumps
+            if _is_master(top, hand, played):
+                return top  # draw trumps with a master
+            if declarer and popcount(my_trumps) >= 4:
+                return lowest_bit(my_trumps) if draw_low else top  # draw trumps anyway
         for s in range(4):  # cash a side-suit winner
             ln = lane(legal, s)
             if s != trump and ln:
@@ -250,7 +263,7 @@ def basic_tricks(legal, hand, state, rng):
     if popcount(legal) == 1:
         return lowest_bit(legal)
     if np.int64(state[S_CONTRACT]) == TRUMPS:
-        return _trumps(legal, hand, state)
+        return _trumps(legal, hand, state, False)
     return _negative(legal, hand, state)
 
 

@@ -8,29 +8,14 @@ import numpy as np
 from ...core.jit import njit
 
 from ...core.bits import highest_bit, lowest_bit, popcount
-from .basic import _domino, _is_master, _negative_discard, _penalty_cards, highest_rank_card, lowest_rank_card
+from .basic import _domino, _lead_low, _negative_discard, _penalty_cards, _trumps, highest_rank_card
 from ..rules.play_rules import above, below, lane, suit_bits
 from ..rules.config import BARBU, DOMINO, HEARTS_MASK, KING_OF_HEARTS, NO_LAST_TWO, NO_QUEENS, TRUMPS
-from ..state import (
-    S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, S_WIN_CARD,
-)
+from ..state import S_CONTRACT, S_N_IN_TRICK, S_PLAYED, S_TRICK, S_TRICK_CARDS, S_WIN_CARD
 
 U1 = np.uint64(1)
 KH = U1 << np.uint64(KING_OF_HEARTS)
 LAST_FREE_TRICK = 9  # No Last Two: tricks 0..8 (1-9) are spent shedding high cards
-
-
-@njit(inline="always", cache=True)
-def _lead_low(legal, hand):
-    """Lead low, from a short suit when it has a low card."""
-    best, best_len = -1, 99
-    for s in range(4):
-        ln = lane(legal, s)
-        if ln and lowest_bit(ln) <= 6:
-            n = popcount(lane(hand, s))
-            if n < best_len:
-                best, best_len = 13 * s + lowest_bit(ln), n
-    return best if best >= 0 else lowest_rank_card(legal, hand)
 
 
 @njit(inline="always", cache=True)
@@ -87,72 +72,12 @@ def _negative(legal, hand, state):
 
 
 @njit(inline="always", cache=True)
-def _trumps(legal, hand, state):
-    trump = np.int64(state[S_PARAM])
-    tmask = suit_bits(trump)
-    played = state[S_PLAYED]
-    n_in = np.int64(state[S_N_IN_TRICK])
-    if n_in == 0:
-        my_trumps = legal & tmask
-        if my_trumps and (~hand & ~played & tmask):
-            top = highest_bit(my_trumps)
-            declarer = state[S_DECLARER] == state[S_SEAT]
-            if _is_master(top, hand, played):
-                return top  # draw trumps with a master
-            if declarer and popcount(my_trumps) >= 4:
-                return lowest_bit(my_trumps)  # draw with a low one: the top one would fall to a higher
-        for s in range(4):  # cash a side-suit winner
-            ln = lane(legal, s)
-            if s != trump and ln:
-                top = 13 * s + highest_bit(ln)
-                if _is_master(top, hand, played):
-                    return top
-        side = legal & ~tmask
-        if side:  # lead low from the shortest side suit, to ruff it later
-            best, best_len = -1, 99
-            for s in range(4):
-                ln = lane(side, s)
-                if ln:
-                    n = popcount(ln)
-                    if n < best_len:
-                        best, best_len = 13 * s + lowest_bit(ln), n
-            return best
-        return lowest_bit(legal)
-    win = np.int64(state[S_WIN_CARD])
-    led = np.int64(state[S_TRICK_CARDS]) // 13  # the first card of the trick
-    following = (legal & ~suit_bits(led)) == np.uint64(0)
-    if following:
-        if win // 13 != led:  # already ruffed
-            return lowest_bit(legal)
-        winners = legal & above(win)
-        if winners:
-            if n_in == 3:
-                return lowest_bit(winners)
-            top = highest_bit(winners)
-            if _is_master(top, hand, played):
-                return top
-        return lowest_bit(legal)
-    my_trumps = legal & tmask
-    if my_trumps:
-        if win // 13 == trump:
-            over = my_trumps & above(win)
-            if over:
-                return lowest_bit(over)
-            rest = legal & ~tmask
-            if rest:
-                return lowest_rank_card(rest, hand)
-            return lowest_bit(my_trumps)
-        return lowest_bit(my_trumps)  # ruff as cheaply as possible
-    return lowest_rank_card(legal, hand)
-
-
-@njit(inline="always", cache=True)
 def heuristic_tricks(legal, hand, state, rng):
     """The heuristic's trick-contract half (the engine's trick loop inlines only this)."""
     if popcount(legal) == 1:
         return lowest_bit(legal)
     if np.int64(state[S_CONTRACT]) == TRUMPS:
-        return _trumps(legal, hand, state)
+        return _trumps(legal, hand, state, True)
     return _negative(legal, hand, state)
 
 

@@ -14,7 +14,7 @@ import polars as pl
 
 from ...core.rundir import RunError, Snapshot, incomplete_note as run_note, snapshot_run
 from ...core.seats import SEAT_LETTERS
-from ...core.tables import shown_small_n, write_report_set
+from ...core.tables import report_head, shown_small_n, write_report_set
 from .analysis import GROUPINGS, by_group, clabber_scores, meld_frequencies
 
 SCORE_FIELDS = ["team", "metric", "n", "mean", "std", "se", "ci_low", "ci_high"]
@@ -61,18 +61,14 @@ def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Pat
     The files are replaced as a set: all of them, or (if a write fails) none.
     """
     snap = snapshot(run)
-    run_dir, manifest = snap.run_dir, snap.manifest
     tables = tables if tables is not None else build_tables(snap)
-    cfg = manifest["config"]
-    head = [f"# barbu-sim Clabber report: {run_dir.name}", "",
-            f"{manifest['rounds_done']:,} rounds, seed {cfg['seed']}, dealer seat {SEAT_LETTERS[cfg['dealer']]}, "
-            f"bidding {', '.join(cfg['bidding'])}, strategies {', '.join(cfg['strategies'])}, "
-            f"rules {cfg['rules']}, barbu-sim {manifest['package_version']}.", ""]
-    note = incomplete_note(snap)
-    if note:
-        head += [f"**{note}**", ""]
-    head += ["CIs are 95% normal intervals (mean ± 1.96 se).", ""]
-    return write_report_set(run_dir / "report", head, tables, TITLES)
+    manifest, cfg = snap.manifest, snap.manifest["config"]
+    facts = (f"{manifest['rounds_done']:,} rounds, seed {cfg['seed']}, dealer seat {SEAT_LETTERS[cfg['dealer']]}, "
+             f"bidding {', '.join(cfg['bidding'])}, strategies {', '.join(cfg['strategies'])}, "
+             f"rules {cfg['rules']}, barbu-sim {manifest['package_version']}.")
+    head = report_head(f"barbu-sim Clabber report: {snap.run_dir.name}", facts, incomplete_note(snap),
+                       "CIs are 95% normal intervals (mean ± 1.96 se).")
+    return write_report_set(snap.run_dir / "report", head, tables, TITLES)
 
 
 def incomplete_note(run) -> str | None:

@@ -109,6 +109,8 @@ def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_
     """
     n_chunks = (n + chunk - 1) // chunk
     next_chunk = np.zeros(1, np.int64)
+    # The claim loop of core.atomic, written out in each parallel kernel: numba cannot cache a kernel that
+    # hands its chunk function to a shared loop. tests/test_claim_loop.py keeps the three copies alike.
     for _ in prange(max(1, min(workers, n_chunks))):
         while True:
             k = claim(next_chunk)

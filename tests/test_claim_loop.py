@@ -1,0 +1,72 @@
+"""The parallel kernels' claim loops (see barbu_sim.core.atomic) stay copies of one loop.
+
+numba cannot cache a kernel that hands its chunk function to a shared loop, so each parallel
+kernel writes the loop out; this test reads the kernels' source (no numba) and compares them.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import barbu_sim
+
+PACKAGE = Path(barbu_sim.__file__).parent
+
+# (module, kernel, chunk function) of every kernel that claims chunks.
+KERNELS = [
+    ("barbu/engine/deal_kernels.py", "play_batch_kernel", "_play_chunk"),
+    ("clabber/engine/game_kernels.py", "games_batch_kernel", "_games_chunk"),
+    ("clabber/engine/round_kernels.py", "rounds_batch_kernel", "_rounds_chunk"),
+]
+
+# The loop, up to the chunk's call, as ast.unparse writes it.
+CLAIM_LOOP = [
+    "n_chunks = (n + chunk - 1) // chunk",
+    "next_chunk = np.zeros(1, np.int64)",
+    "for _ in prange(max(1, min(workers, n_chunks))):",
+    "while True:",
+    "k = claim(next_chunk)",
+    "if k >= n_chunks:",
+    "break",
+    "lo = k * chunk",
+]
+
+
+def _kernel(path: str, name: str) -> ast.FunctionDef:
+    tree = ast.parse((PACKAGE / path).read_text(encoding="utf-8"))
+    return next(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == name)
+
+
+def _lines(statements) -> list[str]:
+    """Each statement's first line, nested blocks flattened, formatting and comments normalised away."""
+    out = []
+    for stmt in statements:
+        out.append(ast.unparse(stmt).splitlines()[0])
+        for field in ("body", "orelse"):
+            out += _lines(getattr(stmt, field, []) if isinstance(stmt, (ast.For, ast.While, ast.If)) else [])
+    return out
+
+
+@pytest.mark.parametrize("path, name, play_chunk", KERNELS)
+def test_claim_loop_is_the_one_loop(path, name, play_chunk):
+    body = _kernel(path, name).body
+    if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    lines = _lines(body)
+    assert lines[:len(CLAIM_LOOP)] == CLAIM_LOOP
+    rest = lines[len(CLAIM_LOOP):]
+    # Then exactly one call of the chunk function, on items lo .. min(n, lo + chunk) - 1.
+    if rest[0] == "hi = min(n, lo + chunk)":
+        rest, bounds = rest[1:], "lo, hi"
+    else:
+        bounds = "lo, min(n, lo + chunk)"
+    assert len(rest) == 1 and rest[0].startswith(f"{play_chunk}(")
+    assert bounds in rest[0]
+
+
+def test_every_claiming_kernel_is_checked():
+    """A new module that claims chunks has its kernel in KERNELS."""
+    claiming = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
+                if "core.atomic import claim" in p.read_text(encoding="utf-8")}
+    assert claiming == {path for path, _, _ in KERNELS}
