@@ -80,7 +80,7 @@ class DealResult:
     seats: np.ndarray = field(repr=False)  # (n_actions,) seat of each action in order
     cards: np.ndarray = field(repr=False)  # (n_actions,) card played, PASS (-1) for a Domino pass
     trick_winners: np.ndarray = field(repr=False)  # (n_tricks,) winner of each trick played
-    # With play_deal(explain=True): one row per decision of an mc seat (columns: see barbu.mc EX_*).
+    # With play_deal(explain=True): one row per decision of an mc seat (columns: see players.mc.player.EXPLAIN).
     explain: np.ndarray | None = field(default=None, repr=False)
 
     @property

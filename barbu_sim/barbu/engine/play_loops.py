@@ -1,9 +1,10 @@
 """The numba play loops: the state array, one deal of a trick contract or of Domino, the players' switch.
 
 The entry kernels that call these loops, one deal with its record and the parallel batch
-driver, are in :mod:`barbu_sim.barbu.engine.deal_kernels`.  The loops are compiled in two engines from this
-one source, without or with the strong players (mc, learned), told apart by the type of their ``explain``
-argument (None or an array): see :func:`_mc_if_compiled_in`.
+driver, are in :mod:`barbu_sim.barbu.engine.deal_kernels`.  The loops are compiled in three engines from
+this one source: without the strong players, with mc (and learned), and with learned alone, told apart
+by the type of their ``explain`` argument (None, a float64 array, a float32 array): see
+:func:`_mc_if_compiled_in`.
 
 Compile time: numba's own inliner (``inline="always"``) re-types and re-inlines a function's
 body at every call site, which cost about 30 s per play loop when every small helper used
