@@ -42,7 +42,7 @@ import polars as pl
 
 from barbu_sim.barbu.analytics.analysis import domino_rank_differences, relative_scores, scan_run
 from barbu_sim.barbu.analytics.compare_plots import CHART_NAME, best_label, declarer_rows, write_comparison_chart
-from barbu_sim.barbu.players.mc.params import MC
+from barbu_sim.barbu.players.ids import is_mc
 from barbu_sim.barbu.analytics.plots import write_plots
 from barbu_sim.barbu.analytics.report import build_tables, write_report
 from barbu_sim.barbu.runs import RunConfig, run
@@ -69,7 +69,7 @@ def _out_of_time(signum, frame):
 
 def default_chunk(strategy: str) -> int:
     """Deals per chunk for a run with ``strategy`` at every seat: small for the Monte-Carlo players."""
-    return SLOW_CHUNK if (resolve_strategy(strategy).builtin_id & 15) == MC else FAST_CHUNK
+    return SLOW_CHUNK if is_mc(resolve_strategy(strategy).builtin_id) else FAST_CHUNK
 
 
 def study_config(deals: int, seed: int, strategy: str, chunk: int = 0) -> RunConfig:

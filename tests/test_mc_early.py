@@ -8,7 +8,7 @@ from numba import njit
 from barbu_sim.barbu.api import play_batch, play_deal, play_random_deal
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.played.explain import decisions
-from barbu_sim.barbu.players.mc.params import MCParams, mc_id, parse_mc
+from barbu_sim.barbu.players.mc.params import MC_ID, MCParams, mc_id, parse_mc
 from barbu_sim.barbu.players.mc.values import SLOTS, race_drop
 from barbu_sim.barbu.players.registry import resolve_strategy
 
@@ -73,7 +73,7 @@ def test_early_parameter_names_and_ids():
     assert resolve_strategy("mc:early=3").name.endswith("infer=70,early=3")
     assert resolve_strategy("mc").name.endswith("infer=70,early=off")
     sid = resolve_strategy("mc:early=2.5").builtin_id
-    assert (sid >> 48) & 127 == 25 and sid & ((1 << 48) - 1) == resolve_strategy("mc").builtin_id & ((1 << 48) - 1)
+    assert MC_ID.unpack(sid) == {**MC_ID.unpack(resolve_strategy("mc").builtin_id), "early": 25}
     assert mc_id(early=0) == mc_id()  # early=off is today's id: the same play, bit for bit
     for bad in ("mc:early=0.5", "mc:early=13", "mc:early=2.55", "mc:early=yes"):
         with pytest.raises(ValueError, match="early must be off or a number of standard errors"):

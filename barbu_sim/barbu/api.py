@@ -22,12 +22,12 @@ from .engine.deals import deal_around_into, random_deal
 from .engine.deal_kernels import batch_kernel, one_kernel
 from .players.learned import MODEL_WIDTH, model_array
 from .engine.play_loops import MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED
-from .players.mc.player import EXPLAIN_ROWS, EXPLAIN_WIDTH, MC
+from .players.mc.player import EXPLAIN_ROWS, EXPLAIN_WIDTH
 from .rules.choice_from_hand import resolve_param
 from .rules.config import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
 from .state import STATE_SIZE
 from .players.registry import USER, seat_strategies
-from .players.ids import LEARNED
+from .players.ids import LEARNED, is_mc
 
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1
@@ -39,7 +39,7 @@ NO_MODEL = np.zeros((0, MODEL_WIDTH), np.float32)
 
 def _uses_mc(ids: np.ndarray) -> bool:
     """True when a seat plays mc: the kernels must then be the engine compiled with the mc player."""
-    return bool(((ids & 15) == MC).any())
+    return bool(is_mc(ids).any())
 
 
 def _uses_learned(ids: np.ndarray) -> bool:
@@ -80,7 +80,7 @@ class DealResult:
     seats: np.ndarray = field(repr=False)  # (n_actions,) seat of each action in order
     cards: np.ndarray = field(repr=False)  # (n_actions,) card played, PASS (-1) for a Domino pass
     trick_winners: np.ndarray = field(repr=False)  # (n_tricks,) winner of each trick played
-    # With play_deal(explain=True): one row per decision of an mc seat (columns: see barbu.mc EX_*).
+    # With play_deal(explain=True): one row per decision of an mc seat (columns: see players.mc.player.EXPLAIN).
     explain: np.ndarray | None = field(default=None, repr=False)
 
     @property
@@ -283,7 +283,7 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     cfg = config_array(configs)
     rules = rules or Rules()
     ids, fns, resolved = seat_strategies(strategies, rules)
-    if ((ids & 15) == MC).any():
+    if _uses_mc(ids):
         chunk = 1  # an mc deal costs thousands of rollouts: threads claim deals one by one
     scores = np.zeros((n, len(cfg), 4), np.int16)
     tricks = np.zeros((n, len(cfg), 4), np.int8)

@@ -29,7 +29,7 @@ from .analytics.schema import (
     CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, SCHEMA_VERSION, SCORE_COLUMNS, SUIT_ENUM, TRICK_COLUMNS,
 )
 from .players.mc import player as mc_player
-from .players.mc.params import MC
+from .players.ids import is_mc
 from .players.registry import USER, canonical_strategy, check_rules, resolve_strategy
 
 MAX_DEALS = 100_000_000
@@ -97,7 +97,7 @@ class RunConfig:
         derived = {"contracts": contracts, "_rules": the_rules, "rules": the_rules.to_dict(), "_configs": configs,
                    "strategies": [canonical_strategy(s) for s in self.strategies]}
         if self.chunk_deals <= 0:
-            slow = any((resolve_strategy(s).builtin_id & 15) == MC for s in self.strategies)  # mc and pimc
+            slow = any(is_mc(resolve_strategy(s).builtin_id) for s in self.strategies)  # mc and pimc
             # An mc deal costs thousands of rollouts: small chunks keep Ctrl-C and --resume close to the work.
             derived["chunk_deals"] = max(1, 2000 // len(configs)) if slow else max(1000, ROWS_PER_CHUNK // len(configs))
         for name, value in derived.items():  # a frozen dataclass sets its derived fields this way
@@ -121,7 +121,7 @@ def player_code(spec) -> str:
     strategy = resolve_strategy(spec)
     if isinstance(spec, str) and strategy.builtin_id == USER:
         return plugin_stamp(spec)[:16]
-    if (strategy.builtin_id & 15) == MC:
+    if is_mc(strategy.builtin_id):
         return source_stamp(mc_player.__file__)
     return source_stamp(inspect.getsourcefile(getattr(strategy.func, "py_func", strategy.func)))
 

@@ -19,29 +19,55 @@ column not yet opened has ``S_DOMINO_LOW + suit`` = 13).  Cards are ints
 ``suit * 13 + rank`` (see ``barbu_sim.core.cards``); suits C, D, H, S = 0..3.
 """
 
-S_CONTRACT = 0  # contract id, see barbu_sim.barbu.rules.Contract
-S_PARAM = 1  # trump suit (Trumps) or starting rank (Domino); 0 otherwise
-S_SEAT = 2  # the seat to play now
-S_DECLARER = 3
-S_LEADER = 4  # the seat that led the current trick
-S_TRICK = 5  # trick number, 0..12
-S_N_IN_TRICK = 6  # cards already in the current trick, 0..3
-S_TRICK_CARDS = 7  # 4 entries: the current trick's cards in play order
-S_PLAYED = 11  # mask of every card played so far (current trick included)
-S_WON = 12  # 4 entries: mask of the cards each seat has won in tricks
-S_TRICKS_WON = 16  # 4 entries: tricks won by each seat
-S_DOMINO_LOW = 20  # 4 entries: the rank at the low end of each suit's column (13: column not open; the
-# lowest played rank, or 12 once the ace is down under domino-ace=low)
-S_DOMINO_HIGH = 24  # 4 entries: the rank at the high end of each suit's column
-S_CARDS_LEFT = 28  # 4 entries: cards still in each seat's hand
-S_VOIDS = 32  # 4 entries: bit s set when that seat has shown out of suit s
-S_WIN_CARD = 36  # the card winning the current trick so far
-S_WIN_SEAT = 37  # the seat that played it
-S_NOT_HELD = 38  # 4 entries: cards each seat is known not to hold, from the rules of play alone (a Domino
-# pass shows that no playable card was held; in trick contracts, kept only when some seat plays a strategy
-# that reads it, such as ``mc``: a card not followed, a trump not played, a trump not overtrumped...)
-S_RULES = 42  # the rules array (barbu_sim.barbu.rules.R_* indices), RULES_ARRAY_SIZE entries; kept last:
-# the engine copies it in once per state array (one per chunk of work) and clears only the fields before it
-# between deals
-STATE_SIZE = 66
+from ..core.fields import ArrayFields
+from .rules.config import RULES_ARRAY_SIZE
+
+# The fields in order, with their sizes in entries: the S_* offsets and STATE_SIZE follow from this
+# list (tests/test_layouts.py pins today's numbers, so that a move is deliberate).
+STATE = ArrayFields([
+    ("contract", 1),  # contract id, see barbu_sim.barbu.rules.Contract
+    ("param", 1),  # trump suit (Trumps) or starting rank (Domino); 0 otherwise
+    ("seat", 1),  # the seat to play now
+    ("declarer", 1),
+    ("leader", 1),  # the seat that led the current trick
+    ("trick", 1),  # trick number, 0..12
+    ("n_in_trick", 1),  # cards already in the current trick, 0..3
+    ("trick_cards", 4),  # the current trick's cards in play order
+    ("played", 1),  # mask of every card played so far (current trick included)
+    ("won", 4),  # mask of the cards each seat has won in tricks
+    ("tricks_won", 4),  # tricks won by each seat
+    ("domino_low", 4),  # the rank at the low end of each suit's column (13: column not open; the lowest played
+    # rank, or 12 once the ace is down under domino-ace=low)
+    ("domino_high", 4),  # the rank at the high end of each suit's column
+    ("cards_left", 4),  # cards still in each seat's hand
+    ("voids", 4),  # bit s set when that seat has shown out of suit s
+    ("win_card", 1),  # the card winning the current trick so far
+    ("win_seat", 1),  # the seat that played it
+    ("not_held", 4),  # cards each seat is known not to hold, from the rules of play alone (a Domino pass shows
+    # that no playable card was held; in trick contracts, kept only when some seat plays a strategy that reads
+    # it, such as ``mc``: a card not followed, a trump not played, a trump not overtrumped...)
+    ("rules", RULES_ARRAY_SIZE),  # the rules array (barbu_sim.barbu.rules.R_* indices); kept last: the engine
+    # copies it in once per state array (one per chunk of work) and clears only the fields before it between deals
+])
+
+S_CONTRACT = STATE.offset("contract")
+S_PARAM = STATE.offset("param")
+S_SEAT = STATE.offset("seat")
+S_DECLARER = STATE.offset("declarer")
+S_LEADER = STATE.offset("leader")
+S_TRICK = STATE.offset("trick")
+S_N_IN_TRICK = STATE.offset("n_in_trick")
+S_TRICK_CARDS = STATE.offset("trick_cards")  # 4 entries
+S_PLAYED = STATE.offset("played")
+S_WON = STATE.offset("won")  # 4 entries
+S_TRICKS_WON = STATE.offset("tricks_won")  # 4 entries
+S_DOMINO_LOW = STATE.offset("domino_low")  # 4 entries
+S_DOMINO_HIGH = STATE.offset("domino_high")  # 4 entries
+S_CARDS_LEFT = STATE.offset("cards_left")  # 4 entries
+S_VOIDS = STATE.offset("voids")  # 4 entries
+S_WIN_CARD = STATE.offset("win_card")
+S_WIN_SEAT = STATE.offset("win_seat")
+S_NOT_HELD = STATE.offset("not_held")  # 4 entries
+S_RULES = STATE.offset("rules")  # RULES_ARRAY_SIZE entries
+STATE_SIZE = STATE.size
 PASS = -1  # the card recorded for a Domino pass (the play loops, records, played deals)

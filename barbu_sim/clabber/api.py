@@ -18,7 +18,7 @@ from ..core.seats import SEAT_LETTERS
 from ..core.strategies import Strategy, call_again, not_a_card_message
 from .players.bidding import parse_bidding
 from .engine.round_kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
-from .players.mc import MC_PLAY
+from .players.mc import is_mc
 from .engine.play_loops import NOT_A_CARD, STRATEGY_RAISED
 from .rules.config import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
 from .state import S_SNAP_HAND, S_SNAP_LEGAL, S_SNAP_RNG, STATE_ARRAY_SIZE, STATE_SIZE
@@ -109,7 +109,7 @@ def raise_illegal(code: int, resolved: list[Strategy], where: str, state: np.nda
 
 def uses_mc(ids: np.ndarray) -> bool:
     """True when a seat plays mc: the kernels must then be the engine compiled with the mc card player."""
-    return bool(((np.asarray(ids) & 15) == MC_PLAY).any())
+    return bool(is_mc(np.asarray(ids)).any())
 
 
 _MC_PROTO = np.zeros(1, np.uint64)  # the last argument that selects the engine with the mc player

@@ -29,7 +29,8 @@ from .analytics.schema import (
     CARD_ENUM, RANK_ENUM, REL_DEALER, REL_ENUM, SCHEMA_VERSION, SEAT_ENUM, SEAT_SUFFIXES, SUIT_ENUM, TEAM_ENUM,
 )
 from .players.bidding import ACCEPT_FIRST, POLICIES, RANDOM, parse_bidding
-from .players.registry import MC_PLAY, USER, resolve_strategy
+from .players.mc import is_mc
+from .players.registry import USER, resolve_strategy
 
 MAX_ROUNDS = 1_000_000_000
 CHUNK_ROUNDS = 1_000_000
@@ -73,7 +74,7 @@ def _player_code(spec) -> str:
     strategy = resolve_strategy(spec)
     if isinstance(spec, str) and strategy.builtin_id == USER:
         return plugin_stamp(spec)[:16]
-    if strategy.builtin_id >= MC_PLAY:
+    if is_mc(strategy.builtin_id):
         return source_stamp(mc_play.__file__)
     return source_stamp(inspect.getsourcefile(getattr(strategy.func, "py_func", strategy.func)))
 

@@ -15,30 +15,56 @@ It returns the card int to play (``suit * 13 + rank``, rank 7 = 9 .. 12 = A), wh
 ``legal``.  Seats are 0..3 = N E S W; N+S is team 0, E+W team 1.
 """
 
-S_SEAT = 0  # the seat to play now
-S_DEALER = 1
-S_TRUMP = 2  # trump suit 0..3
-S_MAKER = 3  # the seat that accepted the trump
-S_LEADER = 4  # the seat that led the current trick
-S_TRICK = 5  # trick number 0..5
-S_N_IN_TRICK = 6  # cards already in the current trick, 0..3
-S_TRICK_CARDS = 7  # 4 entries: the current trick's cards in play order
-S_PLAYED = 11  # mask of every card played so far (current trick included)
-S_WIN_CARD = 12  # the card winning the current trick so far
-S_WIN_SEAT = 13  # the seat that played it
-S_TOP_TRUMP = 14  # 1 + rank of the highest trump in the trick, 0 for none
-S_TRICK_POINTS = 15  # card points in the current trick so far
-S_TEAM_POINTS = 16  # 2 entries: card points won so far by N+S and by E+W
-S_TURNED = 18  # the turned-up card
-S_BID_ROUND = 19  # 1 or 2: the bidding round in which the trump was chosen
-S_RULES = 20  # the rules array (rules.R_* indices), RULES_ARRAY_SIZE entries
-STATE_SIZE = 25
+from ..core.fields import ArrayFields
+from .rules.config import RULES_ARRAY_SIZE
+
+# The fields in order, with their sizes in entries: the S_* offsets and STATE_SIZE follow from this list
+# (tests/test_layouts.py pins today's numbers, so that a move is deliberate).
+STATE = ArrayFields([
+    ("seat", 1),  # the seat to play now
+    ("dealer", 1),
+    ("trump", 1),  # trump suit 0..3
+    ("maker", 1),  # the seat that accepted the trump
+    ("leader", 1),  # the seat that led the current trick
+    ("trick", 1),  # trick number 0..5
+    ("n_in_trick", 1),  # cards already in the current trick, 0..3
+    ("trick_cards", 4),  # the current trick's cards in play order
+    ("played", 1),  # mask of every card played so far (current trick included)
+    ("win_card", 1),  # the card winning the current trick so far
+    ("win_seat", 1),  # the seat that played it
+    ("top_trump", 1),  # 1 + rank of the highest trump in the trick, 0 for none
+    ("trick_points", 1),  # card points in the current trick so far
+    ("team_points", 2),  # card points won so far by N+S and by E+W
+    ("turned", 1),  # the turned-up card
+    ("bid_round", 1),  # 1 or 2: the bidding round in which the trump was chosen
+    ("rules", RULES_ARRAY_SIZE),  # the rules array (rules.R_* indices)
+])
+
+S_SEAT = STATE.offset("seat")
+S_DEALER = STATE.offset("dealer")
+S_TRUMP = STATE.offset("trump")
+S_MAKER = STATE.offset("maker")
+S_LEADER = STATE.offset("leader")
+S_TRICK = STATE.offset("trick")
+S_N_IN_TRICK = STATE.offset("n_in_trick")
+S_TRICK_CARDS = STATE.offset("trick_cards")  # 4 entries
+S_PLAYED = STATE.offset("played")
+S_WIN_CARD = STATE.offset("win_card")
+S_WIN_SEAT = STATE.offset("win_seat")
+S_TOP_TRUMP = STATE.offset("top_trump")
+S_TRICK_POINTS = STATE.offset("trick_points")
+S_TEAM_POINTS = STATE.offset("team_points")  # 2 entries
+S_TURNED = STATE.offset("turned")
+S_BID_ROUND = STATE.offset("bid_round")
+S_RULES = STATE.offset("rules")  # RULES_ARRAY_SIZE entries
+STATE_SIZE = STATE.size
 
 # The kernels' state arrays hold three more entries, after what strategies read: when a play fails
 # (an illegal card, a strategy that raised) the kernel leaves there the legal cards, the hand and
 # the random state the strategy was called with, so that the caller can call it again in Python
 # on the same state and show the exception's message.
-S_SNAP_LEGAL = STATE_SIZE
-S_SNAP_HAND = STATE_SIZE + 1
-S_SNAP_RNG = STATE_SIZE + 2
-STATE_ARRAY_SIZE = STATE_SIZE + 3
+STATE_ARRAY = ArrayFields([("fields", STATE_SIZE), ("snap_legal", 1), ("snap_hand", 1), ("snap_rng", 1)])
+S_SNAP_LEGAL = STATE_ARRAY.offset("snap_legal")
+S_SNAP_HAND = STATE_ARRAY.offset("snap_hand")
+S_SNAP_RNG = STATE_ARRAY.offset("snap_rng")
+STATE_ARRAY_SIZE = STATE_ARRAY.size

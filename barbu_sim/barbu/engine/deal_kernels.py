@@ -2,10 +2,10 @@
 
 Kernel/wrapper pairs: :mod:`barbu_sim.barbu.api` validates and preallocates, then calls a
 kernel through :func:`one_kernel` or :func:`batch_kernel`, which compile it on first use (see
-:mod:`barbu_sim.core.compiling`) for one of two engines built from the same source: without the
-strong players, ``mc`` and ``learned`` (``explain`` is None: built-in and plugin players) or with
-them.  The play loops
-themselves are in :mod:`barbu_sim.barbu.engine.play_loops`.
+:mod:`barbu_sim.core.compiling`) for one of three engines built from the same source: without the
+strong players ``mc`` and ``learned`` (``explain`` is None: built-in and plugin players), with
+``mc`` (and ``learned``, for tables that mix them; ``explain`` float64), or with ``learned`` alone
+(``explain`` float32).  The play loops themselves are in :mod:`barbu_sim.barbu.engine.play_loops`.
 
 One driver serves both kinds of batch: playing deals ``start ..`` of a run, and
 evaluating hands (Monte Carlo deals of the unseen cards around each fixed hand).

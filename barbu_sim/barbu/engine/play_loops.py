@@ -1,9 +1,10 @@
 """The numba play loops: the state array, one deal of a trick contract or of Domino, the players' switch.
 
 The entry kernels that call these loops, one deal with its record and the parallel batch
-driver, are in :mod:`barbu_sim.barbu.engine.deal_kernels`.  The loops are compiled in two engines from this
-one source, without or with the strong players (mc, learned), told apart by the type of their ``explain``
-argument (None or an array): see :func:`_mc_if_compiled_in`.
+driver, are in :mod:`barbu_sim.barbu.engine.deal_kernels`.  The loops are compiled in three engines from
+this one source: without the strong players, with mc (and learned), and with learned alone, told apart
+by the type of their ``explain`` argument (None, a float64 array, a float32 array): see
+:func:`_mc_if_compiled_in`.
 
 Compile time: numba's own inliner (``inline="always"``) re-types and re-inlines a function's
 body at every call site, which cost about 30 s per play loop when every small helper used
@@ -23,7 +24,7 @@ from ...core.bits import highest_bit, lowest_bit
 from ...core.strategies import RAISED, lowest_strategy, random_strategy
 from ..players.basic import basic_domino, basic_tricks
 from ..players.heuristic import heuristic_domino, heuristic_tricks
-from ..players.mc.player import MC, infer_not_held, mc_choose, record_play
+from ..players.mc.player import infer_not_held, mc_choose, record_play
 from ..rules.play_rules import (
     beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
     domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
@@ -34,8 +35,9 @@ from ..state import (
     S_NOT_HELD, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT,
     S_WON, STATE_SIZE,
 )
-from ..players.learned import FULL_STATE_SIZE, LEARNED_AT, learned_choose
-from ..players.ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM
+from ..players.full_state import FULL_STATE_SIZE, LEARNED_AT
+from ..players.learned import learned_choose
+from ..players.ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM, is_mc
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -65,7 +67,7 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain
         return random_strategy(legal, hand, state, rng)
     if sid == LOWEST:
         return lowest_strategy(legal, hand, state, rng)
-    if (sid & 15) == MC:  # parameters in the higher bits (see mc.mc_id); a call, not inlined: it is big
+    if is_mc(sid):  # parameters in the higher bits (see mc.params.MC_ID); a call, not inlined: it is big
         return _mc_if_compiled_in(sid, legal, hand, state, rng, explain)
     if sid == LEARNED:
         return _learned_if_compiled_in(legal, hand, state, rng, model, explain)
@@ -131,7 +133,7 @@ def _any_mc(strat_ids):
     built up from a literal ``False`` makes numba compile the callee for both types.
     """
     for s in range(4):
-        if (strat_ids[s] & 15) == MC:
+        if is_mc(strat_ids[s]):
             return True
     return False
 
@@ -160,8 +162,8 @@ def new_state(rules):
 
     A batch has one rule set, so the rules are copied once per state array here,
     and :func:`_reset_state` leaves them in place between deals.  The array goes on
-    past ``STATE_SIZE`` with the scratch space of the ``mc`` player (``players.mc.player.MC_WORK_SIZE``), then
-    the ``learned`` player's (:data:`LEARNED_AT`).
+    past ``STATE_SIZE`` with the scratch space of the ``mc`` player, then the ``learned`` player's
+    (:mod:`barbu_sim.barbu.players.full_state`).
     """
     state = np.zeros(FULL_STATE_SIZE, np.uint64)
     for i in range(RULES_ARRAY_SIZE):

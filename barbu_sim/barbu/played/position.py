@@ -20,7 +20,7 @@ import numpy as np
 from ...core.cards import SUIT_LETTERS, cards_of, format_card
 from ...core.rng import STREAM_PLAY, stream_key
 from ...core.seats import SEAT_NAMES
-from ..players.learned import FULL_STATE_SIZE
+from ..players.full_state import FULL_STATE_SIZE
 from ..players.mc.player import infer_not_held, record_play
 from ..rules.play_rules import (
     beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,

@@ -19,7 +19,8 @@ import numpy as np
 from ...core.cards import RANK_LETTERS, RANK_NAMES, SUIT_SYMBOLS, cards_of, format_card, parse_card
 from ...core.interrupt import interruptible_input
 from ...core.seats import SEAT_NAMES
-from ..players.mc.player import MC, mc_choose
+from ..players.ids import is_mc
+from ..players.mc.player import mc_choose
 from .position import IllegalCard, Position
 from ..state import PASS, S_DOMINO_HIGH, S_DOMINO_LOW
 from ..players.registry import resolve_strategy
@@ -73,7 +74,7 @@ class Bot:
     def __init__(self, spec: str):
         self.strategy = resolve_strategy(spec)
         self.name = self.strategy.name
-        self.is_mc = (self.strategy.builtin_id & 15) == MC
+        self.is_mc = is_mc(self.strategy.builtin_id)
         self._explain = np.zeros((0, 0), np.float64)
 
     def choose(self, pos: Position) -> int:

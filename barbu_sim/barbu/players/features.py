@@ -1,12 +1,15 @@
 """What the ``learned`` player sees of a candidate card: a short vector of numbers, from its seat's view.
 
-:func:`card_features` fills one row per legal card from what the seat to play knows
-(its hand, the cards played and by whom, the voids shown, the trick so far, the
-contract and its parameter, the rules' point values) and nothing else, so that the
-same function serves the training data (:mod:`barbu_sim.barbu.played.training_data`) and
-the kernels' player (:mod:`barbu_sim.barbu.players.learned`).  Trick contracts and Domino
-fill different entries of the one vector of :data:`N_FEATURES`; the model keeps one
-set of weights per contract, so an entry means one thing within a contract.
+:func:`trick_card_features` and :func:`domino_card_features` fill the vector of one
+legal card from what the seat to play knows (its hand, the cards played and by whom, the
+voids shown, the trick so far, the contract and its parameter, the rules' point values)
+and nothing else, so that the same functions serve the training data
+(:mod:`barbu_sim.barbu.played.training_data`) and the kernels' player
+(:mod:`barbu_sim.barbu.players.learned`).  The vector is float32, as the player's network
+reads it: the features are computed in float64 and rounded once, where they are stored.
+Trick contracts and Domino fill different entries of the one vector of :data:`N_FEATURES`
+(their slots: :data:`TRICK_FIELDS` and :data:`DOMINO_FIELDS`); the model keeps one set of weights per
+contract, so an entry means one thing within a contract.
 
 Only differences between the cards of one decision matter to the player (it plays
 the card with the highest predicted value), so every entry is a property of the
@@ -21,6 +24,7 @@ import numpy as np
 from ...core.jit import njit
 
 from ...core.bits import highest_bit, lowest_bit, popcount
+from ...core.fields import ArrayFields
 from .basic import _domino_sides
 from ..rules.play_rules import above, beats, below, suit_bits, trick_value
 from ..rules.config import (
@@ -53,28 +57,130 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 KH = U1 << np.uint64(KING_OF_HEARTS)
 
-TRICK_FEATURES = (
-    "heuristic's card", "wins the trick so far", "sure to win the trick", "points taken if it wins (/10)",
-    "points taken if sure to win (/10)", "its own points (/10)", "rank (/12)", "unseen higher in suit (/12)",
-    "unseen lower in suit (/12)", "master of its suit", "my length in suit (/13)", "unseen in suit (/13)",
-    "singleton", "off the led suit", "off-suit x own points (/10)", "lead x others void in suit (/3)",
-    "wins x trick number (/12)", "rank x trick number (/12)", "trump", "trump x wins", "K of hearts",
-    "lead x heart with K of hearts out", "place in trick x rank", "lead x master", "my higher cards in suit (/12)",
-    "lowest legal of its suit", "highest legal of its suit", "declarer x trump", "lead x my length in suit",
-    "lead x unseen in suit", "seats still to play void in the suit (/3)", "trump x my trumps (/13)",
-    "trump x unseen trumps (/13)", "side-suit lead x unseen trumps (/13)", "wins x seats still to play (/3)",
-    "trick 11 on x rank", "my masters left in suit (/13)", "my lower cards in suit (/12)", "off-suit x rank",
-    "unseen points in suit (/10)", "seats still to play that may ruff (/3)", "trump x others out of trumps (/3)",
+# The features, in the order the model reads them: (slot, what it says).  The order is the model's: a
+# change means retraining (tests/test_layouts.py pins it).  Each is one entry of the vector.
+TRICK_SLOTS = (
+    ("heuristic", "heuristic's card"),
+    ("wins", "wins the trick so far"),
+    ("sure", "sure to win the trick"),
+    ("wins_take", "points taken if it wins (/10)"),
+    ("sure_take", "points taken if sure to win (/10)"),
+    ("own", "its own points (/10)"),
+    ("rank", "rank (/12)"),
+    ("unseen_higher", "unseen higher in suit (/12)"),
+    ("unseen_lower", "unseen lower in suit (/12)"),
+    ("master", "master of its suit"),
+    ("my_length", "my length in suit (/13)"),
+    ("unseen_in_suit", "unseen in suit (/13)"),
+    ("singleton", "singleton"),
+    ("off_suit", "off the led suit"),
+    ("off_own", "off-suit x own points (/10)"),
+    ("lead_voids", "lead x others void in suit (/3)"),
+    ("wins_trick", "wins x trick number (/12)"),
+    ("rank_trick", "rank x trick number (/12)"),
+    ("trump", "trump"),
+    ("trump_wins", "trump x wins"),
+    ("king_hearts", "K of hearts"),
+    ("lead_heart_kh_out", "lead x heart with K of hearts out"),
+    ("place_rank", "place in trick x rank"),
+    ("lead_master", "lead x master"),
+    ("my_higher", "my higher cards in suit (/12)"),
+    ("lowest_legal", "lowest legal of its suit"),
+    ("highest_legal", "highest legal of its suit"),
+    ("declarer_trump", "declarer x trump"),
+    ("lead_my_length", "lead x my length in suit"),
+    ("lead_unseen", "lead x unseen in suit"),
+    ("later_void", "seats still to play void in the suit (/3)"),
+    ("trump_my_trumps", "trump x my trumps (/13)"),
+    ("trump_unseen_trumps", "trump x unseen trumps (/13)"),
+    ("side_lead_unseen_trumps", "side-suit lead x unseen trumps (/13)"),
+    ("wins_later", "wins x seats still to play (/3)"),
+    ("late_rank", "trick 11 on x rank"),
+    ("my_masters", "my masters left in suit (/13)"),
+    ("my_lower", "my lower cards in suit (/12)"),
+    ("off_rank", "off-suit x rank"),
+    ("unseen_points", "unseen points in suit (/10)"),
+    ("may_ruff", "seats still to play that may ruff (/3)"),
+    ("trump_others_out", "trump x others out of trumps (/3)"),
 )
-DOMINO_FEATURES = (
-    "heuristic's card", "opens a column", "my cards beyond it (/12)", "others' cards beyond it (/12)",
-    "my next card", "others' next card", "distance from the start rank (/12)", "my cards it makes playable",
-    "others' cards before my next one (/12)", "end of its column", "my length in suit (/13)",
-    "unseen in suit (/13)", "next card may be held by a seat that passed",
+DOMINO_SLOTS = (
+    ("heuristic", "heuristic's card"),
+    ("opens", "opens a column"),
+    ("my_beyond", "my cards beyond it (/12)"),
+    ("others_beyond", "others' cards beyond it (/12)"),
+    ("my_next", "my next card"),
+    ("others_next", "others' next card"),
+    ("distance", "distance from the start rank (/12)"),
+    ("unlocks", "my cards it makes playable"),
+    ("gap", "others' cards before my next one (/12)"),
+    ("column_end", "end of its column"),
+    ("my_length", "my length in suit (/13)"),
+    ("unseen_in_suit", "unseen in suit (/13)"),
+    ("next_passed", "next card may be held by a seat that passed"),
 )
-N_FEATURES = 42
+TRICK_FIELDS = ArrayFields([(slot, 1) for slot, _ in TRICK_SLOTS])
+DOMINO_FIELDS = ArrayFields([(slot, 1) for slot, _ in DOMINO_SLOTS])
+TRICK_FEATURES = tuple(text for _, text in TRICK_SLOTS)
+DOMINO_FEATURES = tuple(text for _, text in DOMINO_SLOTS)
+N_FEATURES = max(TRICK_FIELDS.size, DOMINO_FIELDS.size)  # one vector for both: Domino leaves the rest 0
 FEATURE_NAMES = TRICK_FEATURES + ("",) * (N_FEATURES - len(TRICK_FEATURES))
-assert len(TRICK_FEATURES) <= N_FEATURES and len(DOMINO_FEATURES) <= N_FEATURES
+
+# The slots as int constants, which the kernels read as compile-time constants.
+T_HEURISTIC = TRICK_FIELDS.offset("heuristic")
+T_WINS = TRICK_FIELDS.offset("wins")
+T_SURE = TRICK_FIELDS.offset("sure")
+T_WINS_TAKE = TRICK_FIELDS.offset("wins_take")
+T_SURE_TAKE = TRICK_FIELDS.offset("sure_take")
+T_OWN = TRICK_FIELDS.offset("own")
+T_RANK = TRICK_FIELDS.offset("rank")
+T_UNSEEN_HIGHER = TRICK_FIELDS.offset("unseen_higher")
+T_UNSEEN_LOWER = TRICK_FIELDS.offset("unseen_lower")
+T_MASTER = TRICK_FIELDS.offset("master")
+T_MY_LENGTH = TRICK_FIELDS.offset("my_length")
+T_UNSEEN_IN_SUIT = TRICK_FIELDS.offset("unseen_in_suit")
+T_SINGLETON = TRICK_FIELDS.offset("singleton")
+T_OFF_SUIT = TRICK_FIELDS.offset("off_suit")
+T_OFF_OWN = TRICK_FIELDS.offset("off_own")
+T_LEAD_VOIDS = TRICK_FIELDS.offset("lead_voids")
+T_WINS_TRICK = TRICK_FIELDS.offset("wins_trick")
+T_RANK_TRICK = TRICK_FIELDS.offset("rank_trick")
+T_TRUMP = TRICK_FIELDS.offset("trump")
+T_TRUMP_WINS = TRICK_FIELDS.offset("trump_wins")
+T_KING_HEARTS = TRICK_FIELDS.offset("king_hearts")
+T_LEAD_HEART_KH_OUT = TRICK_FIELDS.offset("lead_heart_kh_out")
+T_PLACE_RANK = TRICK_FIELDS.offset("place_rank")
+T_LEAD_MASTER = TRICK_FIELDS.offset("lead_master")
+T_MY_HIGHER = TRICK_FIELDS.offset("my_higher")
+T_LOWEST_LEGAL = TRICK_FIELDS.offset("lowest_legal")
+T_HIGHEST_LEGAL = TRICK_FIELDS.offset("highest_legal")
+T_DECLARER_TRUMP = TRICK_FIELDS.offset("declarer_trump")
+T_LEAD_MY_LENGTH = TRICK_FIELDS.offset("lead_my_length")
+T_LEAD_UNSEEN = TRICK_FIELDS.offset("lead_unseen")
+T_LATER_VOID = TRICK_FIELDS.offset("later_void")
+T_TRUMP_MY_TRUMPS = TRICK_FIELDS.offset("trump_my_trumps")
+T_TRUMP_UNSEEN_TRUMPS = TRICK_FIELDS.offset("trump_unseen_trumps")
+T_SIDE_LEAD_UNSEEN_TRUMPS = TRICK_FIELDS.offset("side_lead_unseen_trumps")
+T_WINS_LATER = TRICK_FIELDS.offset("wins_later")
+T_LATE_RANK = TRICK_FIELDS.offset("late_rank")
+T_MY_MASTERS = TRICK_FIELDS.offset("my_masters")
+T_MY_LOWER = TRICK_FIELDS.offset("my_lower")
+T_OFF_RANK = TRICK_FIELDS.offset("off_rank")
+T_UNSEEN_POINTS = TRICK_FIELDS.offset("unseen_points")
+T_MAY_RUFF = TRICK_FIELDS.offset("may_ruff")
+T_TRUMP_OTHERS_OUT = TRICK_FIELDS.offset("trump_others_out")
+D_HEURISTIC = DOMINO_FIELDS.offset("heuristic")
+D_OPENS = DOMINO_FIELDS.offset("opens")
+D_MY_BEYOND = DOMINO_FIELDS.offset("my_beyond")
+D_OTHERS_BEYOND = DOMINO_FIELDS.offset("others_beyond")
+D_MY_NEXT = DOMINO_FIELDS.offset("my_next")
+D_OTHERS_NEXT = DOMINO_FIELDS.offset("others_next")
+D_DISTANCE = DOMINO_FIELDS.offset("distance")
+D_UNLOCKS = DOMINO_FIELDS.offset("unlocks")
+D_GAP = DOMINO_FIELDS.offset("gap")
+D_COLUMN_END = DOMINO_FIELDS.offset("column_end")
+D_MY_LENGTH = DOMINO_FIELDS.offset("my_length")
+D_UNSEEN_IN_SUIT = DOMINO_FIELDS.offset("unseen_in_suit")
+D_NEXT_PASSED = DOMINO_FIELDS.offset("next_passed")
 
 
 @njit(cache=True, _nrt=False)
@@ -87,7 +193,7 @@ def _own_points(contract, card, rules):
 
 @njit(cache=True, _nrt=False)
 def trick_card_features(card, legal, hand, state, heuristic_card, out):
-    """Fill ``out`` (N_FEATURES float64) with the trick-contract features of playing ``card``."""
+    """Fill ``out`` (N_FEATURES float32) with the trick-contract features of playing ``card`` (slots: TRICK_FIELDS)."""
     for i in range(N_FEATURES):
         out[i] = 0.0
     contract = np.int64(state[S_CONTRACT])
@@ -127,77 +233,77 @@ def trick_card_features(card, legal, hand, state, heuristic_card, out):
         if j != me and (state[S_VOIDS + j] >> np.uint64(s)) & U1:
             voids += 1
     my_lane = legal & in_suit
-    out[0] = 1.0 if card == heuristic_card else 0.0
-    out[1] = wins
-    out[2] = sure
-    out[3] = wins * take
-    out[4] = sure * take
-    out[5] = own
-    out[6] = r / 12.0
-    out[7] = popcount(higher) / 12.0
-    out[8] = popcount(unseen & in_suit & below(card)) / 12.0
-    out[9] = master
-    out[10] = my_len / 13.0
-    out[11] = n_unseen / 13.0
-    out[12] = 1.0 if my_len == 1.0 else 0.0
+    out[T_HEURISTIC] = 1.0 if card == heuristic_card else 0.0
+    out[T_WINS] = wins
+    out[T_SURE] = sure
+    out[T_WINS_TAKE] = wins * take
+    out[T_SURE_TAKE] = sure * take
+    out[T_OWN] = own
+    out[T_RANK] = r / 12.0
+    out[T_UNSEEN_HIGHER] = popcount(higher) / 12.0
+    out[T_UNSEEN_LOWER] = popcount(unseen & in_suit & below(card)) / 12.0
+    out[T_MASTER] = master
+    out[T_MY_LENGTH] = my_len / 13.0
+    out[T_UNSEEN_IN_SUIT] = n_unseen / 13.0
+    out[T_SINGLETON] = 1.0 if my_len == 1.0 else 0.0
     off = 1.0 if k > 0 and s != led else 0.0
-    out[13] = off
-    out[14] = off * own
-    out[15] = lead * voids / 3.0
-    out[16] = wins * t / 12.0
-    out[17] = r * t / 144.0
-    out[18] = 1.0 if s == trump else 0.0
-    out[19] = out[18] * wins
-    out[20] = 1.0 if contract == BARBU and card == KING_OF_HEARTS else 0.0
-    out[21] = lead if contract == BARBU and s == HEARTS and (unseen & KH) else 0.0
-    out[22] = k * r / 36.0
-    out[23] = lead * master
-    out[24] = popcount(hand & in_suit & above(card)) / 12.0
-    out[25] = 1.0 if card == lowest_bit(my_lane) else 0.0
-    out[26] = 1.0 if card == highest_bit(my_lane) else 0.0
-    out[27] = out[18] if np.int64(state[S_DECLARER]) == me else 0.0
-    out[28] = lead * my_len / 13.0
-    out[29] = lead * n_unseen / 13.0
+    out[T_OFF_SUIT] = off
+    out[T_OFF_OWN] = off * own
+    out[T_LEAD_VOIDS] = lead * voids / 3.0
+    out[T_WINS_TRICK] = wins * t / 12.0
+    out[T_RANK_TRICK] = r * t / 144.0
+    out[T_TRUMP] = 1.0 if s == trump else 0.0
+    out[T_TRUMP_WINS] = out[T_TRUMP] * wins
+    out[T_KING_HEARTS] = 1.0 if contract == BARBU and card == KING_OF_HEARTS else 0.0
+    out[T_LEAD_HEART_KH_OUT] = lead if contract == BARBU and s == HEARTS and (unseen & KH) else 0.0
+    out[T_PLACE_RANK] = k * r / 36.0
+    out[T_LEAD_MASTER] = lead * master
+    out[T_MY_HIGHER] = popcount(hand & in_suit & above(card)) / 12.0
+    out[T_LOWEST_LEGAL] = 1.0 if card == lowest_bit(my_lane) else 0.0
+    out[T_HIGHEST_LEGAL] = 1.0 if card == highest_bit(my_lane) else 0.0
+    out[T_DECLARER_TRUMP] = out[T_TRUMP] if np.int64(state[S_DECLARER]) == me else 0.0
+    out[T_LEAD_MY_LENGTH] = lead * my_len / 13.0
+    out[T_LEAD_UNSEEN] = lead * n_unseen / 13.0
     later = 0  # the seats still to play to this trick that have shown out of its suit (or of this suit, leading)
     for j in range(1, 4 - k):
         if (state[S_VOIDS + ((me + j) & 3)] >> np.uint64(led)) & U1:
             later += 1
-    out[30] = later / 3.0
+    out[T_LATER_VOID] = later / 3.0
     if trump >= 0:
         my_trumps = popcount(hand & suit_bits(trump)) / 13.0
         out_trumps = popcount(unseen & suit_bits(trump)) / 13.0
-        out[31] = out[18] * my_trumps
-        out[32] = out[18] * out_trumps
-        out[33] = lead * (1.0 - out[18]) * out_trumps
-    out[34] = wins * (3 - k) / 3.0
-    out[35] = r / 12.0 if t >= 10 else 0.0
+        out[T_TRUMP_MY_TRUMPS] = out[T_TRUMP] * my_trumps
+        out[T_TRUMP_UNSEEN_TRUMPS] = out[T_TRUMP] * out_trumps
+        out[T_SIDE_LEAD_UNSEEN_TRUMPS] = lead * (1.0 - out[T_TRUMP]) * out_trumps
+    out[T_WINS_LATER] = wins * (3 - k) / 3.0
+    out[T_LATE_RANK] = r / 12.0 if t >= 10 else 0.0
     # My other cards of the suit above every unseen one of it: masters now and until the suit is led.
     top_unseen = unseen & in_suit
     mine_above = hand & in_suit & ~b
     if top_unseen:
         mine_above &= above(highest_bit(top_unseen))
-    out[36] = popcount(mine_above) / 13.0
-    out[37] = popcount(hand & in_suit & below(card)) / 12.0
-    out[38] = off * r / 12.0
+    out[T_MY_MASTERS] = popcount(mine_above) / 13.0
+    out[T_MY_LOWER] = popcount(hand & in_suit & below(card)) / 12.0
+    out[T_OFF_RANK] = off * r / 12.0
     if trump >= 0:
         ruff = 0  # the seats still to play that have shown out of the suit but not out of trumps
         for j in range(1, 4 - k):
             v = state[S_VOIDS + ((me + j) & 3)]
             if (v >> np.uint64(led)) & U1 and not (v >> np.uint64(trump)) & U1:
                 ruff += 1
-        out[40] = ruff / 3.0
+        out[T_MAY_RUFF] = ruff / 3.0
         out_of_trumps = 0
         for j in range(4):
             if j != me and (state[S_VOIDS + j] >> np.uint64(trump)) & U1:
                 out_of_trumps += 1
-        out[41] = out[18] * out_of_trumps / 3.0
-    out[39] = np.float64(trick_value(contract, 0, unseen & in_suit, rules)) / 10.0 if contract != TRUMPS \
-        and contract != NO_TRICKS and contract != NO_LAST_TWO else 0.0
+        out[T_TRUMP_OTHERS_OUT] = out[T_TRUMP] * out_of_trumps / 3.0
+    out[T_UNSEEN_POINTS] = np.float64(trick_value(contract, 0, unseen & in_suit, rules)) / 10.0 \
+        if contract != TRUMPS and contract != NO_TRICKS and contract != NO_LAST_TWO else 0.0
 
 
 @njit(cache=True, _nrt=False)
 def domino_card_features(card, legal, hand, state, heuristic_card, out):
-    """Fill ``out`` (N_FEATURES float64) with the Domino features of playing ``card``."""
+    """Fill ``out`` (N_FEATURES float32) with the Domino features of playing ``card`` (slots: DOMINO_FIELDS)."""
     for i in range(N_FEATURES):
         out[i] = 0.0
     me = np.int64(state[S_SEAT])
@@ -226,17 +332,17 @@ def domino_card_features(card, legal, hand, state, heuristic_card, out):
         nearest = lowest_bit(mine_beyond) if step_up else highest_bit(mine_beyond)
         between = beyond & ~(above(nearest) if step_up else below(nearest)) & ~(U1 << np.uint64(nearest))
         gap = popcount(between & unseen)
-    out[0] = 1.0 if card == heuristic_card else 0.0
-    out[1] = 1.0 if place == start_place else 0.0
-    out[2] = popcount(mine_beyond) / 12.0
-    out[3] = popcount(beyond & unseen) / 12.0
-    out[4] = 1.0 if nxt & hand else 0.0
-    out[5] = popcount(nxt & unseen)
-    out[6] = abs(place - start_place) / 12.0
-    out[7] = popcount(nxt & hand & ~legal)
-    out[8] = gap / 12.0
-    out[9] = 1.0 if beyond == U0 else 0.0
-    out[10] = popcount(hand & suit_bits(card // 13)) / 13.0
-    out[11] = popcount(unseen & suit_bits(card // 13)) / 13.0
-    out[12] = 1.0 if nxt & unseen & passed else 0.0
+    out[D_HEURISTIC] = 1.0 if card == heuristic_card else 0.0
+    out[D_OPENS] = 1.0 if place == start_place else 0.0
+    out[D_MY_BEYOND] = popcount(mine_beyond) / 12.0
+    out[D_OTHERS_BEYOND] = popcount(beyond & unseen) / 12.0
+    out[D_MY_NEXT] = 1.0 if nxt & hand else 0.0
+    out[D_OTHERS_NEXT] = popcount(nxt & unseen)
+    out[D_DISTANCE] = abs(place - start_place) / 12.0
+    out[D_UNLOCKS] = popcount(nxt & hand & ~legal)
+    out[D_GAP] = gap / 12.0
+    out[D_COLUMN_END] = 1.0 if beyond == U0 else 0.0
+    out[D_MY_LENGTH] = popcount(hand & suit_bits(card // 13)) / 13.0
+    out[D_UNSEEN_IN_SUIT] = popcount(unseen & suit_bits(card // 13)) / 13.0
+    out[D_NEXT_PASSED] = 1.0 if nxt & unseen & passed else 0.0
 

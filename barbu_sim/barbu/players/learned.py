@@ -24,27 +24,31 @@ import numpy as np
 from ...core.jit import njit
 
 from ...core.bits import lowest_bit, popcount
+from ...core.fields import ArrayFields
 from .features import N_FEATURES, domino_card_features, trick_card_features
 from .heuristic import heuristic_domino, heuristic_tricks
-from .mc.layouts import MC_WORK_SIZE
 from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, R_BEST_TOTAL
 from ..state import S_CONTRACT, S_RULES, STATE_SIZE
 
 MODEL_PATH = Path(__file__).with_name("models") / "learned.json"
 MAX_HIDDEN = 32
-# One contract's row: [hidden units H, linear weights (F), the input weights feature by feature (F blocks of
-# MAX_HIDDEN: the weights of feature i into each unit, side by side, so that the units' sums run as one vector
-# loop), MAX_HIDDEN biases, MAX_HIDDEN output weights]; units past H are unused.
-W_LINEAR = 1
-W_INPUT = W_LINEAR + N_FEATURES
-W_BIAS = W_INPUT + N_FEATURES * MAX_HIDDEN
-W_OUTPUT = W_BIAS + MAX_HIDDEN
-MODEL_WIDTH = W_OUTPUT + MAX_HIDDEN
-# The player's scratch space, after the state array's fields and the mc player's work space: the
-# features of one card, then the hidden units' sums.
-LEARNED_WORK_SIZE = N_FEATURES + MAX_HIDDEN
-LEARNED_AT = STATE_SIZE + MC_WORK_SIZE  # where that scratch space starts in the state array
-FULL_STATE_SIZE = LEARNED_AT + LEARNED_WORK_SIZE  # a state array with every player's scratch space
+# One contract's row of the model array; units past the row's H are unused.
+MODEL_ROW = ArrayFields([
+    ("hidden", 1),  # H, the hidden units it uses
+    ("linear", N_FEATURES),  # the linear weights
+    ("input", N_FEATURES * MAX_HIDDEN),  # the input weights feature by feature (F blocks of MAX_HIDDEN: the weights
+    # of feature i into each unit, side by side, so that the units' sums run as one vector loop)
+    ("bias", MAX_HIDDEN),  # the units' biases
+    ("output", MAX_HIDDEN),  # the units' output weights
+])
+W_LINEAR, W_INPUT = MODEL_ROW.offset("linear"), MODEL_ROW.offset("input")
+W_BIAS, W_OUTPUT = MODEL_ROW.offset("bias"), MODEL_ROW.offset("output")
+MODEL_WIDTH = MODEL_ROW.size
+# The player's scratch space (float32 views), which the kernels give it in the state array after the fields
+# (barbu_sim.barbu.players.full_state): the features of one card, then the hidden units' sums.
+LEARNED_WORK = ArrayFields([("features", N_FEATURES), ("units", MAX_HIDDEN)])
+L_FEATURES, L_UNITS = LEARNED_WORK.offset("features"), LEARNED_WORK.offset("units")
+LEARNED_WORK_SIZE = LEARNED_WORK.size
 # The rules it is refused on (strategies.check_rules; docs/learned-player.md, "Limits"): trained and measured where
 # the highest total wins, it reads the point values in force and, with their signs turned over, takes the penalties.
 LEARNED_UNVALIDATED = ("the learned player is not validated under best-total=lowest (as in preset positive-penalties): "
@@ -85,8 +89,8 @@ def learned_choose(legal, hand, state, rng, model, work_at):
     domino = contract == DOMINO
     heur = heuristic_domino(legal, hand, state, rng) if domino else heuristic_tricks(legal, hand, state, rng)
     # float32 throughout: the network's sums run twice as wide in the vector units as in float64.
-    x = state[work_at:work_at + N_FEATURES].view(np.float32)[:N_FEATURES]
-    units = state[work_at + N_FEATURES:work_at + N_FEATURES + MAX_HIDDEN].view(np.float32)[:MAX_HIDDEN]
+    x = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.float32)[:N_FEATURES]
+    units = state[work_at + L_UNITS:work_at + L_UNITS + MAX_HIDDEN].view(np.float32)[:MAX_HIDDEN]
     row = model[contract]
     best, best_v = -1, np.float32(-np.inf)
     m = legal
@@ -198,12 +202,11 @@ def model_id() -> str:
 def learned_func(legal, hand, state, rng):
     """The learned player called from Python on a position (the table, reviews): the packaged model.
 
-    ``state`` may be just the ``STATE_SIZE`` fields (as a plugin sees it): the scratch space
-    is then added on a copy.  Refused (ValueError) where the lowest total wins: :data:`LEARNED_UNVALIDATED`.
+    ``state``: the ``STATE_SIZE`` fields (as a plugin sees them) or more; the player reads the
+    fields from a copy with its own scratch space after them, so the caller's array is never
+    written.  Refused (ValueError) where the lowest total wins: :data:`LEARNED_UNVALIDATED`.
     """
     if state[S_RULES + R_BEST_TOTAL]:
         raise ValueError(LEARNED_UNVALIDATED)
-    if len(state) < FULL_STATE_SIZE:
-        state = np.concatenate([np.asarray(state, np.uint64)[:STATE_SIZE],
-                                np.zeros(FULL_STATE_SIZE - STATE_SIZE, np.uint64)])
-    return learned_choose(np.uint64(legal), np.uint64(hand), state, rng, model_array(), LEARNED_AT)
+    work = np.concatenate([np.asarray(state, np.uint64)[:STATE_SIZE], np.zeros(LEARNED_WORK_SIZE, np.uint64)])
+    return learned_choose(np.uint64(legal), np.uint64(hand), work, rng, model_array(), STATE_SIZE)

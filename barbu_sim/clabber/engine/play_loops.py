@@ -11,7 +11,7 @@ from numba.extending import overload
 from ...core.bits import pick
 from ...core.strategies import RAISED, random_strategy
 from ..players.heuristic import heuristic_strategy
-from ..players.mc import MC_PLAY, MC_WORK_SIZE, begin, mc_choose, observe, show_all_melds
+from ..players.mc import MC_WORK_SIZE, begin, is_mc, mc_choose, observe, show_all_melds
 from ..rules.melds import team_meld_points, team_melds
 from ..rules.play_rules import OVERTRUMPS, card_points, follow_mask, power_by_trump, suit_bits
 from ..rules.config import (
@@ -99,7 +99,7 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, mcw):
         return heuristic_strategy(legal, hand, state, rng)
     if sid == RANDOM:
         return random_strategy(legal, hand, state, rng)
-    if (sid & 15) == MC_PLAY:  # the samples in the higher bits (mc_play.mc_id)
+    if is_mc(sid):  # the samples in the higher bits (players.mc.MC_ID)
         return _mc_card(mcw, sid, legal, hand, state, rng)
     return user_fns[seat](legal, hand, state, rng)
 

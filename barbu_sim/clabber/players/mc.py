@@ -33,9 +33,11 @@ and ``W_*`` offsets below) that the engine with the mc player carries beside the
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import register_jitable
 from ...core.jit import njit
 
 from ...core.bits import lowest_bit, popcount
+from ...core.fields import ArrayFields, BitFields
 from ...core.layouts import deal_cards
 from ...core.rng import STREAM_CLABBER_MC as STREAM_MC, stream_key
 from ..rules.melds import lane6
@@ -49,25 +51,57 @@ from ..state import (
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
-MC_PLAY = 3  # the low four bits of an mc seat's strategy id; the samples in the bits above (mc_id)
+MC_PLAY = 3  # an mc seat's kind: the low four bits of its strategy id (see MC_ID and is_mc)
 DEFAULT_SAMPLES = 48
 MAX_SAMPLES = 100_000
 
-# The knowledge the table has shown (public: every mc seat reads the same), then scratch space.
-K_ROOT = 0  # the round's play-stream key: each decision's layouts derive from it
-K_NOT_HELD = 1  # 4 masks: cards each seat is known not to hold
-K_PLAYED_BY = 5  # 4 masks: cards each seat has played
-K_SHOWN = 9  # 4 masks: cards each seat was seen to hold (the turned card, declared melds)
-W_LAYOUT, W_DEALT, W_ALLOWED, W_CAP, W_HANDS, W_RNG = 13, 17, 21, 25, 29, 33
-W_STATE = 34
-W_SUMS = W_STATE + STATE_ARRAY_SIZE  # 52 float64 by card
-W_SQUARES = W_SUMS + 52
-MC_WORK_SIZE = W_SQUARES + 52
+# An mc seat's strategy id: the fields in order from the lowest bit, with their widths.
+MC_ID = BitFields([
+    ("kind", 4),  # MC_PLAY; the other card players' ids (players.registry) are below 16 too
+    ("spare", 4),  # free (Barbu's mc ids carry the rollout player there)
+    ("samples", 24),  # layouts per decision, up to MAX_SAMPLES
+])
+MC_KIND_MASK = MC_ID.mask("kind")
+MC_SAMPLES_SHIFT, MC_SAMPLES_MASK = MC_ID.shift("samples"), MC_ID.mask("samples")
+assert MAX_SAMPLES <= MC_SAMPLES_MASK
+
+# The knowledge the table has shown (public: every mc seat reads the same), then scratch space; sizes in
+# uint64 entries.
+MC_WORK = ArrayFields([
+    ("root", 1),  # the round's play-stream key: each decision's layouts derive from it
+    ("not_held", 4),  # masks: cards each seat is known not to hold
+    ("played_by", 4),  # masks: cards each seat has played
+    ("shown", 4),  # masks: cards each seat was seen to hold (the turned card, declared melds)
+    ("layout", 4),  # the scratch space from here on (begin clears what comes before): a sampled layout
+    ("dealt", 4),  # the layout's hands as dealt (the cards played given back)
+    ("allowed", 4),  # deal_cards' scratch: the cards each seat may be dealt
+    ("cap", 4),  # ... and how many it still takes (int64)
+    ("hands", 4),  # the hands during a rollout
+    ("rng", 1),  # the layout's random state
+    ("state", STATE_ARRAY_SIZE),  # the state array a rollout plays on
+    ("sums", 52),  # per card: sum of its own-team round scores (float64)
+    ("squares", 52),  # ... and of their squares (float64)
+])
+K_ROOT, K_NOT_HELD = MC_WORK.offset("root"), MC_WORK.offset("not_held")
+K_PLAYED_BY, K_SHOWN = MC_WORK.offset("played_by"), MC_WORK.offset("shown")
+W_LAYOUT, W_DEALT, W_ALLOWED = MC_WORK.offset("layout"), MC_WORK.offset("dealt"), MC_WORK.offset("allowed")
+W_CAP, W_HANDS, W_RNG = MC_WORK.offset("cap"), MC_WORK.offset("hands"), MC_WORK.offset("rng")
+W_STATE = MC_WORK.offset("state")
+W_SUMS = MC_WORK.offset("sums")
+W_SQUARES = MC_WORK.offset("squares")
+MC_WORK_SIZE = MC_WORK.size
+
+
+@register_jitable
+def is_mc(sid):
+    """True for an mc seat's strategy id (elementwise for an array of ids): in Python and, compiled in, in the
+    kernels alike."""
+    return (sid & MC_KIND_MASK) == MC_PLAY
 
 
 def mc_id(samples: int = DEFAULT_SAMPLES) -> int:
-    """The strategy id that carries an mc seat's samples to the kernels."""
-    return MC_PLAY | (samples << 8)
+    """The strategy id that carries an mc seat's samples to the kernels (see :data:`MC_ID`)."""
+    return MC_ID.pack(kind=MC_PLAY, samples=samples)
 
 
 def parse_mc(params: str) -> int:
@@ -244,7 +278,7 @@ def mc_choose(sid, legal, hand, state, mcw):
     one with the best mean own-team round score over the rollouts (ties: the lowest card)."""
     if popcount(legal) == 1:
         return lowest_bit(legal)
-    mc_estimates(legal, hand, state, mcw, decision_key(mcw, state), sid >> 8)
+    mc_estimates(legal, hand, state, mcw, decision_key(mcw, state), (sid >> MC_SAMPLES_SHIFT) & MC_SAMPLES_MASK)
     sums = mcw[W_SUMS:W_SUMS + 52].view(np.float64)
     best, best_sum = -1, -np.inf
     cands = legal

@@ -14,6 +14,7 @@ import numpy as np
 from ....core.jit import njit
 
 from ....core.bits import popcount
+from ....core.fields import ArrayFields
 from ....core.layouts import deal_cards
 from ..endgame import TT_WORDS
 from ...rules.play_rules import forced_discard, lead_restriction, legal_mask, suit_bits
@@ -27,21 +28,42 @@ ALL_CARDS = np.uint64((1 << 52) - 1)
 
 # The mc player's scratch space: the engine allocates it after the state array
 # (entries STATE_SIZE on), because the play loops run without reference counting
-# and so cannot allocate.  Offsets in uint64 entries; some are viewed as int64 / float64.
-W_LAYOUT, W_HANDS, W_ALLOWED, W_CAP, W_SCORES, W_RULES = 0, 4, 8, 12, 16, 20
-W_RNG = W_RULES + RULES_ARRAY_SIZE
-W_STATE = W_RNG + 1
-W_SUMS = W_STATE + STATE_SIZE
-W_SQUARES = W_SUMS + 52
-W_VALUES = W_SQUARES + 52  # one layout's exact endgame values, per card
-W_COUNTS = W_VALUES + 52  # layouts each card was valued on (sequential halving gives the finalists more)
-W_WEIGHTS = W_COUNTS + 52  # the layouts' total weight per card (inference from the play)
-W_TT = W_WEIGHTS + 52  # the endgame search's transposition table
-W_HIST = W_TT + TT_WORDS  # the deal so far: the state each play was made from, then each card played
-W_HIST_CARD = W_HIST + 52 * STATE_SIZE
-W_CROSS = W_HIST_CARD + 52  # early stopping: weighted sums of products of two candidates' values (13 x 13)
-W_LAYOUT_SUMS = W_CROSS + 13 * 13  # early stopping: the layouts' total weight and total squared weight
-MC_WORK_SIZE = W_LAYOUT_SUMS + 2
+# and so cannot allocate.  Sizes in uint64 entries; some fields are viewed as int64 / float64.
+MC_WORK = ArrayFields([
+    ("layout", 4),  # the sampled layout: each seat's hand
+    ("hands", 4),  # the hands during a rollout
+    ("allowed", 4),  # sample_layout's scratch: the cards each seat may be dealt
+    ("cap", 4),  # ... and how many it still takes (int64)
+    ("scores", 4),  # a rollout's scores (int64)
+    ("rules", RULES_ARRAY_SIZE),  # the rules, signed (int64)
+    ("rng", 1),  # the layout's random state
+    ("state", STATE_SIZE),  # the state array a rollout plays on
+    ("sums", 52),  # per card: weighted sum of its values (float64)
+    ("squares", 52),  # ... and of their squares (float64)
+    ("values", 52),  # one layout's exact endgame values, per card (float64)
+    ("counts", 52),  # layouts each card was valued on (sequential halving gives the finalists more; float64)
+    ("weights", 52),  # the layouts' total weight per card (inference from the play; float64)
+    ("tt", TT_WORDS),  # the endgame search's transposition table
+    ("hist", 52 * STATE_SIZE),  # the deal so far: the state each play was made from...
+    ("hist_card", 52),  # ... then each card played
+    ("cross", 13 * 13),  # early stopping: weighted sums of products of two candidates' values (float64)
+    ("layout_sums", 2),  # early stopping: the layouts' total weight and total squared weight (float64)
+])
+W_LAYOUT, W_HANDS, W_ALLOWED = MC_WORK.offset("layout"), MC_WORK.offset("hands"), MC_WORK.offset("allowed")
+W_CAP, W_SCORES, W_RULES = MC_WORK.offset("cap"), MC_WORK.offset("scores"), MC_WORK.offset("rules")
+W_RNG = MC_WORK.offset("rng")
+W_STATE = MC_WORK.offset("state")
+W_SUMS = MC_WORK.offset("sums")
+W_SQUARES = MC_WORK.offset("squares")
+W_VALUES = MC_WORK.offset("values")
+W_COUNTS = MC_WORK.offset("counts")
+W_WEIGHTS = MC_WORK.offset("weights")
+W_TT = MC_WORK.offset("tt")
+W_HIST = MC_WORK.offset("hist")
+W_HIST_CARD = MC_WORK.offset("hist_card")
+W_CROSS = MC_WORK.offset("cross")
+W_LAYOUT_SUMS = MC_WORK.offset("layout_sums")
+MC_WORK_SIZE = MC_WORK.size
 
 
 @njit(cache=True, _nrt=False)

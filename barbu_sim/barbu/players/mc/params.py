@@ -9,9 +9,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ids import BASIC, HEURISTIC, RANDOM
+from ....core.fields import BitFields
+from ..ids import BASIC, HEURISTIC, KIND_BITS, MC, RANDOM
 
-MC = 5  # the low four bits of an mc seat's strategy id
+# An mc seat's strategy id: the fields in order from the lowest bit, with their widths (the kernels
+# read them back with the MC_*_SHIFT / MC_*_MASK constants below; tests/test_layouts.py pins them).
+MC_ID = BitFields([
+    ("kind", KIND_BITS),  # MC (see ids.is_mc)
+    ("rollout", 4),  # the rollout player's id (ROLLOUTS)
+    ("samples", 24),  # layouts per decision, up to MAX_SAMPLES
+    ("endgame", 4),  # tricks left when the decisions are searched exactly (up to MAX_DEPTH)
+    ("tail", 4),  # tricks left when the rollouts hand over to the exact search
+    ("halving", 1),  # sequential halving on (1) or off (0)
+    ("infer", 7),  # a layout's weight per unexpected play, percent (100: no inference)
+    ("early", 7),  # z of the early drops, in tenths (0: none)
+])
+MC_ROLLOUT_SHIFT, MC_ROLLOUT_MASK = MC_ID.shift("rollout"), MC_ID.mask("rollout")
+MC_SAMPLES_SHIFT, MC_SAMPLES_MASK = MC_ID.shift("samples"), MC_ID.mask("samples")
+MC_ENDGAME_SHIFT, MC_ENDGAME_MASK = MC_ID.shift("endgame"), MC_ID.mask("endgame")
+MC_TAIL_SHIFT, MC_TAIL_MASK = MC_ID.shift("tail"), MC_ID.mask("tail")
+MC_HALVING_SHIFT, MC_HALVING_MASK = MC_ID.shift("halving"), MC_ID.mask("halving")
+MC_INFER_SHIFT, MC_INFER_MASK = MC_ID.shift("infer"), MC_ID.mask("infer")
+MC_EARLY_SHIFT, MC_EARLY_MASK = MC_ID.shift("early"), MC_ID.mask("early")
+
 DEFAULT_SAMPLES = 64
 MAX_SAMPLES = 100_000
 # Tricks left when the decisions are searched exactly (see MCParams): 3, with a tail of 2, gained
@@ -25,6 +45,8 @@ LOOK = 8  # early drops: layouts between two looks at the cards still in play
 MAX_DEPTH = 5  # a 6-trick search takes tens of milliseconds per layout
 ROLLOUTS = {"heuristic": HEURISTIC, "basic": BASIC, "random": RANDOM}
 MC_ONLY = ("endgame", "tail", "halving", "infer", "early")
+assert MAX_SAMPLES <= MC_SAMPLES_MASK and MAX_DEPTH <= min(MC_ENDGAME_MASK, MC_TAIL_MASK) \
+    and max(ROLLOUTS.values()) <= MC_ROLLOUT_MASK, "an mc parameter's field is too narrow"
 
 
 @dataclass(frozen=True)
@@ -66,9 +88,10 @@ class MCParams:
 
 def mc_id(samples: int = DEFAULT_SAMPLES, rollout: int = HEURISTIC, endgame: int = 0, tail: int = 0,
           halving: bool = False, infer: int = 100, early: int = 0) -> int:
-    """The strategy id that carries an mc seat's parameters to the kernels (``early``: z in tenths, 0: off)."""
-    return (MC | (rollout << 4) | (samples << 8) | (endgame << 32) | (tail << 36) | (int(halving) << 40) | (infer << 41)
-            | (early << 48))
+    """The strategy id that carries an mc seat's parameters to the kernels (``early``: z in tenths, 0: off; see
+    :data:`MC_ID`).  ValueError for a value too wide for its field."""
+    return MC_ID.pack(kind=MC, rollout=rollout, samples=samples, endgame=endgame, tail=tail, halving=int(halving),
+                      infer=infer, early=early)
 
 
 def _depth(key: str, value: str) -> int:

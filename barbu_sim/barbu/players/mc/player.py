@@ -29,6 +29,7 @@ import numpy as np
 from ....core.jit import njit
 
 from ....core.bits import highest_bit, lowest_bit, popcount
+from ....core.fields import ArrayFields
 from ....core.rng import next_u64
 from .layouts import (  # noqa: F401  (the work-space layout and inference, re-exported for the engine)
     MC_WORK_SIZE, W_COUNTS, W_SQUARES, W_SUMS, W_VALUES, W_WEIGHTS, infer_not_held, layout_weight, record_play,
@@ -36,7 +37,9 @@ from .layouts import (  # noqa: F401  (the work-space layout and inference, re-e
 )
 from .params import (  # noqa: F401  (the names the engine and the registry read, re-exported)
     DEFAULT_EARLY, DEFAULT_ENDGAME, DEFAULT_HALVING, DEFAULT_INFER, DEFAULT_SAMPLES, DEFAULT_TAIL, LOOK, MAX_SAMPLES,
-    MC, ROLLOUTS, MCParams, mc_id, parse_mc,
+    MC, MC_EARLY_MASK, MC_EARLY_SHIFT, MC_ENDGAME_MASK, MC_ENDGAME_SHIFT, MC_HALVING_MASK, MC_HALVING_SHIFT,
+    MC_INFER_MASK, MC_INFER_SHIFT, MC_ROLLOUT_MASK, MC_ROLLOUT_SHIFT, MC_SAMPLES_MASK, MC_SAMPLES_SHIFT,
+    MC_TAIL_MASK, MC_TAIL_SHIFT, ROLLOUTS, MCParams, mc_id, parse_mc,
 )
 from .values import STREAM_MC, copy_rules, exact_from, layout_values, race  # noqa: F401  (STREAM_MC: re-exported)
 from ...rules.play_rules import above, below, suit_bits, trick_value
@@ -48,11 +51,18 @@ U1 = np.uint64(1)
 
 
 # The explain buffer (``barbu-sim play --explain``): row 0 holds the number of rows
-# used; each later row is one decision: seat, card played, cards played before it,
-# then each card's mean score from here, its standard error (NaN: not a candidate) and the
-# number of layouts it was valued on (sequential halving gives the finalists more).
-EX_SEAT, EX_CARD, EX_PLAYED, EX_MEAN, EX_SE, EX_LAYOUTS = 0, 1, 2, 3, 55, 107
-EXPLAIN_WIDTH = 159
+# used; each later row is one decision, in these columns.
+EXPLAIN = ArrayFields([
+    ("seat", 1),
+    ("card", 1),  # the card played
+    ("played", 1),  # cards played before it
+    ("mean", 52),  # each card's mean score from here (NaN: not a candidate)
+    ("se", 52),  # its standard error
+    ("layouts", 52),  # the layouts it was valued on (sequential halving gives the finalists more)
+])
+EX_SEAT, EX_CARD, EX_PLAYED = EXPLAIN.offset("seat"), EXPLAIN.offset("card"), EXPLAIN.offset("played")
+EX_MEAN, EX_SE, EX_LAYOUTS = EXPLAIN.offset("mean"), EXPLAIN.offset("se"), EXPLAIN.offset("layouts")
+EXPLAIN_WIDTH = EXPLAIN.size
 EXPLAIN_ROWS = 1 + 52
 
 
@@ -148,8 +158,8 @@ def mc_choose(sid, legal, hand, state, rng, explain):
 
     With one legal card, or only equivalent ones (:func:`distinct_cards`), the lowest
     (no sampling).  Otherwise the card with the best mean own score over the rollouts
-    of the distinct cards; ties go to the lowest card.  With sequential halving (bit 40 of
-    ``sid``) the budget of ``samples`` layouts per card is spent in rounds: after each, the
+    of the distinct cards; ties go to the lowest card.  With sequential halving (the ``halving``
+    bit of ``sid``) the budget of ``samples`` layouts per card is spent in rounds: after each, the
     worse half of the cards still in play drops out and the rest are valued on new layouts,
     so the close cards are compared on more layouts; the best of the last round is played.  ``state`` must be
     followed by ``MC_WORK_SIZE`` entries of scratch space.  When ``explain`` has rows,
@@ -160,10 +170,10 @@ def mc_choose(sid, legal, hand, state, rng, explain):
     reps = distinct_cards(legal, hand, state, np.int64(state[S_CONTRACT]))
     if popcount(reps) == 1:  # every legal card leads to the same deal
         return lowest_bit(legal)
-    samples = (sid >> 8) & 0xFFFFFF
-    rollout = (sid >> 4) & 15
-    endgame = (sid >> 32) & 15
-    tail = (sid >> 36) & 15
+    samples = (sid >> MC_SAMPLES_SHIFT) & MC_SAMPLES_MASK  # the fields of params.MC_ID
+    rollout = (sid >> MC_ROLLOUT_SHIFT) & MC_ROLLOUT_MASK
+    endgame = (sid >> MC_ENDGAME_SHIFT) & MC_ENDGAME_MASK
+    tail = (sid >> MC_TAIL_SHIFT) & MC_TAIL_MASK
     key = next_u64(rng)
     work = state[STATE_SIZE:STATE_SIZE + MC_WORK_SIZE]
     sums = work[W_SUMS:W_SUMS + 52].view(np.float64)
@@ -176,17 +186,17 @@ def mc_choose(sid, legal, hand, state, rng, explain):
     weights = work[W_WEIGHTS:W_WEIGHTS + 52].view(np.float64)
     for c in range(52):
         weights[c] = 0.0
-    infer = (sid >> 41) & 127
+    infer = (sid >> MC_INFER_SHIFT) & MC_INFER_MASK
     miss = 0.0 if infer >= 100 else infer / 100.0
     sign = -1.0 if state[S_RULES + R_BEST_TOTAL] == U1 else 1.0  # best-total=lowest: the lowest mean is best
     n = popcount(reps)
     rounds = 1
-    if (sid >> 40) & 1:  # sequential halving: the same budget, more layouts for the close cards
+    if (sid >> MC_HALVING_SHIFT) & MC_HALVING_MASK:  # sequential halving: the same budget, more layouts for the close cards
         while (n + (1 << rounds) - 1) >> rounds > 1:
             rounds += 1
     finalists = reps
     done = 0
-    early = (sid >> 48) & 127  # z of the early drops, in tenths (0: none)
+    early = (sid >> MC_EARLY_SHIFT) & MC_EARLY_MASK  # z of the early drops, in tenths (0: none)
     for rnd in range(rounds):
         m = popcount(finalists)
         upto = done + (samples if rounds == 1 else max(1, samples * n // (rounds * m)))
