@@ -1,5 +1,8 @@
 """What the hardening tests share: invoking the CLI in-process, and the shape of a clean error."""
 
+import errno
+import os
+
 from typer.testing import CliRunner
 
 from barbu_sim.cli import app
@@ -20,3 +23,18 @@ def assert_clean_error(result, *needles, code=2):
     assert "Traceback" not in result.output
     for needle in needles:
         assert needle in result.output, result.output
+
+
+def read_only(directory, monkeypatch):
+    """``directory`` read-only: by its mode where that binds (not root), else by refusing its writes."""
+    from barbu_sim.core import files as files_module
+    directory.mkdir(exist_ok=True)
+    directory.chmod(0o555)
+    if os.access(directory, os.W_OK):  # root ignores the mode
+        real = files_module.temporary_path
+
+        def refuse(path):
+            if str(path).startswith(str(directory)):
+                raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+            return real(path)
+        monkeypatch.setattr(files_module, "temporary_path", refuse)

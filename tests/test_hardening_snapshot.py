@@ -11,7 +11,7 @@ import pytest
 from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.core import runs as runs_module
 from barbu_sim.core.runs import lock_run
-from cli_checks import assert_clean_error, invoke
+from cli_checks import assert_clean_error, invoke, read_only
 
 
 @pytest.fixture(autouse=True)
@@ -186,21 +186,6 @@ def test_a_damaged_manifest_is_named_by_its_field(tmp_path, three_chunks, damage
 
 
 # ---------------------------------------------------------------- 8: an unwritable --out is said before the work
-def read_only(directory, monkeypatch):
-    """``directory`` read-only: by its mode where that binds (not root), else by refusing its writes."""
-    from barbu_sim.core import files as files_module
-    directory.mkdir(exist_ok=True)
-    directory.chmod(0o555)
-    if os.access(directory, os.W_OK):  # root ignores the mode
-        real = files_module.temporary_path
-
-        def refuse(path):
-            if str(path).startswith(str(directory)):
-                raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
-            return real(path)
-        monkeypatch.setattr(files_module, "temporary_path", refuse)
-
-
 @pytest.mark.parametrize("args", [
     ("clabber", "game", "-n", "1"),
     ("game", "-n", "1", "--samples", "4", "--no-progress"),

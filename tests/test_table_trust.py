@@ -3,7 +3,6 @@
 rules' fixed Domino rank, and the first hint's compile said."""
 
 import dataclasses
-import errno
 import os
 import re
 import select
@@ -12,7 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from cli_checks import assert_clean_error, invoke
+from cli_checks import assert_clean_error, invoke, read_only
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
@@ -114,19 +113,6 @@ def test_hints_and_the_review_are_the_same_whatever_the_hidden_cards(barbu_deal_
 
 
 # ---------------------------------------------------------------- 4: no file replaced without --force
-def read_only(directory, monkeypatch):
-    """``directory`` read-only: by its mode where that binds (not root), else by refusing its writes."""
-    from barbu_sim.core import files as files_module
-    directory.mkdir(exist_ok=True)
-    directory.chmod(0o555)
-    if os.access(directory, os.W_OK):  # root ignores the mode
-        real = files_module.temporary_path
-
-        def refuse(path):
-            if str(path).startswith(str(directory)):
-                raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
-            return real(path)
-        monkeypatch.setattr(files_module, "temporary_path", refuse)
 
 
 def test_the_table_does_not_replace_a_saved_session_without_force(tmp_path):
