@@ -7,7 +7,6 @@ and resume, and :mod:`barbu_sim.barbu.analytics.schema` for the records).
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -16,7 +15,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from ..core.codestamp import plugin_stamp, source_stamp
+from ..core.codestamp import player_stamp
 from ..core.runs import (
     RunError, RunSummary, check_players, check_resume_flags, fill_chunks, load_run, lock_run, read_manifest,
     start_run,
@@ -119,11 +118,8 @@ def player_code(spec) -> str:
     """The code stamp of the player ``spec`` names: its module and the package modules it imports (for
     ``mc`` and ``pimc``, the Monte-Carlo player with its rollouts and endgame search), or a plugin's files."""
     strategy = resolve_strategy(spec)
-    if isinstance(spec, str) and strategy.builtin_id == USER:
-        return plugin_stamp(spec)[:16]
-    if is_mc(strategy.builtin_id):
-        return source_stamp(mc_player.__file__)
-    return source_stamp(inspect.getsourcefile(getattr(strategy.func, "py_func", strategy.func)))
+    return player_stamp(spec, strategy, user_id=USER,
+                        player_file=mc_player.__file__ if is_mc(strategy.builtin_id) else None)
 
 
 def seat_players(strategies) -> list[dict]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import inspect
 import re
 import sys
 from functools import lru_cache
@@ -26,7 +27,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent  # .../barbu_sim
 PACKAGE = PACKAGE_DIR.name
 
 __all__ = ["PACKAGE_DIR", "code_stamp", "dependency_files", "in_package", "module_file", "plugin_stamp",
-           "source_stamp", "user_module_files"]
+           "player_stamp", "source_stamp", "user_module_files"]
 
 
 def in_package(path) -> bool:
@@ -222,3 +223,19 @@ def user_module_files(plugin: Path) -> list[Path]:
                     if not any(found.is_relative_to(d) for d in library):
                         todo.append(found)
     return [seen[0], *sorted(seen[1:])]
+
+
+def player_stamp(spec, strategy, *, user_id: int, player_file=None) -> str:
+    """The 16-hex-digit code stamp of one seat's player, as a run's manifest records it.
+
+    ``strategy``: ``spec`` resolved by its game's registry; ``user_id``: that registry's id of
+    plugins (a plugin given by name is stamped with its files, :func:`plugin_stamp`);
+    ``player_file``: the module of a player whose strategy function is only a placeholder (the
+    Monte-Carlo players); otherwise the module that defines the strategy function.
+    """
+    if isinstance(spec, str) and strategy.builtin_id == user_id:
+        return plugin_stamp(spec)[:16]
+    if player_file is None:
+        func = getattr(strategy.func, "py_func", strategy.func)
+        player_file = inspect.getsourcefile(func)
+    return source_stamp(player_file)
