@@ -131,7 +131,7 @@ def test_the_tricks_and_domino_turns_the_page_steps_through(reviews):
 
 def test_a_title_cannot_break_out_of_the_page(reviews, tmp_path):
     review = reviews["no-tricks"]
-    title = "</script><script>alert('x')</script> <!-- & \u2028 \"quoted\" </title>"
+    title = "</script><script>alert('x')</script> <!-- & \u2028 \"quoted\" </title> %DATA% %SCRIPT%"
     review.deal.title = title
     try:
         page = review_html(review)
