@@ -182,7 +182,7 @@ def table(
         for deal in session.deals:
             console.say("")
             console.say(format_review(review_deal(deal, [settings.seat], samples=review_samples,
-                                                  seed=settings.seed), brief=True))
+                                                  seed=settings.seed), symbols=True, brief=True))
     if finished:
         console.say(f"\nThe session is saved in {save}\n  barbu-sim review {save}   annotates every seat")
 
