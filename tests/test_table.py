@@ -154,11 +154,15 @@ def test_a_block_with_contract_choice_and_doubling(tmp_path, seat, first):
 
 
 def test_a_real_terminal(tmp_path):
-    """The command in a pseudo-terminal: prompts on the input line, typed cards echoed by the terminal."""
+    """The command in a pseudo-terminal: prompts on the input line, typed cards echoed by the terminal, hearts
+    and diamonds in red."""
     import pty
     save = tmp_path / "pty.txt"
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the command, as a person starts it
+    if pid == 0:  # the child: the command, as a person starts it in a colour terminal
+        for name in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE"):
+            os.environ.pop(name, None)
+        os.environ["TERM"] = "xterm-256color"
         os.execvp(sys.executable, [sys.executable, "-m", "barbu_sim.cli", "table", "--seed", str(SEED),
                                    "--save", str(save), *QUICK])
     screen, deadline = b"", time.time() + 120
@@ -178,6 +182,7 @@ def test_a_real_terminal(tmp_path):
         os.waitpid(pid, 0)
     text = screen.decode("utf-8", "replace")
     assert "Play 1:" in text and "> 1\r\n" in text  # the prompt, then what the terminal echoed
+    assert "\x1b[31m♥ K 9 8 3\x1b[0m" in text  # South's hearts, red
     assert "Hand over:" in text and "The session is saved" in text
     assert save.exists() and not read_playlog(save)[0].unfinished
 

@@ -65,7 +65,7 @@ def parse_contract_words(text: str, remaining: list[int]) -> tuple[int, str]:
     (the trump suit or the starting rank, ``''`` if none; a leading ``from`` or ``in`` dropped)."""
     words = text.split()
     names = {_key(name): c for c, name in enumerate(CONTRACTS)} | CONTRACT_ALIASES
-    for n in range(len(words), 0, -1):  # the longest run of words that names a contract
+    for n in range(1 if words and words[0].isdigit() else len(words), 0, -1):  # the longest run naming a contract
         head, rest = _key("".join(words[:n])), words[n:]
         if head.isdigit():
             if not 1 <= int(head) <= len(remaining):
