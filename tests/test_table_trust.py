@@ -320,6 +320,8 @@ def test_the_table_announces_the_estimator_before_the_review(tmp_path, monkeypat
     result = table("--seed", 2, "--save", tmp_path / "t.txt", "--hint-samples", "0", "--review-samples", "2",
                    lines=["1"] * 13)
     assert result.exit_code == 0 and "Review of your decisions" in result.output and ready == [1]
+    said = tableplay.preparing("the review")
+    assert result.output.count(said) == 1 and result.output.index(said) < result.output.index("Review of your")
 
 
 def test_clabber_play_record_does_not_replace_a_file_without_force(tmp_path):

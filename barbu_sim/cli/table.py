@@ -178,7 +178,9 @@ def table(
     if finished and review_samples:
         from ..barbu.played.review import review_deal
         from ..barbu.played.review_text import format_review, intro
-        from ..barbu.played.table_deal import estimator_ready
+        from ..barbu.played.table_deal import estimator_ready, preparing
+        if session.hints is None or not session.hints.ready:  # a hint made it ready, and said so
+            console.say(preparing("the review"))
         estimator_ready()  # its first compile is said, not a silent minute
         console.say("\nReview of your decisions (the decisions that lost points, then a summary per hand)")
         console.say("\n".join(intro(review_samples, settings.seed)))

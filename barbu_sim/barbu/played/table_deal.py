@@ -30,7 +30,15 @@ from .table_screen import (
 from ..state import PASS
 from ..players.registry import resolve_strategy
 
-PREPARING_HINTS = "Preparing hints: mc's estimator compiles the first time (about a minute), then loads from cache ..."
+
+
+def preparing(what: str) -> str:
+    """What the table says before it makes mc's estimator ready for ``what`` (hints, the review): the
+    estimator's first compile takes about a minute, and a silent minute looks like a hang."""
+    return f"Preparing {what}: mc's estimator compiles the first time, about a minute (cached afterwards) ..."
+
+
+PREPARING_HINTS = preparing("hints")
 # a card written by another part of the package: QS, 10H, TH, K♥ or ♥K (not inside a word)
 _CARD = re.compile(r"(?<![\w♠♥♦♣])(?:(10|[2-9TJQKA])([CDHS♣♦♥♠])|([♣♦♥♠])(10|[2-9TJQKA]))(?![\w♠♥♦♣])")
 
