@@ -75,8 +75,9 @@ def test_long_lines_go_on_under_themselves():
     one_line = "Played: " + str(hand_text(almost_all))
     lines = str(labelled("Played: ", hand_text(almost_all))).split("\n")
     assert len(one_line) > WIDTH and len(lines) == 2 and all(len(line) <= WIDTH for line in lines)
-    assert lines[1].startswith(" " * len("Played: ")) and " ".join(" ".join(lines).split()) == " ".join(one_line.split())
-    every_ten = [parse_card(c) for c in ("2C", "10C", "AC", "10D", "KD", "10H", "JH", "QH", "2S", "9S", "10S", "JS", "AS")]
+    assert lines[1].startswith(" " * len("Played: "))
+    assert " ".join(" ".join(lines).split()) == " ".join(one_line.split())  # the same words, on two lines
+    every_ten = [parse_card(c) for c in "2C 10C AC 10D KD 10H JH QH 2S 9S 10S JS AS".split()]
     prompt = [str(line) for line in choices_prompt(every_ten)]
     assert len(prompt) == 2 and prompt[-1].endswith("(or hint, undo, quit, help) >")
     assert max(map(len, prompt)) <= WIDTH and len(prompt[-1]) <= WIDTH - 12  # room for what is typed
@@ -90,9 +91,9 @@ def test_a_trump_suit_in_words_letters_or_symbols(typed, suit):
     assert parse_suit_word(typed) == suit
 
 
-@pytest.mark.parametrize("typed, contract", [("no tricks", NO_TRICKS), ("no-tricks", NO_TRICKS), ("notricks", NO_TRICKS),
-                                             ("No Tricks", NO_TRICKS), ("1", NO_TRICKS), ("2", NO_QUEENS),
-                                             ("no_last_two", NO_LAST_TWO), ("Barbu", BARBU), ("fan tan", DOMINO)])
+@pytest.mark.parametrize("typed, contract", [
+    ("no tricks", NO_TRICKS), ("no-tricks", NO_TRICKS), ("notricks", NO_TRICKS), ("No Tricks", NO_TRICKS),
+    ("1", NO_TRICKS), ("2", NO_QUEENS), ("no_last_two", NO_LAST_TWO), ("Barbu", BARBU), ("fan tan", DOMINO)])
 def test_a_contract_by_number_or_name(typed, contract):
     assert parse_contract_words(typed, list(range(7))) == (contract, "")
 

@@ -300,7 +300,8 @@ class Session:
         if self.s.length == "deal":
             return Header(title, self.s.seat)
         totals = sum((r.final for r in self.records), np.zeros(N_SEATS, np.int64))
-        return Header(title, self.s.seat, totals, doubles, self.owed(d), len(self.records))
+        return Header(title, self.s.seat, totals=totals, doubles=doubles, owed=self.owed(d),
+                      hands_done=len(self.records))
 
     def _take_up(self, h: int, saved: PlayedDeal, hands):
         """Replay a saved deal: the referee checks its contract and doubles, the bots play their cards again."""

@@ -24,8 +24,7 @@ from ..players.ids import is_mc
 from ..players.mc.player import mc_choose
 from .position import IllegalCard, Position
 from .table_screen import (
-    Console, Header, Quit, card_text, choices_prompt, commands_help, hand_text, screen, scores_text,
-    trick_line, trick_so_far,
+    Console, Header, Quit, card_text, choices_prompt, commands_help, hand_text, screen, scores_text, trick_line,
 )
 from ..state import PASS
 from ..players.registry import resolve_strategy
@@ -41,11 +40,6 @@ def preparing(what: str) -> str:
 PREPARING_HINTS = preparing("hints")
 # a card written by another part of the package: QS, 10H, TH, K♥ or ♥K (not inside a word)
 _CARD = re.compile(r"(?<![\w♠♥♦♣])(?:(10|[2-9TJQKA])([CDHS♣♦♥♠])|([♣♦♥♠])(10|[2-9TJQKA]))(?![\w♠♥♦♣])")
-
-
-def table_text(pos: Position) -> str:
-    """The trick so far (its winning card so far named), or the Domino columns and the cards left."""
-    return str(trick_so_far(pos))
 
 
 def in_table_notation(text: str) -> Text:

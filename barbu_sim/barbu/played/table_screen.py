@@ -154,11 +154,10 @@ def scores_text(scores) -> str:
 def trick_line(pos: Position, label: str) -> Text:
     """The last trick played: who played what, who won it and the points it carried."""
     from ..rules.play_rules import trick_value
-    plays, w, t = pos.plays[-4:] if pos.n_in_trick == 0 else [], pos.trick_winners[-1], pos.trick_no
-    if not plays:  # a trick is in play: the last one played is the four plays before it
-        plays = pos.plays[len(pos.plays) - pos.n_in_trick - 4:len(pos.plays) - pos.n_in_trick]
+    end = len(pos.plays) - pos.n_in_trick  # the cards of the trick in play, if any, come after it
+    plays, w = pos.plays[end - 4:end], pos.trick_winners[-1]
     mask = np.uint64(sum(1 << c for _, c in plays))
-    pts = int(trick_value(np.int64(pos.contract), np.int64(t - 1), mask, pos.rules_array))
+    pts = int(trick_value(np.int64(pos.contract), np.int64(pos.trick_no - 1), mask, pos.rules_array))
     return Text.assemble(label, plays_text(plays, w), ": won by ", (SEAT_NAMES[w], WIN),
                          f" ({pts:+d} point{'s' if abs(pts) != 1 else ''})")
 
@@ -187,9 +186,10 @@ class Header:
     """The session's part of the screen above each decision.
 
     ``title``: ``Deal`` or ``Hand 2 of 7``; ``totals``: each seat's settled total before this
-    hand (None in a single deal); ``doubles``: who doubled whom in this hand, a 4x4 of bools
-    (None where nobody doubles: a single deal); ``owed``: the compulsory doubles each other
-    player still owes the declarer in this block (seat: count).
+    hand (None in a single deal); ``hands_done``: how many hands those totals add up;
+    ``doubles``: who doubled whom in this hand, ``doubles[a][b]`` (None where nobody doubles:
+    a single deal); ``owed``: the compulsory doubles each other player still owes the
+    declarer in this block (seat: count).
     """
 
     title: str = "Deal"
@@ -204,7 +204,8 @@ def owed_text(owed: dict, to: str) -> str:
     """``compulsory doubles still owed to S: N 1, E 0, W 2`` (or all made)."""
     if not any(owed.values()):
         return f"the compulsory doubles to {to} are all made"
-    return f"compulsory doubles still owed to {to}: " + ", ".join(f"{SEAT_LETTERS[p]} {n}" for p, n in sorted(owed.items()))
+    debts = ", ".join(f"{SEAT_LETTERS[p]} {n}" for p, n in sorted(owed.items()))
+    return f"compulsory doubles still owed to {to}: {debts}"
 
 
 def doubles_line(doubles, declarer: int, owed: dict | None) -> Text:
