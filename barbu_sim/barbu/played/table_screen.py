@@ -61,11 +61,13 @@ class Console:
         return self._out
 
     def say(self, text: str | Text = "") -> None:
-        """Show ``text`` (a str is shown as written, a ``rich`` Text with its colours where they are shown)."""
+        """Show ``text``: a str as written, a ``rich`` Text with its colours where they are shown."""
         if self._write is not None:
             self._write(str(text))
-        else:
+        elif isinstance(text, Text):
             self._console().print(text)
+        else:
+            print(text, flush=True)
 
     def ask(self, prompt: str | Text) -> str:
         """One line of input (``prompt`` shown first); the end of the input is :class:`Quit`.
@@ -76,9 +78,11 @@ class Console:
         try:
             if self._read is not None:
                 line = self._read(str(prompt)).strip()
-            elif sys.stdin.isatty():
+            elif sys.stdin.isatty() and isinstance(prompt, Text):
                 self._console().print(prompt, end=" ")
                 return interruptible_input().strip()
+            elif sys.stdin.isatty():
+                return interruptible_input(prompt + " ").strip()
             else:  # typed ahead or piped: show each line after its prompt, as a terminal would
                 line = interruptible_input().strip()
             self.say(Text.assemble(prompt, f" {line}"))
