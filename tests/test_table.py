@@ -1,6 +1,7 @@
 """barbu-sim table as a player uses it: typed lines on standard input (and once a real terminal)."""
 
 import os
+import re
 import select
 import shlex
 import subprocess
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.game.table_session import Session, TableSettings
 from barbu_sim.barbu.played.deal_file import read_playlog
-from barbu_sim.barbu.played.table_deal import Console, parse_choice
+from barbu_sim.barbu.played.table_deal import PREPARING_HINTS, Console, parse_choice
 from barbu_sim.cli import app
 from barbu_sim.core.cards import cards_of, format_card, parse_card
 
@@ -40,21 +41,37 @@ def test_parse_choice_takes_every_spelling():
         parse_choice("3", legal)
 
 
+# a card spelt as files spell it (QS, 10H, TH): never on the screen, which writes ♠Q, ♥10
+FILE_SPELLING = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9TJQKA])[CDHS](?!\w)")
+
+
 def test_a_deal_through_standard_input(tmp_path):
     south = cards_of(random_deal(SEED, 0)[2])
     not_held = next(c for c in range(52) if c not in south)
-    typed = ["hint", format_card(not_held), "KH", "zz", "?"] + ["1"] * 13
+    typed = ["hint", format_card(not_held), "KH", "zz", "?", "h"] + ["1"] * 13
     path, result = table(tmp_path, typed, "--hint-samples", 4, "--review-samples", 4)
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Deal: barbu, declarer South; you are South | N +0  E +0  S +0  W +0" in out
+    assert "Deal: barbu, declarer South; you are South\nScores: N +0  E +0  S +0  W +0\nPlayed: nothing yet\n" in out
     assert "Your hand: ♠ K Q 8 4  ♥ K 9 8 3  ♦ Q 7 5  ♣ Q 2" in out and "Trick so far: you lead" in out
     assert "Hint (mc, from your information only): each card's score from here, best first" in out
-    assert f"Refused: you do not hold {format_card(not_held)}\n" in out  # not who does
-    assert "Refused: South may not play KH: K♥ may not be led while holding another card" in out
-    assert "Not understood: unknown suit in card 'zz'" in out and "Type a card (QS, ♠Q, q s), its number" in out
+    # the compile is said before the first hint, once a session
+    assert out.count(PREPARING_HINTS) == 1 and out.index(PREPARING_HINTS) < out.index("Hint (mc")
+    assert out.count("Hint (mc") == 2
+    assert f"Refused: you do not hold {format_card(not_held, symbols=True)}\n" in out  # not who does
+    assert "Refused: South may not play ♥K: ♥K may not be led while holding another card" in out
+    assert "Not understood: unknown suit in card 'zz'" in out and "  undo (u)   take back your last card" in out
     assert "Hand over:" in out and "Totals: N " in out and "Review of your decisions" in out
-    assert max(len(line) for line in out.splitlines() if str(tmp_path) not in line) <= 100
+    # the screen fits 100 columns (stdout: a first compile's lines on stderr are not the table's)
+    assert max(len(line) for line in result.stdout.splitlines() if str(tmp_path) not in line) <= 100
+    prompts = [line for line in out.splitlines() if " > " in line]
+    assert len(prompts) >= 8 and all("(or hint, undo, quit, help) > " in line for line in prompts)
+    # one notation: cards on the screen are ♠Q and ♥10 (what is typed, the help's examples of what may be
+    # typed, and file names aside)
+    shown = [line.split(" > ")[0] for line in out.splitlines()
+             if str(tmp_path) not in line and not line.startswith("Type a card in any spelling")]
+    assert not [line for line in shown if FILE_SPELLING.search(line) or re.search("[♠♥♦♣]T", line)]
+    assert "♣Q" in out and "♥10" in out
     deal = read_playlog(path)[0]  # what was played, as review reads it
     assert not deal.unfinished and deal.replay().over and deal.plays[0][0] == 2
     assert invoke("review", path, "--samples", 2, "--seat", "S").exit_code == 0
@@ -94,11 +111,12 @@ def test_a_damaged_session_file_is_one_line(tmp_path):
 
 
 def answer(prompt: str) -> str:
-    """A player who picks the first card, contract and rank offered, trumps hearts, doubles when forced."""
+    """A player who picks the first card, contract and rank offered, trumps hearts, doubles when forced
+    (in words, as a person types them)."""
     if prompt.startswith("Trump"):
-        return "H"
+        return "hearts"
     if prompt.startswith("Starting"):
-        return "7"
+        return "seven"
     if prompt.startswith("Double whom"):
         return prompt.split("? ")[1].split()[0] if "must double" in prompt else "no"
     return "1"
@@ -137,11 +155,15 @@ def test_a_block_with_contract_choice_and_doubling(tmp_path, seat, first):
 
 
 def test_a_real_terminal(tmp_path):
-    """The command in a pseudo-terminal: prompts on the input line, typed cards echoed by the terminal."""
+    """The command in a pseudo-terminal: prompts on the input line, typed cards echoed by the terminal, hearts
+    and diamonds in red."""
     import pty
     save = tmp_path / "pty.txt"
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the command, as a person starts it
+    if pid == 0:  # the child: the command, as a person starts it in a colour terminal
+        for name in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE"):
+            os.environ.pop(name, None)
+        os.environ["TERM"] = "xterm-256color"
         os.execvp(sys.executable, [sys.executable, "-m", "barbu_sim.cli", "table", "--seed", str(SEED),
                                    "--save", str(save), *QUICK])
     screen, deadline = b"", time.time() + 120
@@ -161,6 +183,7 @@ def test_a_real_terminal(tmp_path):
         os.waitpid(pid, 0)
     text = screen.decode("utf-8", "replace")
     assert "Play 1:" in text and "> 1\r\n" in text  # the prompt, then what the terminal echoed
+    assert "\x1b[31m♥ K 9 8 3\x1b[0m" in text  # South's hearts, red
     assert "Hand over:" in text and "The session is saved" in text
     assert save.exists() and not read_playlog(save)[0].unfinished
 
@@ -174,7 +197,8 @@ def test_the_docs_transcript_is_what_the_terminal_shows(tmp_path, monkeypatch):
     block = text.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
     command, shown = block[0], block[1:]
     assert command.startswith("$ barbu-sim table --length block")
-    typed = [line.rsplit(" > ", 1)[1] for line in shown if line.startswith(PROMPTS) and " > " in line]
+    # a prompt's line: it starts with the prompt's word, or goes on a list of cards too long for one line
+    typed = [line.rsplit(" > ", 1)[1] for line in shown if line.startswith(PROMPTS + (" " * 5,)) and " > " in line]
     assert len(typed) > 50 and "hint" in typed
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, shlex.split(command)[2:], input="".join(f"{t}\n" for t in typed))
@@ -187,11 +211,14 @@ def test_the_docs_transcript_is_what_the_terminal_shows(tmp_path, monkeypatch):
     assert len(read_playlog(tmp_path / "block.txt")) == 7
     # the excerpts of the screen on the review-and-table page come from this transcript
     page = (TRANSCRIPT.parent / "review-and-table.md").read_text(encoding="utf-8")
+    excerpts = 0
     for excerpt in page.split("```text\n")[1:]:
         lines = excerpt.split("```", 1)[0].splitlines()
-        if lines and lines[0].startswith(("Hand 1 of 7", " " * 20)):
+        if lines and lines[0].startswith(("Hand ", " " * 20)):
+            excerpts += 1
             for line in lines:
                 assert any(s.startswith(line.rstrip()) for s in shown), line
+    assert excerpts == 2  # the screen and the score sheet
 
 
 def test_a_block_quit_half_way_is_taken_up_exactly(tmp_path):

@@ -21,9 +21,9 @@ from barbu_sim.barbu.played.position import Position
 from barbu_sim.barbu.played.review import review_deal
 from barbu_sim.barbu.played.review_text import format_review
 from barbu_sim.barbu.rules import BARBU, DOMINO, Rules
-from barbu_sim.barbu.played.table_deal import Bot, Console, hand_text, hint_text, play_at_table, table_text
+from barbu_sim.barbu.played.table_deal import Bot, Console, hint_text, play_at_table
 from barbu_sim.cli import app
-from barbu_sim.core.cards import cards_of, format_card
+from barbu_sim.core.cards import cards_of, format_card, parse_card
 
 runner = CliRunner()
 QUICK = ["--review-samples", "0", "--hint-samples", "0"]
@@ -45,13 +45,23 @@ def test_a_card_not_held_is_refused_without_saying_who_holds_it(tmp_path, contra
     refused = [line for line in result.output.splitlines() if line.startswith("Refused:")]
     assert len(refused) == len(typed)
     for card, line in zip(typed, refused):  # (in Domino the bots may have played before the player)
-        assert line == f"Refused: you do not hold {card}" or line.startswith(f"Refused: {card} was already played")
+        shown = format_card(parse_card(card), symbols=True)  # as the screen writes cards
+        assert line == f"Refused: you do not hold {shown}" or line.startswith(f"Refused: {shown} was already played")
     assert sum("you do not hold" in line for line in refused) >= 10
 
 
+SHOWN = re.compile(r"([♠♥♦♣]) ?((?:10|[2-9JQKA])(?: (?:10|[2-9JQKA]))*)")  # ♠Q, or ♠ A K 10 3
+
+
+def cards_shown(line: str) -> set[int]:
+    """The cards a screen line names, one (``♠Q``) or grouped by suit (``♠ A K 10 3``)."""
+    return {parse_card(suit + rank) for suit, ranks in SHOWN.findall(line) for rank in ranks.split()}
+
+
 def test_every_screen_shows_only_the_cards_out_and_the_players_own():
-    """At each decision the screen is the scores, the cards played (Out), the trick and the player's own
-    hand; typing a card another seat holds, or one already played, is refused without naming a holder."""
+    """At each decision the screen is the hand, the scores, the last trick, the cards played, the trick and
+    the player's own hand: every card it names has been played or is the player's; typing a card another seat
+    holds, or one already played, is refused without naming a holder."""
     pos = Position(random_deal(3, 0), BARBU, 0, 2, Rules(), 3, 0)
     bots = {s: Bot("heuristic") for s in (0, 1, 3)}
     said, pending, screens = [], [], []
@@ -60,8 +70,13 @@ def test_every_screen_shows_only_the_cards_out_and_the_players_own():
         if pending:
             return pending.pop(0)
         screen = said[len(said) - 1 - said[::-1].index(""):]  # the lines since the screen began
-        out = f"Out: {hand_text(pos.played, compact=True)}" if pos.played else "Out: nothing yet"
-        assert screen[2:] == [out, table_text(pos), f"Your hand: {hand_text(pos.hands[2])}"], screen
+        labels = ["", "Deal:", "Scores:"] + ["Last trick:"] * bool(pos.trick_winners) + ["Played:", "Trick so far:",
+                                                                                          "Your hand:"]
+        heads = [line.split(" ")[0] for line in screen]  # then the first line of a long list of cards
+        assert heads[:len(labels)] == [label.split(" ")[0] for label in labels] and set(heads[len(labels):]) <= {"Play"}
+        seen = set().union(*map(cards_shown, screen + [prompt]))
+        mine, played = set(cards_of(pos.hands[2])), set(cards_of(pos.played))
+        assert seen <= mine | played and mine <= seen and played <= seen, screen  # all of both, nothing else
         screens.append(screen)
         pending.extend([format_card(cards_of(pos.hands[s])[0]) for s in (0, 1, 3)]
                        + [format_card(c) for c in cards_of(pos.played)[:1]] + ["1"])
@@ -305,6 +320,8 @@ def test_the_table_announces_the_estimator_before_the_review(tmp_path, monkeypat
     result = table("--seed", 2, "--save", tmp_path / "t.txt", "--hint-samples", "0", "--review-samples", "2",
                    lines=["1"] * 13)
     assert result.exit_code == 0 and "Review of your decisions" in result.output and ready == [1]
+    said = tableplay.preparing("the review")
+    assert result.output.count(said) == 1 and result.output.index(said) < result.output.index("Review of your")
 
 
 def test_clabber_play_record_does_not_replace_a_file_without_force(tmp_path):

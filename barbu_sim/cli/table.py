@@ -111,13 +111,16 @@ def table(
 ):
     """Play against the bots in the terminal: a deal, a block of seven contracts or a whole game.
 
-    The screen shows your hand sorted by suit, the trick so far, the cards out and the
-    scores. Type a card (QS, ♠Q, q s, 10h) or its number in the list shown; an illegal
-    card is refused with the rule it breaks. Also: hint (mc's value of each of your legal
-    cards, from your information only), undo (take back your last card), quit (save the
-    session; review reads the file and --resume goes on). In a block or game you choose
-    your contracts and doubles; the bots use their policies. The score sheet follows
-    each hand, and the review of your decisions ends the session.
+    The screen shows the scores (and the totals of a block or game), the doubles and
+    those still owed, the last trick, the cards played, the trick so far and your hand
+    sorted by suit, cards written ♠Q, ♥10; on a terminal hearts and diamonds are red
+    (NO_COLOR=1: no colours; a pipe gets plain text). Type a card (QS, ♠Q, q s, 10h) or
+    its number in the list shown; an illegal card is refused with the rule it breaks.
+    Also: hint (mc's value of each of your legal cards, from your information only), undo
+    (take back your last card), quit (save the session; review reads the file and
+    --resume goes on), help. In a block or game you choose your contracts (no tricks,
+    trumps spades, a number...) and doubles (N E, all, no); the bots use their policies.
+    The score sheet follows each hand, and the review of your decisions ends the session.
 
     Examples:
 
@@ -175,14 +178,16 @@ def table(
     if finished and review_samples:
         from ..barbu.played.review import review_deal
         from ..barbu.played.review_text import format_review, intro
-        from ..barbu.played.table_deal import estimator_ready
+        from ..barbu.played.table_deal import estimator_ready, preparing
+        if session.hints is None or not session.hints.ready:  # a hint made it ready, and said so
+            console.say(preparing("the review"))
         estimator_ready()  # its first compile is said, not a silent minute
         console.say("\nReview of your decisions (the decisions that lost points, then a summary per hand)")
         console.say("\n".join(intro(review_samples, settings.seed)))
         for deal in session.deals:
             console.say("")
             console.say(format_review(review_deal(deal, [settings.seat], samples=review_samples,
-                                                  seed=settings.seed), brief=True))
+                                                  seed=settings.seed), symbols=True, brief=True))
     if finished:
         console.say(f"\nThe session is saved in {save}\n  barbu-sim review {save}   annotates every seat")
 

@@ -18,25 +18,31 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.cards import parse_rank, parse_suit
-from ...core.seats import N_SEATS, SEAT_LETTERS, SEAT_NAMES, parse_seat
+from rich.text import Text
+
+from ...core.seats import N_SEATS, SEAT_LETTERS, SEAT_NAMES, left_of, parse_seat
 from ..api import resolve_choice
 from ..rules.choices import contract_choices
 from ..engine.deals import random_deal
 from ..played.deal_file import PlayedDeal, PlaylogError, parse_session, write_playlog
 from ..played.position import Position
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
-from ..played.table_deal import Bot, Console, Quit, hand_text, hint_text, play_at_table
+from ..played.table_deal import Bot, Console, Hints, Quit, play_at_table
+from ..played.table_screen import DOUBLES_LEGEND, Header, contract_text, hand_text, owed_text
+from ..played.table_words import parse_contract_words, parse_doubles, parse_rank_word, parse_suit_word
 from .doubling import Situation
 from .game import HandRecord
 from .policies import make_players
-from .rules import GameReferee, allowed_targets, cutter_of, dealer_of, doubling_order, no_doubles, settle
+from .rules import (
+    COMPULSORY_DOUBLES, GameReferee, allowed_targets, cutter_of, dealer_of, doubling_order, no_doubles, settle,
+)
 from .sheet import doubles_text, format_sheet
 
 LENGTHS = {"deal": 1, "block": 7, "game": 28}
 HUMAN = "you"
 SAMPLES_MAX = 100_000  # layouts of a hint or of a review decision (--hint-samples, --review-samples)
 SEED_MAX = 2**64 - 1
+SHEET_LEGEND = "raw: the hand's score  +/-: its doubles settled  tot: the total so far"
 
 
 def check_samples(value: int, flag: str) -> int:
@@ -121,6 +127,7 @@ class Session:
         self.records: list[HandRecord] = []
         self.deals: list[PlayedDeal] = []
         self.players = None
+        self.hints = Hints(settings.hint_samples, settings.seed, console) if settings.hint_samples else None
         if settings.length != "deal":  # contract choice and doubling policies of the bots
             strategies = [b if s != settings.seat else "heuristic" for s, b in enumerate(settings.bots)]
             self.players = make_players(strategies, [settings.bot_contracts] * N_SEATS,
@@ -141,27 +148,47 @@ class Session:
             c, param = self.players[d].contract_policy.choose(hands[d], remaining, d, self.rules, self.referee.owed(d))
             fixed = self.rules.fixed_domino_start
             return c, (fixed if c == DOMINO and fixed is not None else param)  # the rank played is the one kept
-        self.console.say(f"You declare. Your hand: {hand_text(hands[d])}")
+        self.console.say(Text.assemble("You declare. Your hand: ", hand_text(hands[d])))
         listed = "  ".join(f"{i}:{CONTRACTS[c]}" for i, c in enumerate(remaining, 1))
         while True:
-            text = self.console.ask(f"Contract {listed} >").strip().lower()
-            if text == "quit":
-                raise Quit()
+            text = self._ask(f"Contract {listed} >", "a contract: its number or its name (no tricks, "
+                             "no-tricks...), trumps or domino with the suit or rank if you like (trumps spades)")
             try:
-                c = remaining[int(text) - 1] if text.isdigit() and 1 <= int(text) <= len(remaining) else \
-                    int(parse_contract(text))
+                c, rest = parse_contract_words(text, remaining)
                 if c not in remaining:
                     raise ValueError(f"you have declared {CONTRACTS[c]} already")
-                param = 0
+                if rest and c not in (TRUMPS, DOMINO):
+                    raise ValueError(f"{CONTRACTS[c]} takes no suit or rank, not {rest!r}")
                 if c == TRUMPS:
-                    param = parse_suit(self.console.ask("Trump suit (S, H, D, C) >"))
-                elif c == DOMINO and self.rules.fixed_domino_start is not None:
-                    param = self.rules.fixed_domino_start  # nothing to choose: the rules name the rank
-                elif c == DOMINO:
-                    param = parse_rank(self.console.ask("Starting rank (2..10, J, Q, K, A) >"))
-                return c, param
+                    return c, self._ask_until(parse_suit_word, rest, "Trump suit (spades, hearts, diamonds, clubs) >",
+                                              "the trump suit: spades, hearts, diamonds or clubs (S, H, D, C, ♠ ♥ ♦ ♣)")
+                if c == DOMINO and self.rules.fixed_domino_start is not None:
+                    return c, self.rules.fixed_domino_start  # nothing to choose: the rules name the rank
+                if c == DOMINO:
+                    return c, self._ask_until(parse_rank_word, rest, "Starting rank (2..10, J, Q, K, A) >",
+                                              "the starting rank: 2 to 10, J, Q, K or A (or a word: seven, jack...)")
+                return c, 0
             except ValueError as e:
                 self.console.say(f"Refused: {e}")
+
+    def _ask(self, prompt: str, what: str) -> str:
+        """A line typed at ``prompt``; ``quit`` stops (:class:`Quit`), ``help`` or ``?`` says ``what`` is asked."""
+        while True:
+            text = self.console.ask(prompt).strip()
+            if text.lower() in ("quit", "q"):
+                raise Quit()
+            if text.lower() not in ("help", "?"):
+                return text
+            self.console.say(f"Type {what}, or quit.")
+
+    def _ask_until(self, parse, typed: str, prompt: str, what: str):
+        """``parse`` of ``typed`` (what followed the contract), else of lines asked at ``prompt`` until one reads."""
+        while True:
+            try:
+                return parse(typed or self._ask(prompt, what))
+            except ValueError as e:
+                self.console.say(f"Refused: {e}")
+                typed = ""
 
     def doubling_round(self, h: int, d: int, contract: int, param: int, hands, remaining) -> list:
         doubles = no_doubles()
@@ -179,22 +206,36 @@ class Session:
                 continue
             if not allowed:
                 continue
-            self.console.say(f"Doubles so far: {doubles_text(doubles, d)}. Your hand: {hand_text(hands[p])}")
+            made = _made(doubles, d)
+            self.console.say(Text.assemble(f"Doubles so far: {made}", (f" ({DOUBLES_LEGEND})" * ("*" in made), "dim")))
+            self.console.say(self._owed_text(p, d, h))
+            self.console.say(Text.assemble("Your hand: ", hand_text(hands[p])))
             note = f"; you must double {SEAT_LETTERS[d]} now (compulsory doubles)" if forced else ""
+            seats = " ".join(SEAT_LETTERS[t] for t in sorted(allowed)) + (", all" if len(allowed) > 1 else "")
             while True:
-                text = self.console.ask(f"Double whom? {' '.join(SEAT_LETTERS[t] for t in sorted(allowed))} "
-                                        f"or no{note} >").strip()
-                if text.lower() == "quit":
-                    raise Quit()
+                text = self._ask(f"Double whom? {seats} or no{note} >", f"the seats you double ({seats}) or no")
                 try:
-                    targets = set() if text.lower() in ("no", "none", "-", "") else \
-                        {parse_seat(t) for t in text.replace(",", " ").split()}
+                    targets = parse_doubles(text, allowed)
                     self.referee.double(h, p, targets, d, contract, doubles)
                     break
                 except ValueError as e:
                     self.console.say(f"Refused: {e}")
-        self.console.say(f"Doubles: {doubles_text(doubles, d)}")
+        self.console.say(f"Doubles: {_made(doubles, d)}")
         return doubles
+
+    def owed(self, d: int) -> dict:
+        """The compulsory doubles each other player still owes declarer ``d`` in this block (seat: count)."""
+        return {left_of(d, r): n for r, n in zip((1, 2, 3), self.referee.owed(d))}
+
+    def _owed_text(self, p: int, d: int, h: int) -> str:
+        """What the compulsory doubles ask of the person at the doubling prompt."""
+        left = self.referee.hands_left(h, d)
+        hands = f"{left} hand{'s' if left != 1 else ''} of {SEAT_LETTERS[d]}'s block left, this one included"
+        if p == d:
+            text = owed_text(self.owed(d), "you")
+            return f"{text[0].upper()}{text[1:]} ({hands})"
+        made = COMPULSORY_DOUBLES - self.owed(d)[p]
+        return f"You have made {made} of your {COMPULSORY_DOUBLES} compulsory doubles on {SEAT_LETTERS[d]} ({hands})"
 
     # ------------------------------------------------------------ the session
     def save(self, current: PlayedDeal | None = None, rest: list[PlayedDeal] = ()) -> None:
@@ -224,15 +265,12 @@ class Session:
                     if self.s.length != "deal":
                         self.referee.declare(d, contract, param)
                     pos = Position(hands, contract, param, d, self.rules, self.s.seed, h)
-                    self.console.say(f"Contract: {pos.describe_contract()}")
+                    self.console.say(f"Contract: {contract_text(pos)}")
                     doubles = self.doubling_round(h, d, contract, param, hands, remaining)
                 current = PlayedDeal(hands, contract, param, d, self.rules, seed=self.s.seed, index=h,
                                      hand_no=h if self.s.length != "deal" else None,
                                      doubles=[(a, b) for a in range(4) for b in range(4) if doubles[a][b]])
-                header = f"{title}: {pos.describe_contract()}, declarer {SEAT_NAMES[d]}; you are " \
-                         f"{SEAT_NAMES[self.s.seat]}"
-                hint = (lambda p: hint_text(p, self.s.hint_samples, self.s.seed)) if self.s.hint_samples else None
-                play_at_table(pos, self.s.seat, self.bots, self.console, hint, header)
+                play_at_table(pos, self.s.seat, self.bots, self.console, self.hints, self._header(title, d, doubles))
             except (Quit, KeyboardInterrupt) as stop:
                 if current is not None:
                     current.plays = list(pos.plays)
@@ -250,10 +288,20 @@ class Session:
                                            settle(raw, doubles, self.rules.lower_is_better)))
             self.save()
             self.console.say("")
-            self.console.say(format_sheet(self.records))
+            sheet = format_sheet(self.records)
+            self.console.say(sheet)
+            self.console.say(Text(SHEET_LEGEND + (f"  {DOUBLES_LEGEND}" if "*" in sheet else ""), style="dim"))
         if self.s.length == "game":
             self.referee.finish()
         return True
+
+    def _header(self, title: str, d: int, doubles) -> Header:
+        """The session's part of the screen: the totals so far, this hand's doubles, the doubles owed."""
+        if self.s.length == "deal":
+            return Header(title, self.s.seat)
+        totals = sum((r.final for r in self.records), np.zeros(N_SEATS, np.int64))
+        return Header(title, self.s.seat, totals=totals, doubles=doubles, owed=self.owed(d),
+                      hands_done=len(self.records))
 
     def _take_up(self, h: int, saved: PlayedDeal, hands):
         """Replay a saved deal: the referee checks its contract and doubles, the bots play their cards again."""
@@ -280,8 +328,14 @@ class Session:
                     raise ValueError(f"{where}: the bot at {SEAT_NAMES[seat]} plays differently from the file "
                                      "(was it edited, or are the bots not the same?)")
             pos.play(card)
-        self.console.say(f"\n== Taken up: hand {h + 1}, {pos.describe_contract()}, {len(pos.plays)} plays made")
+        self.console.say(f"\n== Taken up: hand {h + 1}, {contract_text(pos)}, {len(pos.plays)} plays made")
         return pos, doubles
+
+
+def _made(doubles, declarer: int) -> str:
+    """The doubles made, ``N>S* E>S*`` (``*`` on the declarer), or ``none``."""
+    made = doubles_text(doubles, declarer)
+    return "none" if made == "-" else made
 
 
 def read_session(path) -> tuple[TableSettings, list[PlayedDeal]]:

@@ -7,7 +7,9 @@
 - :mod:`.deal_text`: what ``barbu-sim play`` prints;  :mod:`.explain`: what ``play --explain``
   prints;
 - :mod:`.review` and :mod:`.review_text`: mc's value of every legal card at each decision;
-- :mod:`.table_deal`: one deal at the table, a person against the bots;
+- :mod:`.table_deal`: one deal at the table, a person against the bots;  :mod:`.table_screen`:
+  what the table shows (one card notation, colours);  :mod:`.table_words`: what a person types
+  at its prompts;
 - :mod:`.training_data`: the ``learned`` player's training rows, from deals played on
   ``Position``.
 

@@ -1,10 +1,11 @@
 """One deal at the table: a person at one seat, bots at the others, through lines of text.
 
-:func:`play_at_table` shows the person's hand sorted by suit, the trick so far (or the
-Domino layout), the cards out and the scores, and reads what they type: a card (``QS``,
-``♠Q``, ``q s``, ``10h``), the number of a card in the list shown, ``hint`` (mc's value
-of each legal card from the person's information), ``undo`` (take back the person's last
-card and what followed) or ``quit``.  An illegal card is refused with the rule it breaks.
+:func:`play_at_table` shows, at each of the person's decisions, the screen of
+:mod:`.table_screen` (the scores, the doubles, the last trick, the cards played, the trick so
+far or the Domino columns, the person's hand) and reads what they type: a card (``QS``,
+``♠Q``, ``q s``, ``10h``), the number of a card in the list shown, ``hint`` (mc's value of
+each legal card from the person's information), ``undo`` (take back the person's last card
+and what followed), ``quit`` or ``help``.  An illegal card is refused with the rule it breaks.
 The bots play through the same :class:`position.Position` and draw from the deal's random
 stream as in the engine, so a deal is a pure function of the seed and the person's cards.
 """
@@ -12,60 +13,49 @@ stream as in the engine, so a deal is a pure function of the seed and the person
 from __future__ import annotations
 
 import copy
-import sys
+import re
 
 import numpy as np
+from rich.text import Text
 
 from ...core.cards import RANK_LETTERS, RANK_NAMES, SUIT_SYMBOLS, cards_of, format_card, parse_card
-from ...core.interrupt import interruptible_input
 from ...core.seats import SEAT_NAMES
 from ..players.ids import is_mc
 from ..players.mc.player import mc_choose
 from .position import IllegalCard, Position
-from ..state import PASS, S_DOMINO_HIGH, S_DOMINO_LOW
+from .table_screen import (
+    Console, Header, Quit, card_text, choices_prompt, commands_help, hand_text, screen, scores_text, trick_line,
+)
+from ..state import PASS
 from ..players.registry import resolve_strategy
 
-COMMANDS = "a card (QS, ♠Q, q s), its number, hint, undo or quit"
 
 
-class Quit(Exception):
-    """The person typed ``quit`` (or the input ended): the caller saves what was played."""
+def preparing(what: str) -> str:
+    """What the table says before it makes mc's estimator ready for ``what`` (hints, the review): the
+    estimator's first compile takes about a minute, and a silent minute looks like a hang."""
+    return f"Preparing {what}: mc's estimator compiles the first time, about a minute (cached afterwards) ..."
 
 
-class Console:
-    """Where the table reads lines and writes text: stdin / stdout by default, or given functions.
+PREPARING_HINTS = preparing("hints")
+# a card written by another part of the package: QS, 10H, TH, K♥ or ♥K (not inside a word)
+_CARD = re.compile(r"(?<![\w♠♥♦♣])(?:(10|[2-9TJQKA])([CDHS♣♦♥♠])|([♣♦♥♠])(10|[2-9TJQKA]))(?![\w♠♥♦♣])")
 
-    ``read(prompt)`` returns the line typed (raises ``EOFError`` at the end); ``write(text)`` shows text.
+
+def in_table_notation(text: str) -> Text:
+    """``text`` (a refusal, a hint) with every card in it written as the table writes cards, in colour.
+
+    The messages of the rules (:meth:`Position.check`) and the hints write cards as files do
+    (``KH``, ``10H``, ``K♥``); the screen shows one spelling, ``♥K``.
     """
-
-    def __init__(self, read=None, write=None):
-        self._read = read
-        self._write = write
-
-    def say(self, text: str = "") -> None:
-        if self._write is not None:
-            self._write(text)
-        else:
-            print(text, flush=True)
-
-    def ask(self, prompt: str) -> str:
-        """One line of input (``prompt`` shown first); the end of the input is :class:`Quit`.
-
-        Ctrl-C while the line is typed raises ``KeyboardInterrupt`` at once (see
-        :func:`core.interrupt.interruptible_input`).
-        """
-        try:
-            if self._read is not None:
-                line = self._read(prompt).strip()
-            elif sys.stdin.isatty():
-                return interruptible_input(prompt + " ").strip()
-            else:  # typed ahead or piped: show each line after its prompt, as a terminal would
-                line = interruptible_input().strip()
-            self.say(f"{prompt} {line}")
-            return line
-        except EOFError:
-            self.say("")
-            raise Quit() from None
+    out, at = Text(), 0
+    for m in _CARD.finditer(text):
+        rank, suit = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        out.append(text[at:m.start()])
+        out.append_text(card_text(parse_card(rank + suit)))
+        at = m.end()
+    out.append(text[at:])
+    return out
 
 
 class Bot:
@@ -90,6 +80,22 @@ class Bot:
         return card
 
 
+class Hints:
+    """The table's ``hint``: mc's estimator made ready before the session's first hint, which says so
+    on the screen first (compiling it takes about a minute the first time)."""
+
+    def __init__(self, samples: int, seed: int, console: Console):
+        self.samples, self.seed, self.console = samples, seed, console
+        self.ready = False
+
+    def __call__(self, pos: Position) -> str:
+        if not self.ready:
+            self.console.say(PREPARING_HINTS)
+            estimator_ready()
+            self.ready = True
+        return hint_text(pos, self.samples, self.seed)
+
+
 def parse_choice(text: str, legal_cards: list[int]) -> int:
     """The card a person typed: a card in any spelling, or the number of a card in ``legal_cards``."""
     t = text.replace(" ", "")
@@ -101,50 +107,17 @@ def parse_choice(text: str, legal_cards: list[int]) -> int:
     return parse_card(t)
 
 
-def hand_text(mask, compact: bool = False) -> str:
-    """A hand sorted by suit, high cards first: ``♠ A 7 3  ♥ K 9  ♦ -  ♣ J 6`` (``compact``: ``♠ A73``, T for ten)."""
-    parts = []
-    for suit in (3, 2, 1, 0):
-        ranks = [(RANK_LETTERS if compact else RANK_NAMES)[c % 13] for c in reversed(cards_of(mask)) if c // 13 == suit]
-        parts.append(f"{SUIT_SYMBOLS[suit]} {('' if compact else ' ').join(ranks) or '-'}")
-    return "  ".join(parts)
-
-
-def table_text(pos: Position) -> str:
-    """The trick so far, or the Domino columns."""
-    if pos.domino:
-        cols = []
-        for suit in (3, 2, 1, 0):  # a column's ends, as the state array keeps them (13: not opened)
-            low, high = int(pos.state[S_DOMINO_LOW + suit]), int(pos.state[S_DOMINO_HIGH + suit])
-            span = "-" if low == 13 else RANK_NAMES[low] if low == high else f"{RANK_NAMES[low]}..{RANK_NAMES[high]}"
-            cols.append(f"{SUIT_SYMBOLS[suit]} {span}")
-        return "Columns: " + "  ".join(cols)
-    trick = pos.trick_so_far()
-    return "Trick so far: " + (", ".join(f"{SEAT_NAMES[s]} {format_card(c)}" for s, c in trick) or "you lead")
-
-
-def scores_text(pos: Position) -> str:
-    return "  ".join(f"{SEAT_NAMES[s][0]} {int(pos.scores[s]):+d}" for s in range(4))
-
-
-def _trick_line(pos: Position) -> str:
-    t = pos.trick_no
-    cards = [c for _, c in pos.plays[-4:]]
-    w = pos.trick_winners[-1]
-    mask = np.uint64(sum(1 << c for c in cards))
-    from ..rules.play_rules import trick_value
-    pts = int(trick_value(np.int64(pos.contract), np.int64(t - 1), mask, pos.rules_array))
-    plays = ", ".join(f"{SEAT_NAMES[s]} {format_card(c)}" for s, c in pos.plays[-4:])
-    return f"Trick {t:>2}: {plays}: won by {SEAT_NAMES[w]} ({pts:+d})"
-
-
-def play_at_table(pos: Position, human: int, bots: dict, console: Console, hint=None, header: str = "") -> None:
+def play_at_table(pos: Position, human: int, bots: dict, console: Console, hint=None,
+                  header: Header | None = None) -> None:
     """Play ``pos`` to its end: ``human`` types their cards, ``bots[seat]`` (:class:`Bot`) play the others.
 
-    ``hint(pos)``: the text of a hint for the position (None: no hints).  Raises
-    :class:`Quit` when the person quits; ``pos`` then holds the plays made so far.
+    ``hint(pos)``: the text of a hint for the position (None: no hints); ``header``: the
+    session's part of the screen (:class:`table_screen.Header`).  Raises :class:`Quit` when
+    the person quits; ``pos`` then holds the plays made so far.
     """
+    header = header or Header(you=human)
     snapshots: list[Position] = []  # the position before each of the person's decisions, for undo
+    tricks: list[Text] = []  # the tricks played since the last screen: it shows the last one itself
     while not pos.over:
         if pos.must_pass():
             pos.pass_turn()
@@ -157,18 +130,30 @@ def play_at_table(pos: Position, human: int, bots: dict, console: Console, hint=
         elif len(legal_cards) == 1:
             card = legal_cards[0]
             if not pos.domino:  # a Domino play is shown below in any case
-                console.say(f"You play {format_card(card)}: your only legal card")
+                _say_all(console, tricks)
+                console.say(Text.assemble("You play ", card_text(card), ": your only legal card"))
         else:
+            _say_all(console, tricks[:-1])
+            tricks.clear()
             card = _ask_card(pos, legal_cards, console, hint, header, snapshots)
             if card is None:  # undone: the position was restored
                 pos = _restore(pos, snapshots.pop())
                 continue
         pos.play(card)
         if pos.domino:
-            console.say(f"{SEAT_NAMES[seat]} plays {format_card(card)}" + (": out of cards" if pos.hands[seat] == 0 else ""))
+            out = ": out of cards" if pos.hands[seat] == 0 else ""
+            console.say(Text.assemble(f"{SEAT_NAMES[seat]} plays ", card_text(card), out))
         elif pos.n_in_trick == 0:
-            console.say(_trick_line(pos))
-    console.say("Hand over: " + scores_text(pos))
+            tricks.append(trick_line(pos, f"Trick {pos.trick_no:>2}: "))
+    _say_all(console, tricks)
+    console.say("Hand over: " + scores_text(pos.scores))
+
+
+def _say_all(console: Console, lines) -> None:
+    for line in lines:
+        console.say(line)
+    if isinstance(lines, list):
+        lines.clear()
 
 
 def _restore(pos: Position, saved: Position) -> Position:
@@ -176,40 +161,39 @@ def _restore(pos: Position, saved: Position) -> Position:
     return pos
 
 
-def _ask_card(pos, legal_cards, console: Console, hint, header: str, snapshots: list):
+def _ask_card(pos, legal_cards, console: Console, hint, header: Header, snapshots: list):
     """Show the screen and read the person's card; None after ``undo``."""
-    numbered = "  ".join(f"{i}:{format_card(c)}" for i, c in enumerate(legal_cards, 1))
-    out = cards_of(pos.played)
     console.say("")
-    console.say(f"{header} | {scores_text(pos)}" if header else f"Scores: {scores_text(pos)}")
-    console.say(f"Out: {hand_text(np.uint64(sum(1 << c for c in out)), compact=True)}" if out else "Out: nothing yet")
-    console.say(table_text(pos))
-    console.say(f"Your hand: {hand_text(pos.hands[pos.seat])}")
+    for line in screen(pos, header):
+        console.say(line)
+    *above, prompt = choices_prompt(legal_cards)
     while True:
-        text = console.ask(f"Play {numbered} >")
+        for line in above:  # a long list of cards goes over two lines, the prompt on the second
+            console.say(line)
+        text = console.ask(prompt)
         low = text.lower()
-        if low == "quit":
+        if low in ("quit", "q"):
             raise Quit()
-        if low == "hint":
-            console.say(hint(pos) if hint else "No hints at this table (--hint-samples 0)")
+        if low in ("hint", "h"):
+            console.say(in_table_notation(hint(pos)) if hint else "No hints at this table (--hint-samples 0)")
             continue
-        if low == "undo":
+        if low in ("undo", "u"):
             if not snapshots:
                 console.say("Nothing to undo in this deal")
                 continue
             console.say("Undone: back to your previous card")
             return None
         if low in ("", "help", "?"):
-            console.say(f"Type {COMMANDS}.")
+            console.say(commands_help())
             continue
         try:
             card = parse_choice(text, legal_cards)
             pos.check(card, private=True)  # "you do not hold 2C": never where the others' cards are
         except IllegalCard as e:
-            console.say(f"Refused: {e}")
+            console.say(in_table_notation(f"Refused: {e}"))
             continue
         except ValueError as e:
-            console.say(f"Not understood: {e}.\nType {COMMANDS}.")
+            console.say(f"Not understood: {e}")  # the prompt lists the commands
             continue
         snapshots.append(copy.deepcopy(pos))
         return card
