@@ -8,6 +8,7 @@ kernels read with the ``R_*`` indices below.
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass
 from enum import IntEnum
@@ -91,15 +92,26 @@ RULES_ARRAY_SIZE = 24  # the rotation is a game-level option: no kernel reads it
 
 
 def parse_contract(name: str) -> Contract:
-    """The contract of a name (``no-tricks`` ... ``domino``; ``_`` or spaces also accepted).
+    """The contract of a name as people type it: ``no-tricks`` ... ``domino``, in any case, with hyphens,
+    ``_``, spaces or nothing between the words; also the names the rules give, No King of Hearts and Fan Tan.
 
-    >>> parse_contract("No Last Two"), int(parse_contract("domino"))
-    (<Contract.NO_LAST_TWO: 2>, 6)
+    >>> parse_contract("No Last Two"), int(parse_contract("domino")), parse_contract("notricks")
+    (<Contract.NO_LAST_TWO: 2>, 6, <Contract.NO_TRICKS: 0>)
     """
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    if key in CONTRACTS:
-        return Contract(CONTRACTS.index(key))
+    key = _squash(name)
+    for i, known in enumerate(CONTRACTS):
+        if key == _squash(known) or key in CONTRACT_ALIASES.get(known, ()):
+            return Contract(i)
     raise ValueError(f"unknown contract {name!r}: use one of {', '.join(CONTRACTS)}")
+
+
+# Other names of a contract in the rules (shared/rules/barbu.md), squashed as _squash writes them.
+CONTRACT_ALIASES = {"barbu": ("nokingofhearts", "kingofhearts"), "domino": ("fantan", "dominoes")}
+
+
+def _squash(name: str) -> str:
+    """A contract name without case or separators: ``No_Last-Two`` -> ``nolasttwo``."""
+    return re.sub(r"[\s_-]+", "", str(name).lower())
 
 
 # The point values: field, the kernels' index, the contract they score.
