@@ -81,14 +81,17 @@ def game(
 
 @app.command("verify-games")
 def verify_games(
-    records: Annotated[str, typer.Argument(metavar="FILE", help="A hands.parquet written by barbu-sim game.")],
+    records: Annotated[str, typer.Argument(metavar="FILE", help="A hands.parquet written by barbu-sim game or barbu-sim sheet.")],
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
     """Check recorded games against the rules: contracts, doubles, compulsory doubles, settlement, scores.
 
-    The rules are those of the summary.json beside the file (written by barbu-sim game), else the
-    defaults; --rules / --option override them.
+    The rules are those of the summary.json beside the file (written by barbu-sim game
+    and barbu-sim sheet), else the defaults; --rules / --option override them. A game in
+    progress (the first hands of the last game, as a sheet saves them after each hand) is
+    checked hand by hand by the same rules, and what is still to play is said: the
+    hands and contracts each declarer has left and the compulsory doubles still owed.
 
     Examples:
 
@@ -96,14 +99,14 @@ def verify_games(
 
       barbu-sim verify-games runs/games/hands.parquet --rules default
     """
-    from ..barbu.game.verify_games import read_records, verify_records
+    from ..barbu.game.verify_games import format_checks, read_records, verify_records
     try:
         frame, stored = read_records(records)
         the_rules = load_cli_rules(rules, option) if rules is not None or option else stored
-        n = verify_records(frame, the_rules)
+        checks = verify_records(frame, the_rules)
     except ValueError as e:
         fail(str(e))
-    typer.echo(f"{n} game(s) follow the rules.")
+    typer.echo(format_checks(checks))
 
 
 @app.command("compare-orders")
