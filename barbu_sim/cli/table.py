@@ -230,11 +230,11 @@ def sheet(
         keeper = load_hands(path, given, first_seat, players)
         if keeper is not None:
             console.say(f"Taken up: {len(keeper.hands)} hands in {path}")
-            console.say(format_sheet(keeper.hands, keeper.names))  # where the game stands, before the next hand
+            console.say(format_sheet(keeper.hands, keeper.names))  # where the game stands, names included
         else:
             keeper = ScoreKeeper(the_rules, first_seat if first_seat is not None else 0, players)
-        if keeper.names:
-            console.say("Players: " + "  ".join(seat_label(s, keeper.names) for s in range(4)))
+            if keeper.names:
+                console.say("Players: " + "  ".join(seat_label(s, keeper.names) for s in range(4)))
         try:
             done = keep_score(keeper, console, path)
         except Quit:
