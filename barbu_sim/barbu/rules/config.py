@@ -91,27 +91,23 @@ R_BEST_TOTAL = 21  # 0 the highest total wins, 1 the lowest (read by the mc play
 RULES_ARRAY_SIZE = 24  # the rotation is a game-level option: no kernel reads it
 
 
+# Other names of contracts in the rules (shared/rules/barbu.md), as parse_contract squashes them.
+CONTRACT_ALIASES = {"nokingofhearts": "barbu", "kingofhearts": "barbu", "fantan": "domino", "dominoes": "domino"}
+
+
 def parse_contract(name: str) -> Contract:
-    """The contract of a name as people type it: ``no-tricks`` ... ``domino``, in any case, with hyphens,
-    ``_``, spaces or nothing between the words; also the names the rules give, No King of Hearts and Fan Tan.
+    """The contract of a name as people type it: ``no-tricks`` ... ``domino`` in any case, with hyphens,
+    ``_``, spaces or nothing between the words; also No King of Hearts and Fan Tan, as the rules say.
 
     >>> parse_contract("No Last Two"), int(parse_contract("domino")), parse_contract("notricks")
     (<Contract.NO_LAST_TWO: 2>, 6, <Contract.NO_TRICKS: 0>)
     """
-    key = _squash(name)
+    key = re.sub(r"[\s_-]+", "", str(name).lower())
+    key = CONTRACT_ALIASES.get(key, key).replace("-", "")
     for i, known in enumerate(CONTRACTS):
-        if key == _squash(known) or key in CONTRACT_ALIASES.get(known, ()):
+        if key == known.replace("-", ""):
             return Contract(i)
     raise ValueError(f"unknown contract {name!r}: use one of {', '.join(CONTRACTS)}")
-
-
-# Other names of a contract in the rules (shared/rules/barbu.md), squashed as _squash writes them.
-CONTRACT_ALIASES = {"barbu": ("nokingofhearts", "kingofhearts"), "domino": ("fantan", "dominoes")}
-
-
-def _squash(name: str) -> str:
-    """A contract name without case or separators: ``No_Last-Two`` -> ``nolasttwo``."""
-    return re.sub(r"[\s_-]+", "", str(name).lower())
 
 
 # The point values: field, the kernels' index, the contract they score.
