@@ -62,10 +62,10 @@ def format_sheet(hands: list[HandRecord], names=None) -> str:
     heads = [seat_label(s, names)[:14] for s in range(N_SEATS)]
     lines = [f"{'':<40}" + "".join(f"{head:>15}" for head in heads),
              f"{'hand':>4} {'decl':<4} {'contract':<12} {'doubles':<17}" + f"{'raw  +/-  tot':>15}" * N_SEATS]
-    total = np.zeros(N_SEATS, np.int64)
-    for h in hands:
-        total += h.final
-        marks = doubles_text(h.doubles, h.declarer)
+    total = [0] * N_SEATS
+    for h, row in zip(hands, sheet_rows(hands, names)):  # the running totals: one sum, shared with sheet.csv
+        total = [row[f"{seat_label(s, names)} total"] for s in range(N_SEATS)]
+        marks = row["doubles"]
         cells = "".join(f"{int(h.raw[s]):>5}{int(h.settlement[s]):>+5}{int(total[s]):>+5}" for s in range(N_SEATS))
         head = f"{h.hand_no + 1:>4} {SEAT_LETTERS[h.declarer]:<4} {h.contract_label():<12} "
         if len(marks) > 17:  # a long list of doubles on its own line: the sheet stays within 100 columns
@@ -74,7 +74,7 @@ def format_sheet(hands: list[HandRecord], names=None) -> str:
         else:
             lines.append(head + f"{marks:<17}{cells}")
     lines.append("Totals: " + "  ".join(f"{seat_label(s, names)} {int(total[s]):+d}" for s in range(N_SEATS))
-                 + f"   (sum {int(total.sum()):+d})")
+                 + f"   (sum {int(sum(total)):+d})")
     return "\n".join(lines)
 
 
