@@ -195,6 +195,9 @@ def test_player_names_are_kept_with_the_sheet_shown_and_exported(tmp_path):
     assert json.loads((out / "summary.json").read_text())["players"]["S"] == "Cyril"
     result = sheet(out, ["names Ann,Bob", "quit"])
     assert "Refused: name the four players N, E, S, W" in result.output
+    result = sheet(out, ["quit"], "--names", "Ann,Bob,Cy,Dora")  # renamed on the command line, no hand typed
+    assert "W Dora" in result.output and pl.read_csv(out / "sheet.csv").columns[-1] == "W Dora total"
+    assert json.loads((out / "summary.json").read_text())["players"]["W"] == "Dora"
 
 
 @pytest.mark.parametrize("names, needle", [

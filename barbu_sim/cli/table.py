@@ -217,7 +217,9 @@ def sheet(
     """
     from pathlib import Path
 
-    from ..barbu.game.sheet import ScoreKeeper, format_sheet, keep_score, load_hands, parse_names, seat_label
+    from ..barbu.game.sheet import (
+        ScoreKeeper, format_sheet, keep_score, load_hands, parse_names, save_hands, seat_label,
+    )
     from ..barbu.played.table_deal import Console, Quit
     from ..core.seats import parse_seat
     console = Console()
@@ -231,6 +233,8 @@ def sheet(
         if keeper is not None:
             console.say(f"Taken up: {len(keeper.hands)} hands in {path}")
             console.say(format_sheet(keeper.hands, keeper.names))  # where the game stands, names included
+            if players is not None:
+                save_hands(path, keeper)  # renamed: kept even if no hand follows
         else:
             keeper = ScoreKeeper(the_rules, first_seat if first_seat is not None else 0, players)
             if keeper.names:
