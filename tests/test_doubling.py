@@ -387,10 +387,25 @@ def test_advise_in_context_and_the_defenders_question(table, monkeypatch):
     from barbu_sim.cli import app
     monkeypatch.setattr("barbu_sim.barbu.game.advice.value_table", lambda *a, **k: table)
     runner = CliRunner()
-    r = runner.invoke(app, ["advise", "AKQ.JT9.876.5432", "--remaining", "trumps,domino,barbu", "--hand-in-block", "5",
-                            "--doubles-owed", "E=1,S=2,W=0", "--samples", "40"])
+    args = ["advise", "AKQ.JT9.876.5432", "--remaining", "trumps,domino,barbu", "--hand-in-block", "5",
+            "--doubles-owed", "E=1,S=2,W=0", "--samples", "40", "--strategy", "heuristic"]
+    r = runner.invoke(app, args)
     assert r.exit_code == 0, r.output
-    assert "optimal_value" in r.output and "(1, 2, 0)" in r.output and "settled score" in r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "Hand 5 of N's block: 3 contracts left, doubles owed to N: E 1, S 2, W 0; doubling compulsory-only."
+    assert lines[2].startswith("Play ") and "optimal_value" not in r.output
+    assert sum(line.startswith("| ") for line in lines) == 4  # the header and one row per contract left
+    assert "Trumps, by trump suit" in r.output and "Domino, by starting rank" in r.output
+    verbose = runner.invoke(app, args + ["--verbose"])
+    assert verbose.exit_code == 0, verbose.output
+    assert "optimal_value" in verbose.output and "(1, 2, 0)" in verbose.output and "settled score" in verbose.output
+    from barbu_sim.barbu.game.advice import contract_words  # the sentence names the recommended call
+    from barbu_sim.barbu.rules.config import parse_contract
+    from barbu_sim.core.cards import parse_rank, parse_suit
+    words = verbose.output.split("Recommended (optimal policy, settled score): ")[1].splitlines()[0].split()
+    c = parse_contract(words[0])
+    param = parse_suit(words[1]) if c == TRUMPS else parse_rank(words[2]) if c == DOMINO else 0
+    assert lines[2].startswith(f"Play {contract_words(c, param)} now")
     r = runner.invoke(app, ["advise", "T98.765.AK32.QJ2", "--double", "barbu", "--declarer", "N", "--seat", "E",
                             "--remaining", "barbu,no-queens", "--hand-in-block", "6", "--samples", "30"])
     assert r.exit_code == 0, r.output

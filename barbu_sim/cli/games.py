@@ -81,14 +81,17 @@ def game(
 
 @app.command("verify-games")
 def verify_games(
-    records: Annotated[str, typer.Argument(metavar="FILE", help="A hands.parquet written by barbu-sim game.")],
+    records: Annotated[str, typer.Argument(metavar="FILE", help="A hands.parquet written by barbu-sim game or barbu-sim sheet.")],
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
     """Check recorded games against the rules: contracts, doubles, compulsory doubles, settlement, scores.
 
-    The rules are those of the summary.json beside the file (written by barbu-sim game), else the
-    defaults; --rules / --option override them.
+    The rules are those of the summary.json beside the file (written by barbu-sim game
+    and barbu-sim sheet), else the defaults; --rules / --option override them. A game in
+    progress (the first hands of the last game, as a sheet saves them after each hand) is
+    checked hand by hand by the same rules, and what is still to play is said: the
+    hands and contracts each declarer has left and the compulsory doubles still owed.
 
     Examples:
 
@@ -96,14 +99,14 @@ def verify_games(
 
       barbu-sim verify-games runs/games/hands.parquet --rules default
     """
-    from ..barbu.game.verify_games import read_records, verify_records
+    from ..barbu.game.verify_games import format_checks, read_records, verify_records
     try:
         frame, stored = read_records(records)
         the_rules = load_cli_rules(rules, option) if rules is not None or option else stored
-        n = verify_records(frame, the_rules)
+        checks = verify_records(frame, the_rules)
     except ValueError as e:
         fail(str(e))
-    typer.echo(f"{n} game(s) follow the rules.")
+    typer.echo(format_checks(checks))
 
 
 @app.command("compare-orders")
@@ -179,22 +182,31 @@ def advise(
     strategy: Annotated[str, typer.Option(metavar="NAME", help=PLAY_STRATEGY_HELP.replace("for every", "assumed at every", 1) + " The default, learned, plays like the Monte-Carlo player (docs/learned-player.md).")] = "learned",
     samples: SamplesOpt = 2000,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the Monte Carlo deals.")] = 0,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also print the technical columns: settled, optimal_value, raw_optimal_value.")] = False,
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
     """Which contract to declare with this hand, on settled score; or, with --double, whether to double.
 
-    Seats are relative to the declarer: --doubles-owed names the declarer's opponents.
+    The answer is one sentence that says why (e.g. play No Last Two now and keep Trumps
+    for the hands where the compulsory doubles fall), then each contract left: this
+    hand's expected score, an average hand's, and the block total if you play it now;
+    then every trump suit and domino starting rank. Seats are relative to the declarer:
+    --doubles-owed names the declarer's opponents.
 
     Examples:
 
-      barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu --hand-in-block 5 --samples 200
+      barbu-sim advise "52.AKQJ97.A83.K4" --samples 200
+
+      barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu --hand-in-block 5 --samples 200 --verbose
 
       barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,barbu --hand-in-block 6 --doubles-owed E=1,S=2,W=0
 
       barbu-sim advise "T98.765.AK32.QJ2" --double trumps:S --declarer N --seat E --remaining trumps,domino,barbu
     """
-    from ..barbu.game.advice import advise as advise_hand, advise_double, parse_announced, parse_owed
+    from textwrap import fill
+
+    from ..barbu.game.advice import advise as advise_hand, advise_double, format_advice, parse_announced, parse_owed
     from ..core.tables import to_markdown
     from ..barbu.rules.config import parse_contract
     from ..core.cards import parse_hand
@@ -228,7 +240,5 @@ def advise(
         typer.echo(f"\nDouble: {', '.join(calls) if calls else 'nobody'}")
         typer.echo(_played_by(strategy))
         return
-    typer.echo(to_markdown(result.rows, 2))
-    typer.echo(f"\nOpponents' doubles owed (left, across, right): {result.owed}")
-    typer.echo(f"Recommended (optimal policy, settled score): {result.recommended}")
-    typer.echo(_played_by(strategy))
+    typer.echo(format_advice(result, the_declarer, doubling, verbose))
+    typer.echo(fill(_played_by(strategy), 100))

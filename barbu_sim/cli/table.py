@@ -194,44 +194,56 @@ def table(
 
 @app.command()
 def sheet(
-    out: Annotated[str, typer.Option("--out", metavar="DIR", help="Folder of the sheet: hands.parquet (as barbu-sim game writes it) and summary.json. An existing sheet there is taken up again.")] = "sheet",
+    out: Annotated[str, typer.Option("--out", metavar="DIR", help="Folder of the sheet: hands.parquet (as barbu-sim game writes it), summary.json and sheet.csv (the sheet as printed, for a spreadsheet). An existing sheet there is taken up again.")] = "sheet",
     first: Annotated[Optional[str], typer.Option(metavar="SEAT", help="The first declarer of a new sheet: N, E, S or W (default N).")] = None,
+    names: Annotated[Optional[str], typer.Option(metavar="N,E,S,W", help="The players' names, North first, e.g. Ann,Bob,Cy,Di (at most 12 characters each); kept with the sheet.")] = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
     """Keep a real table's score: enter each hand's contract, doubles and raw scores as it is played.
 
-    Each entry is checked against the rules by the referee verify-games uses (who
-    declares, each contract once, the allowed and compulsory doubles, scores the
-    contract can give that add up); the doubles are settled and the running sheet is
-    printed. The sheet is saved after each hand to DIR/hands.parquet, which
-    verify-games and the analytics read; run the command again to go on (under the
-    rules and first declarer the sheet was started with). Each line
-    typed is one hand, CONTRACT[:SUIT|RANK] [DOUBLES] N E S W, e.g. "barbu E>N 0 -20 0 0"
-    (E>N: East doubled North); undo removes the last hand, quit stops.
+    Each line typed is one hand, CONTRACT[:SUIT|RANK] [DOUBLES] N E S W, e.g.
+    "barbu E>N 0 -20 0 0" (E>N: East doubled North), "no tricks -8 -6 -6 -6",
+    "trumps H S>N 20 15 20 10" or "domino 7 45 20 5 -5"; the contract may be typed with
+    spaces, hyphens or nothing between its words. Each entry is checked against the rules
+    by the referee verify-games uses (who declares, each contract once, the allowed and
+    compulsory doubles, scores the contract can give that add up); the doubles are
+    settled and the running sheet is printed. Also: undo removes the last hand, names
+    Ann,Bob,Cy,Di names the players, quit stops. The sheet is saved after each hand to
+    DIR/hands.parquet (which verify-games and the analytics read, even before the game is
+    over) and DIR/sheet.csv; run the command again to see the sheet and go on (under the
+    rules and first declarer it was started with).
 
     Examples:
 
-      barbu-sim sheet --out our-game --first E
+      barbu-sim sheet --out our-game --first E --names Ann,Bob,Cy,Di
 
       barbu-sim sheet --out our-game --rules strict-barbu
     """
     from pathlib import Path
 
-    from ..barbu.game.sheet import ScoreKeeper, keep_score, load_hands
+    from ..barbu.game.sheet import (
+        ScoreKeeper, format_sheet, keep_score, load_hands, parse_names, save_hands, seat_label,
+    )
     from ..barbu.played.table_deal import Console, Quit
     from ..core.seats import parse_seat
     console = Console()
     try:
         the_rules = load_cli_rules(rules, option)
         first_seat = parse_seat(first) if first is not None else None
+        players = parse_names(names) if names is not None else None
         path = Path(out) / "hands.parquet"
         given = the_rules if rules is not None or option else None  # a sheet taken up keeps its own rules
-        keeper = load_hands(path, given, first_seat)
+        keeper = load_hands(path, given, first_seat, players)
         if keeper is not None:
             console.say(f"Taken up: {len(keeper.hands)} hands in {path}")
+            console.say(format_sheet(keeper.hands, keeper.names))  # where the game stands, names included
+            if players is not None:
+                save_hands(path, keeper)  # renamed: kept even if no hand follows
         else:
-            keeper = ScoreKeeper(the_rules, first_seat if first_seat is not None else 0)
+            keeper = ScoreKeeper(the_rules, first_seat if first_seat is not None else 0, players)
+            if keeper.names:
+                console.say("Players: " + "  ".join(seat_label(s, keeper.names) for s in range(4)))
         try:
             done = keep_score(keeper, console, path)
         except Quit:
@@ -243,6 +255,8 @@ def sheet(
     if done:
         console.say(f"\nThe game is complete and saved in {path}: barbu-sim verify-games {path} checks it")
     elif keeper.hands:
-        console.say(f"\n{len(keeper.hands)} hands saved in {path}; barbu-sim sheet --out {out} goes on")
+        console.say(f"\n{len(keeper.hands)} hands saved in {path} and {Path(out) / 'sheet.csv'}\n"
+                    f"  barbu-sim sheet --out {out}   goes on\n"
+                    f"  barbu-sim verify-games {path}   checks the hands so far")
     else:
         console.say("\nNo hand entered: nothing saved")

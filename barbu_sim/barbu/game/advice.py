@@ -1,9 +1,11 @@
 """The advisor: which contract to declare with a hand, and whether to double a declarer, in the game's situation.
 
 :func:`advise` answers the declarer's question on settled score: the expected raw
-score of each remaining contract, what the hand is worth settled under the
-doubles the opponents owe (``--hand-in-block``, ``--doubles-owed``), and the
-settled block value of declaring it now (the DP of ``optimal``).
+score of each remaining contract (and of every trump suit and domino starting
+rank), what the hand is worth settled under the doubles the opponents owe
+(``--hand-in-block``, ``--doubles-owed``), and the settled block value of declaring
+it now (the DP of ``optimal``); :func:`explain` says in one sentence why the
+recommended contract wins, from those numbers.
 :func:`advise_double` answers a defender's: the expected gain of doubling the
 declarer (and, in a negative contract, each other player), given the declarer's
 choice, with the call ``bayes`` makes.
@@ -17,12 +19,14 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from ...core.cards import RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
 from ...core.seats import N_SEATS, SEAT_LETTERS, left_of
 from ...core.stats import Z95, summarize
+from ..api import evaluate_hands
 from ..rules.choices import param_name
-from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, Rules
+from ..rules.config import BARBU, CONTRACT_TITLES, CONTRACTS, DOMINO, N_CONTRACTS, TRUMPS, Rules
 from .doubling import Bayes, Situation, check_doubling_spec, make_doubling_policy
-from .evaluation import Evaluator, subset_of, value_table
+from .evaluation import EvalGrid, Evaluator, subset_of, value_table
 from .policies import make_contract_policy
 from .rules import BLOCK, COMPULSORY_DOUBLES, allowed_targets, no_doubles
 from .settled import hand_outcome
@@ -30,11 +34,15 @@ from .settled import hand_outcome
 
 @dataclass
 class Advice:
-    """The advisor's answer: one row per remaining contract, and the call it recommends."""
+    """The advisor's answer: one row per remaining contract, every trump suit and domino rank, and the call."""
 
     rows: pl.DataFrame  # contract, name, expected, ci_low, ci_high, average_hand, settled, optimal_value, raw_optimal_value
     recommended: str
     owed: tuple  # the doubles E, S, W owe the declarer N, as assumed
+    reason: str = ""  # one sentence: why the recommended contract (explain)
+    choices: pl.DataFrame | None = None  # contract, name, expected, ci_low, ci_high: every trump suit and domino rank
+    hand_no: int = 1  # the hand of the block about to be declared, 1..7
+    fixed_domino: int | None = None  # the starting rank the rules fix, if they do
 
 
 def block_situation(remaining, hand_in_block: int | None, doubles_owed: dict | None):
@@ -79,12 +87,17 @@ def advise(hand, remaining=None, *, hand_in_block: int | None = None, doubles_ow
     ``doubling``: the doubling policy assumed at every seat (the opponents' doubles,
     the declarer's redoubles).  ``optimal_value`` is settled: this hand now plus the
     expected settled total of the rest of the block; ``raw_optimal_value`` the same
-    on raw scores.
+    on raw scores.  ``choices`` holds every trump suit's and domino rank's value,
+    ``reason`` the sentence of :func:`explain`.
     """
     rules = rules or Rules()
     remaining, owed = block_situation(remaining, hand_in_block, doubles_owed)
     check_doubling_spec(doubling)  # a mistake is said before minutes of play, not after
     evaluator = Evaluator([strategy] * N_SEATS, rules, n_samples, seed)
+    # The whole grid (every trump suit and domino rank), kept for the listing; the evaluator reuses it.
+    grid = evaluate_hands([hand], EvalGrid.configs(0), evaluator.strategies, seat=0, n_samples=n_samples,
+                          seed=seed, rules=rules)
+    evaluator.preload(hand, 0, grid.mean[0], grid.se[0])
     values, params, se = evaluator.values(hand, 0)
     seat_values = evaluator.seat_values(hand, 0)
     table = value_table([strategy] * N_SEATS, rules, **(table_kwargs or {}))
@@ -104,7 +117,180 @@ def advise(hand, remaining=None, *, hand_in_block: int | None = None, doubles_ow
                      "optimal_value": scores[c], "raw_optimal_value": raw_scores[c]})
     name = param_name(best, best_param)
     label = CONTRACTS[best] + ("" if name is None else f" from {name}" if best == DOMINO else f" {name}")
-    return Advice(pl.DataFrame(rows).sort("optimal_value", descending=True), label, owed)
+    choices = []
+    for c in (TRUMPS, DOMINO):
+        if c in remaining:
+            for p in range(4 if c == TRUMPS else 13):
+                col = EvalGrid.column(c, p)
+                mean, err = float(grid.mean[0, col, 0]), float(grid.se[0, col, 0])
+                choices.append({"contract": CONTRACTS[c], "name": param_name(c, p), "expected": mean,
+                                "ci_low": mean - Z95 * err, "ci_high": mean + Z95 * err})
+    hand_no = BLOCK + 1 - len(remaining)
+    words = [dict(r, contract=c, label=contract_words(c, int(params[c]))) for c, r in zip(remaining, rows)]
+    reason = explain(words, best, hand_no=hand_no, owed=owed, doubling=doubling)
+    frame = pl.DataFrame(rows).sort("optimal_value", descending=True)
+    return Advice(frame, label, owed, reason, pl.DataFrame(choices) if choices else None, hand_no,
+                  rules.fixed_domino_start)
+
+
+# ---------------------------------------------------------------- the advice in words
+CLOSE_CALL = 1.0  # points over the block: a smaller lead is within the estimates' noise at the usual sample sizes
+
+
+def contract_words(contract: int, param: int = 0) -> str:
+    """A contract as players say it: ``No Last Two``, ``Trumps ♥``, ``Domino from 8``."""
+    if contract == TRUMPS:
+        return f"Trumps {SUIT_SYMBOLS[param]}"
+    if contract == DOMINO:
+        return f"Domino from {RANK_NAMES[param]}"
+    return "Barbu" if contract == BARBU else CONTRACT_TITLES[contract]  # not "No King of Hearts (Barbu)"
+
+
+def _points(x: float, sign: str = "") -> str:
+    """A number of points as a sentence says it: whole from 10 on, one decimal below (``sign="+"``: signed)."""
+    return f"{x:{sign}.0f}" if abs(x) >= 10 else f"{x:{sign}.1f}"
+
+
+def _doubles_later(hand_no: int, owed, doubling: str) -> tuple[str, str]:
+    """(when, what): the later hands the doubles fall on, and the doubles, in words.
+
+    Under ``compulsory-only`` an opponent owing ``o`` doubles makes them in the last
+    ``o`` hands of the block, so the hands can be named; under the other policies
+    doubles may come on any hand.
+    """
+    most = max(owed)
+    if doubling.strip() == "compulsory-only" and most:
+        first = max(BLOCK + 1 - most, hand_no + 1)
+        if first >= BLOCK:
+            return f"hand {BLOCK}, the last of the block", "the compulsory doubles there"
+        return f"hands {first}–{BLOCK}", "the compulsory doubles there"
+    return "a later hand", "the doubles expected later in the block"
+
+
+def _doubles_now(hand_no: int, owed, doubling: str) -> str:
+    """The doubles on this hand, in words (``while ...``)."""
+    hands_left = BLOCK + 1 - hand_no
+    if doubling.strip() == "compulsory-only" and max(owed) >= hands_left:
+        return "while the compulsory doubles fall on this hand"
+    return "with the doubles expected on this hand"
+
+
+def explain(rows, best: int, *, hand_no: int, owed, doubling: str = "compulsory-only") -> str:
+    """Why ``best`` is the call, in one sentence derived from the advice's numbers.
+
+    ``rows``: one dict per remaining contract with ``contract`` (id), ``label``
+    (:func:`contract_words`), ``expected`` (this hand's raw score), ``average_hand``,
+    ``settled`` (this hand's settled score), ``optimal_value`` and ``raw_optimal_value``.
+    The call is set against the contract this hand is most above average in (else the
+    best on raw scores over the block); the lead of ``best`` over it splits exactly into
+    raw scores over the block, the doubles on this hand and the doubles on later hands,
+    and the largest part is the reason given.
+    """
+    by = {int(r["contract"]): r for r in rows}
+    b = by[best]
+    edge = {c: r["expected"] - r["average_hand"] for c, r in by.items()}
+
+    def worth(c: int, named: bool = True) -> str:
+        e = edge[c]
+        return (f"{by[c]['expected']:.1f}{' in ' + by[c]['label'] if named else ''}, {abs(e):.1f} "
+                f"{'above' if e >= 0 else 'below'} an average hand's {by[c]['average_hand']:.1f}")
+
+    if len(by) == 1:
+        return f"Play {b['label']}: it is the only contract left (this hand scores {worth(best, False)})."
+    most = max(by, key=lambda c: (edge[c], -c))
+    raw_best = max(by, key=lambda c: (by[c]["raw_optimal_value"], -c))
+    other = most if most != best else raw_best if raw_best != best else None
+    if other is None:
+        than = "more above average" if edge[best] >= 0 else "less below average"
+        text = f"Play {b['label']} now: this hand scores {worth(best, False)}, {than} than in any other contract left."
+    else:
+        o = by[other]
+        kept = {TRUMPS: "Trumps", DOMINO: "Domino"}.get(other, o["label"])  # a later hand chooses its suit / rank
+        d_raw = b["raw_optimal_value"] - o["raw_optimal_value"]
+        now_b, now_o = b["settled"] - b["expected"], o["settled"] - o["expected"]
+        d_now = now_b - now_o
+        d_later = ((b["optimal_value"] - b["raw_optimal_value"] - now_b)
+                   - (o["optimal_value"] - o["raw_optimal_value"] - now_o))
+        reason = max((d_later, "later"), (d_now, "now"), (d_raw, "raw"))[1]
+        if reason == "later":
+            when, what = _doubles_later(hand_no, owed, doubling)
+            text = (f"Play {b['label']} now and keep {kept} for {when}: {what} make that worth about "
+                    f"{_points(d_later, '+')}")
+            cost = -(d_raw + d_now)
+            text += (f", more than the {_points(cost)} points {o['label']} would gain now." if cost > 0 else
+                     f", and {b['label']} now is ahead without them too.")
+        elif reason == "now":
+            text = (f"Play {b['label']} now, {_doubles_now(hand_no, owed, doubling)}: doubled, it settles about "
+                    f"{_points(d_now)} points better than {o['label']} would")
+            cost = -(d_raw + d_later)
+            text += f", more than the {_points(cost)} points {o['label']} now would gain otherwise." if cost > 0 else "."
+        elif other == most:
+            wait = d_raw + edge[other] - edge[best]
+            text = (f"Play {b['label']} now and keep {kept} for a later hand: this hand suits {o['label']} "
+                    f"{_points(edge[other] - edge[best])} points better than {b['label']} against an average hand, "
+                    f"but waiting for a hand that suits {kept} is worth {_points(wait)}, so {b['label']} now comes "
+                    f"out {_points(d_raw)} points ahead over the block on raw scores.")
+        else:
+            text = (f"Play {b['label']} now: over the block it comes out {_points(d_raw)} points ahead of "
+                    f"{o['label']} now on raw scores.")
+    runner = max((c for c in by if c != best), key=lambda c: (by[c]["optimal_value"], -c))
+    gap = b["optimal_value"] - by[runner]["optimal_value"]
+    if gap < CLOSE_CALL:
+        text += f" A close call: {by[runner]['label']} now is only {gap:.1f} points behind over the block."
+    return text
+
+
+def format_advice(advice: Advice, declarer: int = 0, doubling: str = "compulsory-only", verbose: bool = False) -> str:
+    """The advice as a player reads it: the situation, the sentence, a table in plain words, every trump suit
+    and domino rank; ``verbose`` adds the technical columns (``optimal_value``, ``raw_optimal_value``, ...).
+    The prose is wrapped at 100 columns."""
+    from textwrap import fill
+
+    from ...core.tables import to_markdown
+    d = SEAT_LETTERS[declarer]
+    owed = ", ".join(f"{SEAT_LETTERS[left_of(declarer, r)]} {n}" for r, n in zip((1, 2, 3), advice.owed))
+    left = advice.rows.height
+    lines = [fill(f"Hand {advice.hand_no} of {d}'s block: {left} contract{'s' if left > 1 else ''} left, doubles "
+                  f"owed to {d}: {owed}; doubling {doubling}.", 100), "", fill(advice.reason, 100), ""]
+    r = advice.rows
+    plain = pl.DataFrame({
+        "contract": r["contract"], "choice": [_choice_shown(c, n) for c, n in zip(r["contract"], r["name"])],
+        "this hand": r["expected"].round(1),
+        "95% CI": [f"{lo:.1f} to {hi:.1f}" for lo, hi in zip(r["ci_low"], r["ci_high"])],
+        "average hand": r["average_hand"].round(1), "block total": r["optimal_value"].round(1)})
+    lines.append(to_markdown(plain, 1))
+    if advice.choices is not None:
+        lines.append("")
+        for c, title in ((TRUMPS, "Trumps, by trump suit"), (DOMINO, "Domino, by starting rank")):
+            part = advice.choices.filter(pl.col("contract") == CONTRACTS[c])
+            if part.is_empty():
+                continue
+            average = float(r.filter(pl.col("contract") == CONTRACTS[c])["average_hand"][0])
+            if c == DOMINO and advice.fixed_domino is not None:
+                lines.append(f"Domino: every hand starts from {RANK_NAMES[advice.fixed_domino]} under these rules "
+                             f"(an average hand {average:.1f}).")
+                continue
+            value = dict(zip(part["name"], part["expected"]))
+            names = list("SHDC") if c == TRUMPS else list(RANK_NAMES)  # suits in the order PBN and bridge list them
+            shown = [f"{_choice_shown(CONTRACTS[c], n):>2} {value[n]:6.1f}" for n in names]
+            lines.append(f"{title} (this hand; an average hand {average:.1f}):")
+            lines += ["  " + "   ".join(shown[i:i + 7]) for i in range(0, len(shown), 7)]
+    lines += ["", fill("this hand: your expected score in the contract with this hand (95% CI); average hand: the "
+                       "same over random hands; block total: your expected settled total for the rest of the block "
+                       "(this hand included, doubles settled) if you play it now.", 100)]
+    if verbose:
+        lines += ["", fill("In detail. settled: this hand's expected settled score; optimal_value: this contract now "
+                           "plus the expected settled total of the contracts left; raw_optimal_value: the same on "
+                           "raw scores.", 100),
+                  to_markdown(advice.rows, 2),
+                  f"Opponents' doubles owed (left, across, right): {advice.owed}",
+                  f"Recommended (optimal policy, settled score): {advice.recommended}"]
+    return "\n".join(lines)
+
+
+def _choice_shown(contract: str, name: str) -> str:
+    """A trump suit as its symbol (``♥``), a domino rank as it is (``10``)."""
+    return SUIT_SYMBOLS[SUIT_LETTERS.index(name)] if contract == CONTRACTS[TRUMPS] and name else name
 
 
 @dataclass

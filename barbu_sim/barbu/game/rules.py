@@ -165,16 +165,24 @@ class GameReferee:
                                      "compulsory doubles")
 
 
-def check_game(hands: list[dict], rules: Rules) -> None:
+def check_game(hands: list[dict], rules: Rules, *, in_progress: bool = False) -> GameReferee:
     """Check one recorded game against the rules; raise ``ValueError`` naming the hand and the broken rule.
 
     ``hands``: the game's rows in hand order, each with ``hand``, ``contract``
     (name), ``declarer``, ``dealer``, ``cutter``, ``param`` (trump suit / domino
     rank, 0 otherwise), ``doubles`` (4x4 booleans), ``raw`` and ``settled`` (four
-    scores each), and optionally ``doubles_on_declarer``.
+    scores each), and optionally ``doubles_on_declarer``.  ``in_progress``: the
+    first hands of a game not yet over, checked by the same rules (a compulsory
+    double is owed only once the hands left run out); the end-of-game checks wait.
+    Returns the referee, which knows what is still to play.
     """
     numbers = [h["hand"] for h in hands]
-    if numbers != list(range(HANDS_PER_GAME)):
+    if in_progress and 0 < len(numbers) < HANDS_PER_GAME:  # the first hands of a game, in order
+        wrong = next((i for i, n in enumerate(numbers) if n != i), None)
+        if wrong is not None:
+            raise ValueError(f"hands are numbered 0, 1, 2...: hand {wrong} is missing (the record has "
+                             f"{numbers[wrong]} there)")
+    elif numbers != list(range(HANDS_PER_GAME)):
         if len(numbers) != HANDS_PER_GAME:
             raise ValueError(f"a game has {HANDS_PER_GAME} hands, numbered 0..{HANDS_PER_GAME - 1}, "
                              f"not {len(numbers)} hands")
@@ -217,4 +225,6 @@ def check_game(hands: list[dict], rules: Rules) -> None:
                 raise ValueError("settled scores do not match the doubles")
         except ValueError as e:
             raise ValueError(f"{where}: {e}") from None
-    referee.finish()
+    if len(hands) == HANDS_PER_GAME:
+        referee.finish()
+    return referee

@@ -4,7 +4,8 @@
 (:class:`rules.GameReferee`: who declares, each contract once, allowed and compulsory
 doubles) and the raw scores against what the contract can give; it settles the doubles
 and keeps the running sheet.  :func:`save_hands` writes the hands in the columns of
-``hands.parquet`` (:func:`game.game_runs.hand_rows`), which ``verify-games`` and the analytics read.
+``hands.parquet`` (:func:`game.game_runs.hand_rows`), which ``verify-games`` and the analytics read,
+the players' names in ``summary.json`` and the sheet as printed in ``sheet.csv`` (for a spreadsheet).
 ``barbu-sim sheet`` and ``barbu-sim table`` both print :func:`format_sheet`.
 """
 
@@ -31,17 +32,40 @@ def doubles_text(doubles, declarer: int) -> str:
                     for a in range(N_SEATS) for b in range(N_SEATS) if doubles[a][b]) or "-"
 
 
-def format_sheet(hands: list[HandRecord]) -> str:
-    """The running score sheet: per hand the contract, the doubles and each seat's raw, settled and total.
+def seat_label(seat: int, names=None) -> str:
+    """``N``, or ``N Ann`` when the players are named."""
+    return SEAT_LETTERS[seat] + (f" {names[seat]}" if names else "")
 
-    Fits 100 columns (a long doubles list goes on its own line).
-    """
-    lines = [f"{'':<40}" + "".join(f"{SEAT_LETTERS[s]:>15}" for s in range(N_SEATS)),
-             f"{'hand':>4} {'decl':<4} {'contract':<12} {'doubles':<17}" + f"{'raw  +/-  tot':>15}" * N_SEATS]
+
+def sheet_rows(hands: list[HandRecord], names=None) -> list[dict]:
+    """The sheet as rows (what :func:`format_sheet` prints and ``sheet.csv`` holds): per hand its number
+    (1..28), declarer, contract, doubles and each seat's raw score, settlement and running total."""
     total = np.zeros(N_SEATS, np.int64)
+    rows = []
     for h in hands:
         total += h.final
-        marks = doubles_text(h.doubles, h.declarer)
+        row = {"hand": h.hand_no + 1, "declarer": SEAT_LETTERS[h.declarer], "contract": h.contract_label(),
+               "doubles": doubles_text(h.doubles, h.declarer)}
+        for s in range(N_SEATS):
+            who = seat_label(s, names)
+            row |= {f"{who} raw": int(h.raw[s]), f"{who} +/-": int(h.settlement[s]), f"{who} total": int(total[s])}
+        rows.append(row)
+    return rows
+
+
+def format_sheet(hands: list[HandRecord], names=None) -> str:
+    """The running score sheet: per hand the contract, the doubles and each seat's raw, settled and total.
+
+    ``names``: the four players (N, E, S, W), shown over their columns and in the totals.
+    Fits 100 columns (a long doubles list goes on its own line).
+    """
+    heads = [seat_label(s, names)[:14] for s in range(N_SEATS)]
+    lines = [f"{'':<40}" + "".join(f"{head:>15}" for head in heads),
+             f"{'hand':>4} {'decl':<4} {'contract':<12} {'doubles':<17}" + f"{'raw  +/-  tot':>15}" * N_SEATS]
+    total = [0] * N_SEATS
+    for h, row in zip(hands, sheet_rows(hands, names)):  # the running totals: one sum, shared with sheet.csv
+        total = [row[f"{seat_label(s, names)} total"] for s in range(N_SEATS)]
+        marks = row["doubles"]
         cells = "".join(f"{int(h.raw[s]):>5}{int(h.settlement[s]):>+5}{int(total[s]):>+5}" for s in range(N_SEATS))
         head = f"{h.hand_no + 1:>4} {SEAT_LETTERS[h.declarer]:<4} {h.contract_label():<12} "
         if len(marks) > 17:  # a long list of doubles on its own line: the sheet stays within 100 columns
@@ -49,20 +73,45 @@ def format_sheet(hands: list[HandRecord]) -> str:
             lines.append(" " * len(head) + f"{'':<17}{cells}")
         else:
             lines.append(head + f"{marks:<17}{cells}")
-    lines.append("Totals: " + "  ".join(f"{SEAT_LETTERS[s]} {int(total[s]):+d}" for s in range(N_SEATS))
-                 + f"   (sum {int(total.sum()):+d})")
+    lines.append("Totals: " + "  ".join(f"{seat_label(s, names)} {int(total[s]):+d}" for s in range(N_SEATS))
+                 + f"   (sum {int(sum(total)):+d})")
     return "\n".join(lines)
+
+
+MAX_NAME = 12  # characters: a name and its seat letter fit the sheet's 15-column seat cells
+
+
+def parse_names(text: str) -> list[str]:
+    """``"Ann,Bob,Cy,Di"`` -> the four players, North, East, South, West (checked: short, distinct, printable)."""
+    names = [n.strip() for n in str(text).split(",")]
+    if len(names) != N_SEATS:
+        raise ValueError(f"name the four players N, E, S, W separated by commas, e.g. Ann,Bob,Cy,Di "
+                         f"(not {len(names)} name{'s' if len(names) != 1 else ''})")
+    for seat, name in zip(SEAT_LETTERS, names):
+        if not name:
+            raise ValueError(f"the player at {seat} has an empty name")
+        if len(name) > MAX_NAME:
+            raise ValueError(f"the name {name!r} ({seat}) is longer than {MAX_NAME} characters")
+        if not name.isprintable():
+            raise ValueError(f"the name {name!r} ({seat}) holds a character that cannot be printed")
+    folded = [n.casefold() for n in names]
+    twice = next((n for n in names if folded.count(n.casefold()) > 1), None)
+    if twice is not None:
+        raise ValueError(f"two players are named {twice!r}: give each seat its own name")
+    return names
 
 
 class ScoreKeeper:
     """The hands of one game entered one by one; each is checked before it is kept.
 
-    ``first``: the first declarer; ``rules``: the rules in force (the rotation, the Domino payout).
+    ``first``: the first declarer; ``rules``: the rules in force (the rotation, the Domino payout);
+    ``names``: the four players, N E S W (optional).
     """
 
-    def __init__(self, rules: Rules, first: int):
+    def __init__(self, rules: Rules, first: int, names: list[str] | None = None):
         self.rules = rules
         self.first = first
+        self.names = names  # the players N, E, S, W, or None
         self.referee = GameReferee(rules, first)
         self.hands: list[HandRecord] = []
 
@@ -123,23 +172,33 @@ def check_raw(contract: int, raw: list[int], rules: Rules) -> None:
 def parse_entry(text: str) -> tuple[int, int, set, list[int]]:
     """One hand as typed: ``CONTRACT[:SUIT|RANK] [DOUBLER>DOUBLED ...] N E S W``.
 
-    e.g. ``barbu E>N S>N 0 -20 0 0`` or ``trumps:H 20 15 20 10``.  Returns (contract, param, doubles, raw).
+    The contract is written as people type it (``no tricks``, ``no-tricks``, ``NoTricks``:
+    :func:`rules.config.parse_contract`); the trump suit or starting rank follows a colon
+    or a space (``trumps:H``, ``trumps ♥``, ``domino 7``, ``domino from 7``).  e.g.
+    ``barbu E>N S>N 0 -20 0 0`` or ``no last two 0 -30 0 0``.  Returns (contract, param, doubles, raw).
     """
     tokens = text.split()
     if not tokens:
         raise ValueError("empty entry: type CONTRACT [DOUBLES] N E S W, e.g. barbu E>N 0 -20 0 0")
-    name, _, choice = tokens[0].partition(":")
-    contract = int(parse_contract(name))
+    contract, choice, used = _contract_words(tokens)
+    rest = tokens[used:]
     param = 0
     if contract in (TRUMPS, DOMINO):
+        what = "the trump suit, e.g. trumps:H" if contract == TRUMPS else "the starting rank, e.g. domino:7"
+        if not choice and rest and contract == DOMINO and rest[0].lower() == "from":
+            rest = rest[1:]
+        if not choice and rest and not DOUBLE.match(rest[0]) and (contract == DOMINO or not _is_score(rest[0])):
+            choice, rest = rest[0], rest[1:]  # "trumps H", "domino 7": the choice after a space
         if not choice:
-            what = "the trump suit, e.g. trumps:H" if contract == TRUMPS else "the starting rank, e.g. domino:7"
             raise ValueError(f"name {what}")
-        param = parse_suit(choice) if contract == TRUMPS else parse_rank(choice)
+        try:
+            param = parse_suit(choice) if contract == TRUMPS else parse_rank(choice)
+        except ValueError as e:
+            raise ValueError(f"{e} (name {what})") from None
     elif choice:
-        raise ValueError(f"{CONTRACTS[contract]} takes no suit or rank ({tokens[0]!r})")
+        raise ValueError(f"{CONTRACTS[contract]} takes no suit or rank ({choice!r})")
     doubles, raw = set(), []
-    for t in tokens[1:]:
+    for t in rest:
         m = DOUBLE.match(t)
         if m:
             if raw:
@@ -148,7 +207,7 @@ def parse_entry(text: str) -> tuple[int, int, set, list[int]]:
             if double in doubles:
                 raise ValueError(f"the double {t.upper()} is given twice")
             doubles.add(double)
-        elif re.fullmatch(r"[+-]?\d+", t):
+        elif _is_score(t):
             raw.append(int(t))
         else:
             raise ValueError(f"{t!r} is neither a double (E>N) nor a score")
@@ -157,13 +216,44 @@ def parse_entry(text: str) -> tuple[int, int, set, list[int]]:
     return contract, param, doubles, raw
 
 
+def _is_score(token: str) -> bool:
+    return re.fullmatch(r"[+-]?\d+", token) is not None
+
+
+def _contract_words(tokens: list[str]) -> tuple[int, str, int]:
+    """The contract at the start of an entry: (contract, the choice after a colon or '', tokens used).
+
+    The longest run of the first words (at most four: ``no king of hearts``) that names a contract.
+    """
+    words = []
+    for t in tokens[:4]:
+        if DOUBLE.match(t) or _is_score(t):
+            break
+        words.append(t)
+        if ":" in t:
+            break  # "trumps:H" ends the name
+    for k in range(len(words), 0, -1):
+        name, _, choice = " ".join(words[:k]).partition(":")
+        try:
+            return int(parse_contract(name)), choice.strip(), k
+        except ValueError:
+            continue
+    typed = " ".join(words).partition(":")[0] or tokens[0]
+    raise ValueError(f"unknown contract {typed!r}: use one of {', '.join(CONTRACTS)} (spaces, hyphens and "
+                     "capitals as you like)")
+
+
 def label(contract: int, param: int) -> str:
     name = param_name(contract, param)
     return CONTRACTS[contract] + (f" {name}" if name else "")
 
 
+SHEET_CSV = "sheet.csv"  # the sheet as printed, beside hands.parquet, for a spreadsheet
+
+
 def save_hands(path, keeper: ScoreKeeper, game: int = 0) -> Path:
-    """Write the hands entered to ``path`` (a ``hands.parquet``) and ``summary.json`` beside it, replacing both."""
+    """Write the hands entered to ``path`` (a ``hands.parquet``), and beside it ``summary.json`` (the rules,
+    the first declarer, the players' names) and ``sheet.csv`` (the sheet as printed), replacing all three."""
     import json
 
     import polars as pl
@@ -178,20 +268,37 @@ def save_hands(path, keeper: ScoreKeeper, game: int = 0) -> Path:
     rows = hand_rows(result)
     frame = pl.DataFrame(rows).with_columns(pl.col("contract").cast(CONTRACT_ENUM), pl.col("trump").cast(SUIT_ENUM),
                                             pl.col("domino_rank").cast(RANK_ENUM))
+    players = dict(zip(SEAT_LETTERS, keeper.names)) if keeper.names else None
     summary = json.dumps({"games": 1, "source": "barbu-sim sheet", "first_declarer": SEAT_LETTERS[keeper.first],
-                          "hands_entered": len(keeper.hands), "rules": keeper.rules.to_dict()}, indent=2) + "\n"
-    replace_set({path: frame.write_parquet, path.parent / "summary.json": lambda p: p.write_text(summary, encoding="utf-8")},
-                what="the score sheet")
+                          "players": players, "hands_entered": len(keeper.hands), "rules": keeper.rules.to_dict()},
+                         indent=2, ensure_ascii=False) + "\n"
+    sheet = pl.DataFrame(sheet_rows(keeper.hands, keeper.names))
+    replace_set({path: frame.write_parquet,
+                 path.parent / "summary.json": lambda p: p.write_text(summary, encoding="utf-8"),
+                 path.parent / SHEET_CSV: sheet.write_csv}, what="the score sheet")
     return path
 
 
-def load_hands(path, rules: Rules | None = None, first: int | None = None) -> ScoreKeeper | None:
+def read_players(path) -> list[str] | None:
+    """The players' names kept in the ``summary.json`` beside a sheet's ``hands.parquet`` (None if none)."""
+    import json
+    summary = Path(path).parent / "summary.json"
+    try:
+        players = json.loads(summary.read_text(encoding="utf-8")).get("players") if summary.exists() else None
+        return parse_names(",".join(players[s] for s in SEAT_LETTERS)) if players else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"cannot read the players' names in {summary}: {e}") from None
+
+
+def load_hands(path, rules: Rules | None = None, first: int | None = None,
+               names: list[str] | None = None) -> ScoreKeeper | None:
     """The hands of a sheet saved by :func:`save_hands` at ``path``, entered again through the checks
     (None if there is no file yet).
 
     A sheet goes on under the rules it was started with (kept in ``summary.json``) and its
     first declarer: ``rules`` / ``first``, what the command line gives (None: nothing), must
     be the same, or the sheet is refused; a game does not change its rules half-way.
+    The players' names are kept too, unless ``names`` gives new ones.
     """
     from .verify_games import read_records
     path = Path(path)
@@ -211,7 +318,7 @@ def load_hands(path, rules: Rules | None = None, first: int | None = None) -> Sc
         raise ValueError(f"the sheet in {path.parent} was started with first declarer {SEAT_LETTERS[started]}, "
                          f"not {SEAT_LETTERS[first]}: leave out --first to go on with it")
     rules = stored if stored is not None else rules if rules is not None else Rules()
-    keeper = ScoreKeeper(rules, started)
+    keeper = ScoreKeeper(rules, started, names or read_players(path))
     for r in rows:
         c = int(parse_contract(str(r["contract"])))
         param = parse_suit(str(r["trump"])) if c == TRUMPS else parse_rank(str(r["domino_rank"])) if c == DOMINO else 0
@@ -236,33 +343,43 @@ def _option_text(value) -> str:
 def keep_score(keeper: ScoreKeeper, console, out) -> bool:
     """Read hands from ``console`` until the game is complete or the input ends; save after each hand.
 
+    Besides the hands: ``undo`` (the last hand), ``names A,B,C,D`` (the players), ``quit``.
     Returns True when all 28 hands are entered (the end-of-game checks then hold).
     """
     console.say("Type each hand as CONTRACT[:SUIT|RANK] [DOUBLES] N E S W (raw scores), e.g.\n"
-                "  barbu E>N W>N 0 -20 0 0      trumps:H S>N 20 15 20 10      domino:7 45 20 5 -5\n"
-                "DOUBLES: DOUBLER>DOUBLED (N>E for a redouble). Also: undo (the last hand), quit.")
+                "  barbu E>N W>N 0 -20 0 0      trumps:H S>N 20 15 20 10      no tricks -8 -6 -6 -6\n"
+                "DOUBLES: DOUBLER>DOUBLED (N>E for a redouble). Also: undo (the last hand), names Ann,Bob,Cy,Di\n"
+                "(the players N, E, S, W), quit.")
     while keeper.next_hand < HANDS_PER_GAME:
         d = keeper.next_declarer()
         owed = keeper.referee.owed(d)
-        owing = ", ".join(f"{SEAT_LETTERS[(d + r) % 4]} {n}" for r, n in zip((1, 2, 3), owed) if n)
+        owing = ", ".join(f"{seat_label((d + r) % 4, keeper.names)} {n}" for r, n in zip((1, 2, 3), owed) if n)
         left = ", ".join(CONTRACTS[c] for c in keeper.referee.remaining(d))
-        console.say(f"\nHand {keeper.next_hand + 1}: {SEAT_LETTERS[d]} declares, with {left} left")
+        console.say(f"\nHand {keeper.next_hand + 1}: {seat_label(d, keeper.names)} declares, with {left} left")
         if owing:
             console.say(f"  compulsory doubles still owed to {SEAT_LETTERS[d]}: {owing}")
         text = console.ask(f"Hand {keeper.next_hand + 1} >")
-        if text.lower() == "quit":
+        command = text.lower()
+        if command == "quit":
             return False
-        if text.lower() == "undo":
+        if command == "undo":
             if not keeper.hands:
                 console.say("Nothing to undo")
                 continue
             kept = [(h.contract, h.param, {(a, b) for a in range(4) for b in range(4) if h.doubles[a][b]},
                      h.raw.tolist()) for h in keeper.hands[:-1]]
-            fresh = ScoreKeeper(keeper.rules, keeper.first)
+            fresh = ScoreKeeper(keeper.rules, keeper.first, keeper.names)
             for entry in kept:
                 fresh.add(*entry)
             keeper.__dict__.update(fresh.__dict__)
             console.say(f"Removed hand {keeper.next_hand + 1}")
+        elif command == "names" or command.startswith("names "):
+            try:
+                keeper.names = parse_names(text[len("names"):])
+            except ValueError as e:
+                console.say(f"Refused: {e}")
+                continue
+            console.say("Players: " + "  ".join(seat_label(s, keeper.names) for s in range(N_SEATS)))
         else:
             try:
                 keeper.add(*parse_entry(text))
@@ -271,6 +388,6 @@ def keep_score(keeper: ScoreKeeper, console, out) -> bool:
                 continue
         if keeper.hands:
             save_hands(out, keeper)
-        console.say(format_sheet(keeper.hands))
+        console.say(format_sheet(keeper.hands, keeper.names))
     keeper.referee.finish()
     return True

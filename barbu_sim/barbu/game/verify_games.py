@@ -7,15 +7,16 @@ plays by.  This module does not import numba: checking a file loads no engine.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from ...core.cards import parse_rank, parse_suit
-from ...core.seats import N_SEATS, SEAT_LETTERS
+from ...core.seats import N_SEATS, SEAT_LETTERS, left_of
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from ..analytics.schema import SCORE_COLUMNS, SETTLED_COLUMNS
-from .rules import check_game, no_doubles
+from .rules import HANDS_PER_GAME, check_game, no_doubles
 
 GAME_COLUMNS = ["game", "hand", "contract", "declarer", "dealer", "cutter", "doubles", *SCORE_COLUMNS,
                 *SETTLED_COLUMNS]
@@ -110,15 +111,30 @@ def _hand_of_row(r: dict) -> dict:
             "raw": [int(r[col]) for col in SCORE_COLUMNS], "settled": [int(r[col]) for col in SETTLED_COLUMNS]}
 
 
-def verify_records(frame: pl.DataFrame, rules: Rules | None = None) -> int:
-    """Check game records (the ``hands.parquet`` of ``barbu-sim game``) against the rules.
+@dataclass
+class GameCheck:
+    """One verified game: its number, the hands recorded, and (a game in progress) what is still to play."""
+
+    game: int
+    hands: int
+    to_play: list[str]  # one line per declarer with hands left; empty when the game is complete
+
+    @property
+    def complete(self) -> bool:
+        return self.hands == HANDS_PER_GAME
+
+
+def verify_records(frame: pl.DataFrame, rules: Rules | None = None) -> list[GameCheck]:
+    """Check game records (the ``hands.parquet`` of ``barbu-sim game`` or ``sheet``) against the rules.
 
     Every game is replayed through :func:`rules.check_game`: 28 hands, the declarer
     rotation, dealer and cutter, each contract once per declarer, every double legal
     (only the declarer in Trumps and Domino, the declarer only redoubles, the
     compulsory doubles made in time), raw scores adding up to the contract's total,
-    settled scores equal to raw scores plus the pair-by-pair settlement.  Returns
-    the number of games; raises ``ValueError`` naming the game, the hand and the rule.
+    settled scores equal to raw scores plus the pair-by-pair settlement.  The last
+    game may be in progress (its first hands, as a sheet saves them): its hands are
+    checked by the same rules and its :class:`GameCheck` says what is still to play.
+    Raises ``ValueError`` naming the game, the hand and the rule.
     """
     rules = rules or Rules()
     missing = set(GAME_COLUMNS) - set(frame.columns)
@@ -133,9 +149,53 @@ def verify_records(frame: pl.DataFrame, rules: Rules | None = None) -> int:
     if numbers != list(range(len(numbers))):
         gap = next(i for i, g in enumerate(numbers) if g != i)
         raise ValueError(f"games are numbered 0, 1, 2...: game {gap} is missing (the record has {numbers[gap]})")
+    checks = []
     for (g,), rows in frame.sort("game", "hand").group_by("game", maintain_order=True):
+        last = g == numbers[-1]
+        if not last and rows.height < HANDS_PER_GAME:
+            raise ValueError(f"game {g} has {rows.height} hands, not {HANDS_PER_GAME}: only the last game of a "
+                             "record may be in progress")
         try:
-            check_game([_hand_of_row(r) for r in rows.to_dicts()], rules)
+            referee = check_game([_hand_of_row(r) for r in rows.to_dicts()], rules, in_progress=last)
         except ValueError as e:
             raise ValueError(f"game {g}, {e}") from None
-    return len(numbers)
+        checks.append(GameCheck(g, rows.height, still_to_play(referee, rows.height)))
+    return checks
+
+
+def still_to_play(referee, done: int) -> list[str]:
+    """What a game with ``done`` hands checked by ``referee`` has still to play: one line per declarer, in turn,
+    with the hands and contracts left and the compulsory doubles still owed (empty when the game is over)."""
+    order = []
+    for h in range(done, HANDS_PER_GAME):
+        d = referee.declarer(h)
+        if d not in order:
+            order.append(d)
+    lines = []
+    for d in order:
+        left = referee.remaining(d)
+        contracts = "every contract" if len(left) == len(CONTRACTS) else ", ".join(CONTRACTS[c] for c in left)
+        owed = referee.owed(d)
+        doubles = ", ".join(f"{SEAT_LETTERS[left_of(d, r)]} {n}" for r, n in zip((1, 2, 3), owed) if n)
+        doubles = "2 from each opponent" if set(owed) == {2} else doubles or "none"
+        lines.append(f"{SEAT_LETTERS[d]} declares {len(left)} more ({contracts}); compulsory doubles owed to "
+                     f"{SEAT_LETTERS[d]}: {doubles}")
+    return lines
+
+
+def format_checks(checks: list[GameCheck]) -> str:
+    """What verify-games says: how many games follow the rules, and for a game in progress what is still to play."""
+    complete = [c for c in checks if c.complete]
+    lines = [f"{len(complete)} game(s) follow the rules."] if complete else []
+    for c in checks:
+        if not c.complete:
+            lines.append(f"Game {c.game} is in progress: its {c.hands} hand(s) follow the rules so far; "
+                         f"{HANDS_PER_GAME - c.hands} still to play, the {_ordinal(c.hands + 1)} to the "
+                         f"{_ordinal(HANDS_PER_GAME)}:")
+            lines += [f"  {line}" for line in c.to_play]
+    return "\n".join(lines)
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 21st, 22nd, 28th."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

@@ -8,6 +8,7 @@ kernels read with the ``R_*`` indices below.
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass
 from enum import IntEnum
@@ -90,15 +91,22 @@ R_BEST_TOTAL = 21  # 0 the highest total wins, 1 the lowest (read by the mc play
 RULES_ARRAY_SIZE = 24  # the rotation is a game-level option: no kernel reads it
 
 
-def parse_contract(name: str) -> Contract:
-    """The contract of a name (``no-tricks`` ... ``domino``; ``_`` or spaces also accepted).
+# Other names of contracts in the rules (shared/rules/barbu.md), as parse_contract squashes them.
+CONTRACT_ALIASES = {"nokingofhearts": "barbu", "kingofhearts": "barbu", "fantan": "domino", "dominoes": "domino"}
 
-    >>> parse_contract("No Last Two"), int(parse_contract("domino"))
-    (<Contract.NO_LAST_TWO: 2>, 6)
+
+def parse_contract(name: str) -> Contract:
+    """The contract of a name as people type it: ``no-tricks`` ... ``domino`` in any case, with hyphens,
+    ``_``, spaces or nothing between the words; also No King of Hearts and Fan Tan, as the rules say.
+
+    >>> parse_contract("No Last Two"), int(parse_contract("domino")), parse_contract("notricks")
+    (<Contract.NO_LAST_TWO: 2>, 6, <Contract.NO_TRICKS: 0>)
     """
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    if key in CONTRACTS:
-        return Contract(CONTRACTS.index(key))
+    key = re.sub(r"[\s_-]+", "", str(name).lower())
+    key = CONTRACT_ALIASES.get(key, key).replace("-", "")
+    for i, known in enumerate(CONTRACTS):
+        if key == known.replace("-", ""):
+            return Contract(i)
     raise ValueError(f"unknown contract {name!r}: use one of {', '.join(CONTRACTS)}")
 
 
