@@ -45,8 +45,10 @@ def play_one_kernel(hands_in, contract, param, declarer, rules, strat_ids, user_
     rng = np.empty(1, np.uint64)
     rng[0] = stream_key(seed, index, STREAM_PLAY)
     hands = np.empty(4, np.uint64)
+    # ``record`` as a typed flag (np.bool_), not a literal: this kernel and the batch's share one
+    # compiled play loop per engine instead of compiling it twice (a literal is its own specialisation)
     return play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
-                      hands, scores, tricks, True, rec_seat, rec_card, rec_winner, snap, model, explain)
+                      hands, scores, tricks, np.bool_(True), rec_seat, rec_card, rec_winner, snap, model, explain)
 
 
 @njit(cache=True, _nrt=False)
@@ -88,7 +90,7 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                 if contract == DOMINO:  # the rank played, under domino-start=fixed:R too
                     param = domino_start(param, rules)
                 code = play_into(dealt, contract, param, declarer, rules, strat_ids,
-                                  user_fns, state, rng, hands, sc, tr, False, dummy, dummy, dummy, no_snap,
+                                  user_fns, state, rng, hands, sc, tr, np.bool_(False), dummy, dummy, dummy, no_snap,
                                   model, explain)
                 if code < 0:
                     errors[i] = code

@@ -70,7 +70,7 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
             ids[seat] = THRESHOLD if options[o, 3] else bid_ids[seat]
             params[seat] = NEVER if options[o, 3] else bid_params[seat]
             code = round_from(dealt, turned, key, np.uint64(k), dealer, rules, ids, params, strat_ids, user_fns,
-                              forced, ws, state, rng, hands, row, False, d2, d2, d1, mcw)
+                              forced, ws, state, rng, hands, row, np.bool_(False), d2, d2, d1, mcw)
             if code < 0:
                 return code
             own = row[C_SCORE + team]

@@ -42,7 +42,7 @@ def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
     r = 0
     while r < MAX_GAME_ROUNDS and total0 < GAME_TARGET and total1 < GAME_TARGET:
         code = round_into(key, np.uint64(r), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, ws,
-                          state, rng, pack, dealt, hands, row, False, dummy2, dummy2, dummy1, mcw)
+                          state, rng, pack, dealt, hands, row, np.bool_(False), dummy2, dummy2, dummy1, mcw)
         if code < 0:
             return code
         if row[C_BID_ROUND] == 0:

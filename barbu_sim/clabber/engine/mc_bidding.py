@@ -95,7 +95,7 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
             for i in range(S_RULES):
                 state[i] = U0
             rng[0] = stream_key(ekey, np.uint64(k), STREAM_PLAY)
-            code = play_into(dealt, hands, s, seat, dealer, rules, strat_ids, user_fns, state, rng, row, False, d2,
+            code = play_into(dealt, hands, s, seat, dealer, rules, strat_ids, user_fns, state, rng, row, np.bool_(False), d2,
                              d1, None)
             if code < 0:
                 return FAILED + code
@@ -115,7 +115,7 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
                 state[i] = U0
             rng[0] = stream_key(ekey, np.uint64(k), STREAM_PLAY)
             code = play_into(dealt, hands, code & 3, (code >> 2) & 3, dealer, rules, strat_ids, user_fns, state, rng,
-                             row, False, d2, d1, None)
+                             row, np.bool_(False), d2, d1, None)
             if code < 0:
                 return FAILED + code
             net_pass += _net(row, team)

@@ -166,9 +166,11 @@ def play_one_kernel(key, index, dealer, rules, bid_ids, bid_params, strat_ids, u
     ``state`` (``STATE_ARRAY_SIZE``): the strategies' state array, for the error message of a failed play.
     ``mc_proto``: None, or any uint64 array for the engine with the mc card player (so for every kernel here).
     """
+    # ``record`` as a typed flag (np.bool_), not a literal: the one-round and batch kernels share one
+    # compiled round and play loop instead of compiling each twice (a literal is its own specialisation)
     return round_into(key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
                       new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64), np.empty(24, np.int64),
-                      dealt, np.empty(4, np.uint64), out, True, rec_bids, rec_plays, rec_winners, mc_work(mc_proto))
+                      dealt, np.empty(4, np.uint64), out, np.bool_(True), rec_bids, rec_plays, rec_winners, mc_work(mc_proto))
 
 
 @njit(cache=True, _nrt=False)
@@ -180,7 +182,7 @@ def _rounds_range(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat
     """
     for i in range(lo, hi):
         code = round_into(seed, np.uint64(start + i), dealer, rules, bid_ids, bid_params, strat_ids, user_fns,
-                          forced, ws, state, rng, pack, dealt, hands, row, False, dummy2, dummy2, dummy1, mcw)
+                          forced, ws, state, rng, pack, dealt, hands, row, np.bool_(False), dummy2, dummy2, dummy1, mcw)
         if code < 0:
             errors[0] = code
             errors[1] = i
@@ -248,4 +250,4 @@ def play_dealt_kernel(dealt, turned, key, index, dealer, rules, bid_ids, bid_par
     as for :func:`play_one_kernel`)."""
     return round_from(dealt, turned, key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns,
                       forced, new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64),
-                      np.empty(4, np.uint64), out, True, rec_bids, rec_plays, rec_winners, mc_work(mc_proto))
+                      np.empty(4, np.uint64), out, np.bool_(True), rec_bids, rec_plays, rec_winners, mc_work(mc_proto))
