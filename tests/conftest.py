@@ -1,4 +1,85 @@
 import os
 import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
+
+TESTS = Path(__file__).parent
+
+
+# --- compiling the engines once, split between the workers -------------------------------------
+#
+# Nearly all of a fresh clone's suite time is numba compiling the engines, and every test file
+# needs most of them. Left alone, both workers compile the same engines at the same time (each
+# kernel is compiled twice, on two cores, while the other engines wait). When the whole suite runs
+# on two or more workers, each worker first compiles its share of the engines, in the same calls
+# the tests make, and waits for the others' share to reach numba's disk cache; then every test
+# loads the engines it needs from there. A single file or a -k selection compiles only what its
+# tests need, as before.
+
+def _barbu(strategies):
+    from barbu_sim.barbu.api import compile_engine
+    return lambda: compile_engine(strategies)
+
+
+def _barbu_estimator():
+    from barbu_sim.barbu.played.table_deal import estimator_ready
+    estimator_ready()
+
+
+def _clabber(strategies):
+    def run():
+        from barbu_sim.clabber.api import play_games, play_round, play_rounds
+        play_round(0, 0, strategies=strategies)
+        play_rounds(0, 0, 2, strategies=strategies, threads=1)
+        play_games(0, 0, 1, strategies=strategies, threads=1)
+    return run
+
+
+# Two shares of about the same compile time (measured on 2 cores): mc's engines and estimator, the rest.
+SHARES = (
+    (("barbu-mc", _barbu(["mc:samples=2", "heuristic", "heuristic", "heuristic"])),
+     ("barbu-estimator", _barbu_estimator)),
+    (("barbu-heuristic", _barbu("heuristic")),
+     ("barbu-learned", _barbu("learned")),
+     ("clabber-heuristic", _clabber("heuristic")),
+     ("clabber-mc", _clabber(["mc:samples=2", "heuristic", "heuristic", "heuristic"]))),
+)
+WAIT_S = 1200  # the longest wait for the other workers' share (then tests compile what they lack)
+
+
+def _whole_suite(session) -> bool:
+    """Every test file of the suite is in this run (not one file, a -k selection or a directory part)."""
+    collected = {Path(str(item.fspath)).name for item in session.items}
+    return {p.name for p in TESTS.glob("test_*.py")} <= collected
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _engines_compiled_once(request):
+    workerinput = getattr(request.config, "workerinput", None)
+    if workerinput is None or os.environ.get("BARBU_SIM_NO_SHARED_COMPILE"):
+        yield
+        return
+    workers = int(workerinput["workercount"])
+    if workers < 2 or not _whole_suite(request.session):
+        yield
+        return
+    me = int(workerinput["workerid"].removeprefix("gw"))
+    done = Path(tempfile.gettempdir()) / f"barbu-sim-compiled-{workerinput['testrunuid']}"
+    done.mkdir(exist_ok=True)
+    for share in SHARES[me::workers]:
+        for name, compile_it in share:
+            try:
+                compile_it()
+            except Exception:  # the tests that need this engine report it; never hold the others up
+                pass
+            (done / name).touch()
+    names = [name for share in SHARES for name, _ in share]
+    deadline = time.monotonic() + WAIT_S
+    while not all((done / n).exists() for n in names) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    yield
