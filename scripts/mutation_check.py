@@ -74,6 +74,7 @@ MELDS = "barbu_sim/clabber/rules/melds.py"
 ROLLOUT = "barbu_sim/clabber/players/rollout.py"
 CLABBER_ANALYSIS = "barbu_sim/clabber/analytics/analysis.py"
 REVIEW = "barbu_sim/barbu/played/review.py"
+ESTIMATE = "barbu_sim/barbu/played/estimate.py"
 SHEET = "barbu_sim/barbu/game/sheet.py"
 FEATURES = "barbu_sim/barbu/players/features.py"
 PLAYLOG = "barbu_sim/barbu/played/deal_file.py"
@@ -246,11 +247,17 @@ MUTATIONS = [
     ("clabber-score/makers-score-on-a-tie", ROLLOUT, "(total0 if (makers == 1 or total0 > total1) else 0)",
      "(total0 if (makers == 1 or total0 >= total1) else 0)", T_CLABBER_SCORES),
     # ---- review
-    ("review/label-boundary-excluded", REVIEW, "if loss >= low:", "if loss > low:", T_REVIEW),
+    ("review/label-boundary-excluded", ESTIMATE, "if loss_low >= low:", "if loss_low > low:", T_REVIEW),
     ("review/noise-ignored", REVIEW, "return self.loss > 0 and self.loss > NOISE * self.loss_se", "return self.loss > 0", T_REVIEW),
     ("review/lost-counts-every-loss", REVIEW, "d.loss for d in self.decisions if d.seat == seat and d.counts",
      "d.loss for d in self.decisions if d.seat == seat", T_REVIEW),
-    ("review/lowest-total-sign-ignored", REVIEW, "diff = sign * (values[:, rep_of[best]]", "diff = (values[:, rep_of[best]]", T_REVIEW),
+    ("review/lowest-total-sign-ignored", ESTIMATE, "d = self.sign * (self._column(a)[:n] - self._column(b)[:n])",
+     "d = (self._column(a)[:n] - self._column(b)[:n])", T_REVIEW),
+    ("review/thresholds-not-scaled", ESTIMATE, "round(share * total, 4)", "round(share * 20, 4)", T_REVIEW),
+    ("review/settled-ignores-the-interval", REVIEW, "return not any(low < t < high for _, t in self.thresholds)",
+     "return True", T_REVIEW),
+    ("review/accuracy-counts-the-noise", REVIEW, "lost = self.loss if self.counts else 0.0", "lost = self.loss",
+     T_REVIEW),
     # ---- the sheet
     ("sheet/total-of-raw-scores", SHEET, "total += h.final", "total += h.raw", T_SHEET),
     ("sheet/star-on-the-doubler", SHEET, "{'*' if b == declarer else ''}", "{'*' if a == declarer else ''}", T_SHEET),

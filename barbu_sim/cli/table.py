@@ -22,50 +22,80 @@ REVIEW_SAMPLES_MAX = 100_000
 def review(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A played-deal file (written by play --record or table, or typed: docs/review-and-table.md), or a PBN file with a play section.")],
     seat: Annotated[Optional[list[str]], typer.Option(metavar="SEAT", help="Review only this seat's decisions: N, E, S or W (repeatable; default all four).")] = None,
-    samples: Annotated[int, typer.Option(metavar="N", help=f"Layouts of the unseen cards per decision (2..{REVIEW_SAMPLES_MAX:,}); more is sharper and slower.")] = 100,
+    samples: Annotated[int, typer.Option(metavar="N", help=f"Layouts of the unseen cards in each decision's first round (2..{REVIEW_SAMPLES_MAX:,}); more rounds follow where a label is in doubt.")] = 64,
+    max_samples: Annotated[Optional[int], typer.Option(metavar="N", help="The most layouts per decision (default 512 x --samples, at most 100,000; a quarter of it for a decision searched exactly from 5 tricks left).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the layouts: the same file, seats, samples and seed give the same numbers.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON, for tools.")] = False,
+    step: Annotated[bool, typer.Option("--step", help="Walk the deal decision by decision: Enter for the next, a card to see its value there, q to quit.")] = False,
     symbols: SymbolsOpt = False,
 ):
     """Annotate a played deal card by card: what each legal card was worth, and where points were lost.
 
     At every decision of a reviewed seat (a play with more than one legal card that
-    are not equivalent), the mc player estimates every legal card's score from there
-    to the end of the hand, from that seat's information only (its hand and what the
-    table showed), with standard errors. A loss (best minus played) counts when it
-    exceeds two standard errors, and is labelled inaccuracy (1+ points), mistake (3+)
-    or blunder (8+). A file with several deals (a table session) is reviewed deal by deal.
+    are not equivalent), the mc player's estimator values every legal card's score from
+    there to the end of the hand, from that seat's information only (its hand and what
+    the table showed), with standard errors: the last 5 tricks searched exactly, the
+    layouts added in rounds until each card's label is settled. A loss (best minus
+    played) counts when it exceeds two standard errors; it is labelled inaccuracy,
+    mistake or blunder when it clears 4%, 10% or 25% of the contract's points by two
+    standard errors. Each seat's accuracy is shown per hand and over the file. At each
+    flagged decision the position is shown. A file with several deals (a table
+    session) is reviewed deal by deal.
 
     Examples:
 
       barbu-sim play -c no-queens --seed 3 --record deal.txt && barbu-sim review deal.txt --samples 20
 
-      barbu-sim review deal.txt --seat E --samples 200
+      barbu-sim review deal.txt --seat E --samples 200 --max-samples 1600
 
       barbu-sim review deal.txt --seat W --samples 20 --json
+
+      barbu-sim review deal.txt --seat S --samples 16 --step
     """
     from ..barbu.played.deal_file import PlaylogError, parse_playlog, read_record_base, read_record_text
+    from ..barbu.played.estimate import Settings
     from ..barbu.played.review import review_deal, review_json
-    from ..barbu.played.review_text import format_review
+    from ..barbu.played.review_text import format_file_accuracy, format_review
     from ..core.seats import parse_seat
     try:
         check_range(samples, "--samples", 2, REVIEW_SAMPLES_MAX)
+        if max_samples is not None:
+            check_range(max_samples, "--max-samples", samples, REVIEW_SAMPLES_MAX)
         check_seed(seed)
+        if step and as_json:
+            raise ValueError("--step walks the review at the terminal: it does not go with --json")
         seats = sorted({parse_seat(s) for s in seat}) if seat else None
         text = read_record_text(file)  # read once: FILE may be a pipe (/dev/stdin)
         if _is_clabber(text):
+            if step:
+                raise ValueError("--step reviews Barbu deals; a Clabber round is reviewed without it")
             _review_clabber(text, file, seats, samples, seed, as_json, symbols)
             return
         deals = parse_playlog(text, file, base=read_record_base(file))
-        reviews = [review_deal(d, seats, samples=samples, seed=seed) for d in deals]
+        settings = Settings(samples=samples, max_samples=max_samples)
+        if step:
+            _review_step(deals, seats, settings, seed, symbols)
+            return
+        reviews = [review_deal(d, seats, settings=settings, seed=seed) for d in deals]
     except KeyboardInterrupt:
-        interrupted("no review printed")
+        interrupted("no review printed" if not step else "the review stopped")
     except (ValueError, PlaylogError) as e:
         fail(str(e))
     if as_json:
         typer.echo(json.dumps([review_json(r) for r in reviews], indent=1))  # a list, one entry per deal
         return
-    typer.echo("\n\n".join(format_review(r, symbols=symbols) for r in reviews))
+    out = "\n\n".join(format_review(r, symbols=symbols) for r in reviews)
+    if len(reviews) > 1:
+        out += "\n\n" + format_file_accuracy(reviews)
+    typer.echo(out)
+
+
+def _review_step(deals, seats, settings, seed: int, symbols: bool) -> None:
+    """review --step: the walk through the decisions, reading lines from stdin (a terminal, a pipe or a file)."""
+    from ..barbu.played.estimate import estimator_ready
+    from ..barbu.played.review_step import read_line, step_review
+    estimator_ready()
+    step_review(deals, seats, settings, seed, lambda prompt: read_line(prompt, typer.echo), typer.echo, symbols)
 
 
 def _is_clabber(text: str) -> bool:

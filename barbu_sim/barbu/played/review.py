@@ -1,16 +1,20 @@
-"""Reviewing a played deal: the mc player's estimate of every legal card at every decision, and the loss.
+"""Reviewing a played deal: what every legal card was worth at every decision, the loss, its label and the accuracy.
 
 Each decision is replayed through :class:`position.Position`, which keeps the state
-array the engine keeps, and the mc player's own estimator (:func:`players.mc.player.mc_estimates`)
-rolls out every legal card from there.  It sees what the deciding seat saw and
-nothing more: its own hand and what the table showed (the cards played and by whom,
-the suits not followed...); the other hands are sampled, as when mc plays.
+array the engine keeps, and valued by the estimator the table's hints use
+(:func:`estimate.estimate`: mc's estimator with exact search near the end, adaptive
+layouts).  It sees what the deciding seat saw and nothing more: its own hand and what the
+table showed (the cards played and by whom, the suits not followed...); the other hands
+are sampled, as when mc plays.
 
-Every layout is drawn from its own key (``seed``, the play's number, the layout's
-number), and every card is rolled out on the same layouts, so the loss of a card
-(best estimate minus the played card's) is a paired difference whose standard error
-is small.  A loss counts only when it is larger than ``NOISE`` standard errors; it is
-then labelled by its size (:data:`LABELS`).
+The **loss** of a decision is the best card's estimate minus the played card's, a paired
+difference with its own standard error.  It **counts** when it is larger than ``NOISE``
+standard errors; it is **labelled** when its confidence interval (``NOISE`` standard
+errors either side) lies above a label's threshold, a share of the points the contract
+deals out (:func:`estimate.label_thresholds`), with the largest such label.  A decision's
+**accuracy** is 100% less its loss (when it counts) as a share of the contract's blunder
+threshold, and 0% from a blunder on; a seat's accuracy in a hand, or over several hands,
+is the mean over its decisions.
 """
 
 from __future__ import annotations
@@ -19,18 +23,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.bits import popcount
-from ...core.rng import STREAM_REVIEW, stream_key
+from ...core.rng import STREAM_REVIEW  # noqa: F401  (the stream of review's layouts, drawn in estimate.py)
 from ...core.seats import SEAT_LETTERS
-from ..state import PASS, STATE_SIZE
-from ..players.mc.player import DEFAULT_ENDGAME, DEFAULT_TAIL, MAX_SAMPLES, ROLLOUTS, distinct_cards, mc_estimates
-from .deal_file import PlayedDeal
 from ..rules.config import DOMINO
+from ..state import PASS, S_DOMINO_HIGH, S_DOMINO_LOW, S_VOIDS
+from .deal_file import PlayedDeal
+from .estimate import (  # noqa: F401  (NOISE and the thresholds: re-exported for the text and the tests)
+    DEFAULT_SAMPLES, LABEL_SHARES, NOISE, Estimate, Settings, estimate, label_of, label_thresholds, stakes,
+)
 
-NOISE = 2.0  # a loss counts when it exceeds this many standard errors of the paired difference
-# The labels of a loss that counts, by size in points (at least the first number of its row).
-LABELS = (("blunder", 8.0), ("mistake", 3.0), ("inaccuracy", 1.0))
-DEFAULT_SAMPLES = 100
+# The labels, largest first (their thresholds are shares of each contract's stakes: LABEL_SHARES).
+LABELS = tuple(name for name, _ in LABEL_SHARES)
 
 
 @dataclass
@@ -44,7 +47,13 @@ class Decision:
     estimates: list  # (card, mean, se) for every legal card, best first
     loss: float  # best mean - played card's mean (0 when the played card is the best)
     loss_se: float  # standard error of that paired difference
-    label: str = ""  # "", or a label of LABELS when the loss counts
+    label: str = ""  # "", or a label of LABELS: the loss is above its threshold beyond the noise
+    turn: int = 0  # the seat's card number in the hand (1-based): the trick, or the seat's n-th card in Domino
+    layouts: int = 0  # the layouts the decision was valued on
+    exact: bool = False  # every layout searched exactly to the end of the hand
+    thresholds: tuple = ()  # ((label, points), ...) largest first
+    view: dict = field(default_factory=dict)  # what the seat saw: see seat_view
+    estimate: Estimate | None = field(default=None, repr=False, compare=False)
 
     @property
     def counts(self) -> bool:
@@ -54,6 +63,27 @@ class Decision:
     @property
     def best(self) -> int:
         return self.estimates[0][0]
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The loss's confidence interval: ``NOISE`` standard errors either side."""
+        return self.loss - NOISE * self.loss_se, self.loss + NOISE * self.loss_se
+
+    @property
+    def settled(self) -> bool:
+        """No label threshold lies inside the loss's interval: more layouts would not change the label."""
+        low, high = self.interval
+        return not any(low < t < high for _, t in self.thresholds)
+
+    @property
+    def blunder(self) -> float:
+        return self.thresholds[0][1]
+
+    @property
+    def accuracy(self) -> float:
+        """100% less the loss (when it counts) as a share of the blunder threshold; 0% from a blunder on."""
+        lost = self.loss if self.counts else 0.0
+        return 100.0 * (1.0 - min(lost, self.blunder) / self.blunder)
 
 
 @dataclass
@@ -66,6 +96,8 @@ class Review:
     samples: int
     seed: int
     forced: dict = field(default_factory=dict)  # seat -> plays with no real choice (one card, or equivalent ones)
+    settings: Settings = field(default_factory=Settings)
+    thresholds: tuple = ()
 
     def lost(self, seat: int) -> float:
         """Total points ``seat`` lost by the decisions whose loss counts."""
@@ -75,109 +107,159 @@ class Review:
         """The decisions of ``seat`` that cost most (losses that count), largest first."""
         return sorted((d for d in self.decisions if d.seat == seat and d.counts), key=lambda d: -d.loss)[:n]
 
+    def accuracy(self, seat: int) -> float | None:
+        """``seat``'s accuracy in this hand: the mean of its decisions' (None without a decision)."""
+        return accuracy_of([d for d in self.decisions if d.seat == seat])
 
-def label_of(loss: float) -> str:
-    """The label of a loss that counts: blunder, mistake, inaccuracy, or "" below the smallest."""
-    for name, low in LABELS:
-        if loss >= low:
-            return name
-    return ""
+
+def accuracy_of(decisions) -> float | None:
+    """The mean accuracy of ``decisions`` (None for none): a seat's accuracy in a hand, or over several."""
+    decisions = list(decisions)
+    return float(np.mean([d.accuracy for d in decisions])) if decisions else None
 
 
 def review_deal(deal: PlayedDeal, seats=None, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                rollout: str = "heuristic") -> Review:
+                rollout: str = "heuristic", max_samples: int | None = None, settings: Settings | None = None) -> Review:
     """Review the decisions of ``seats`` (default: all four) in ``deal``.
 
-    ``samples``: layouts of the unseen cards per decision (2..``players.mc.player.MAX_SAMPLES``); ``seed``
-    keys them, so the same deal, seats, samples and seed give the same numbers.
+    ``samples``: the layouts of the unseen cards of each decision's first round, ``max_samples``
+    the most (default 16 × ``samples``; see :mod:`estimate`); ``settings`` replaces the three.
+    ``seed`` keys the layouts, so the same deal, seats, settings and seed give the same numbers.
     """
-    if not 2 <= samples <= MAX_SAMPLES:
-        raise ValueError(f"samples must be 2..{MAX_SAMPLES:,}, not {samples}")
-    if rollout not in ROLLOUTS:
-        raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
-    seats = tuple(sorted(set(range(4) if seats is None else seats)))
+    if settings is None:
+        settings = Settings(samples=samples, max_samples=max_samples, rollout=rollout)
+    return Review(deal, list(walk(deal, seats, settings, seed)), _seats(seats), settings.samples, seed,
+                  forced_plays(deal, seats), settings, label_thresholds(deal.rules, deal.contract))
+
+
+def _seats(seats) -> tuple:
+    return tuple(sorted(set(range(4) if seats is None else seats)))
+
+
+def is_decision(pos) -> bool:
+    """The seat to play has a real choice: legal cards that are not all equivalent."""
+    from .estimate import distinct
+    return len(set(distinct(pos)[1].values())) > 1
+
+
+def forced_plays(deal: PlayedDeal, seats=None) -> dict:
+    """seat -> its plays with no real choice (one legal card, or only equivalent ones)."""
+    seats = _seats(seats)
+    forced = {s: 0 for s in seats}
     pos = deal.position()
-    decisions, forced = [], {s: 0 for s in seats}
+    for seat, card in deal.plays:
+        if card == PASS:
+            pos.pass_turn()
+            continue
+        if seat in seats and not is_decision(pos):
+            forced[seat] += 1
+        pos.play(card)
+    return forced
+
+
+def walk(deal: PlayedDeal, seats, settings: Settings, seed: int):
+    """The :class:`Decision` of each real choice of ``seats`` in ``deal``, in the order of play, one at a time."""
+    for _, d in positions(deal, seats, settings, seed):
+        yield d
+
+
+def positions(deal: PlayedDeal, seats, settings: Settings, seed: int):
+    """(the position, its :class:`Decision`) at each real choice of ``seats``, one at a time (the position is the
+    deal's own, moved on after the next one is asked for: read it before)."""
+    seats = _seats(seats)
+    pos = deal.position()
+    turns = [0, 0, 0, 0]
     for play_no, (seat, card) in enumerate(deal.plays):
         if card == PASS:
             pos.pass_turn()
             continue
-        if seat in seats:
-            d = decide(pos, card, play_no, samples, seed, ROLLOUTS[rollout])
-            if d is None:
-                forced[seat] += 1
-            else:
-                decisions.append(d)
+        turns[seat] += 1
+        if seat in seats and is_decision(pos):
+            yield pos, decide(pos, card, play_no, settings, seed, turns[seat])
         pos.play(card)
-    return Review(deal, decisions, seats, samples, seed, forced)
 
 
-def card_values(pos, cards, samples: int, key, rollout: int) -> np.ndarray:
-    """(samples, 52) own scores from here of each card of ``cards`` (a mask) for the seat to play.
-
-    Layout ``k`` is mc's estimator run on one layout keyed by ``stream_key(key, k)``: the
-    layouts are independent, and every card is rolled out on each.
-    """
-    hand = np.uint64(pos.hands[pos.seat])
-    state = pos.state
-    work = state[STATE_SIZE:]
-    sums = np.zeros(52, np.float64)
-    squares = np.zeros(52, np.float64)
-    out = np.zeros((samples, 52), np.float64)
-    for k in range(samples):
-        sums[:] = 0.0
-        mc_estimates(np.uint64(cards), hand, state, work, np.uint64(stream_key(key, np.uint64(k), STREAM_REVIEW)),
-                     np.int64(1), np.int64(rollout), np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), 0.0, sums, squares)
-        out[k] = sums
-    return out
-
-
-def decide(pos, card: int, play_no: int, samples: int, seed: int, rollout: int) -> Decision | None:
-    """The :class:`Decision` of the seat to play in ``pos``, who played ``card``; None without a real choice."""
-    legal = np.uint64(pos.legal())
-    hand = np.uint64(pos.hands[pos.seat])
-    reps = np.uint64(distinct_cards(legal, hand, pos.state, np.int64(pos.contract)))
-    if popcount(reps) <= 1:
-        return None
-    key = np.uint64(stream_key(np.uint64(seed), np.uint64(play_no), STREAM_REVIEW))
-    values = card_values(pos, reps, samples, key, rollout)
-    legal_cards = [c for c in range(52) if int(legal) >> c & 1]
-    rep_of = {}
-    for c in legal_cards:  # a card equivalent to a lower one takes its estimate, as mc does
-        rep_of[c] = c if int(reps) >> c & 1 else max(r for r in range(c // 13 * 13, c) if int(reps) >> r & 1)
-    n = samples
-    means = {c: float(values[:, rep_of[c]].mean()) for c in legal_cards}
-    ses = {c: float(values[:, rep_of[c]].std(ddof=1) / np.sqrt(n)) for c in legal_cards}
-    sign = -1 if pos.rules.lower_is_better else 1  # best-total=lowest: the lowest own score is the best
-    estimates = sorted(((c, means[c], ses[c]) for c in legal_cards), key=lambda e: (-sign * e[1], e[0]))
-    best = estimates[0][0]
-    diff = sign * (values[:, rep_of[best]] - values[:, rep_of[card]])
-    loss = float(diff.mean())
-    loss_se = float(diff.std(ddof=1) / np.sqrt(n))
+def decide(pos, card: int, play_no: int, settings: Settings, seed: int, turn: int) -> Decision:
+    """The :class:`Decision` of the seat to play in ``pos``, who played ``card`` as its ``turn``-th card."""
+    est = estimate(pos, seed, settings)
+    loss, loss_se = est.loss(card)
     trick = None if pos.contract == DOMINO else pos.trick_no + 1
-    d = Decision(play_no, pos.seat, trick, card, estimates, loss, loss_se)
-    d.label = label_of(loss) if d.counts else ""
+    d = Decision(play_no, pos.seat, trick, card, est.estimates, loss, loss_se, turn=turn, layouts=est.layouts,
+                 exact=est.exact, thresholds=est.thresholds, view=seat_view(pos), estimate=est)
+    assert play_no == len(pos.plays)  # the key hints use: the same layouts for the same decision
+    d.label = label_of(d.interval[0], d.thresholds) if d.counts else ""
     return d
 
 
+def seat_view(pos) -> dict:
+    """What the seat to play saw, for the text: its hand, the trick so far (or the Domino columns), the cards
+    out, what the others have shown (voids, passes, cards left) and the scores so far."""
+    seat = pos.seat
+    view = {"hand": int(pos.hands[seat]), "scores": [int(v) for v in pos.scores]}
+    if pos.domino:
+        view["columns"] = [(int(pos.state[S_DOMINO_LOW + s]), int(pos.state[S_DOMINO_HIGH + s])) for s in range(4)]
+        view["cards_left"] = [bin(int(h)).count("1") for h in pos.hands]
+        view["passes"] = [sum(1 for s, c in pos.plays if s == k and c == PASS) for k in range(4)]
+        view["out"] = int(pos.played)
+        return view
+    trick = pos.trick_so_far()
+    on_table = sum(1 << c for _, c in trick)
+    view["trick"] = [(int(s), int(c)) for s, c in trick]
+    view["out"] = int(pos.played) & ~on_table
+    view["voids"] = [[s for s in range(4) if int(pos.state[S_VOIDS + k]) >> s & 1] for k in range(4)]
+    return view
+
+
 def review_json(review: Review) -> dict:
-    """The review as plain data (what ``barbu-sim review --json`` prints)."""
-    from ...core.cards import format_card
+    """The review as plain data (what ``barbu-sim review --json`` prints: one per deal, the same for the same deal
+    in any file).  A seat's accuracy over several deals is the mean of its ``seats[X].accuracy`` weighted by its
+    ``seats[X].decisions``: the mean over all its decisions."""
+    from ...core.cards import RANK_NAMES, format_card
     deal = review.deal
+
+    def view(d: Decision) -> dict:
+        v = d.view
+        out = {"hand": [format_card(c) for c in _cards(v["hand"])], "out": [format_card(c) for c in _cards(v["out"])],
+               "scores": {SEAT_LETTERS[s]: x for s, x in enumerate(v["scores"])}}
+        if "trick" in v:
+            out["trick"] = [{"seat": SEAT_LETTERS[s], "card": format_card(c)} for s, c in v["trick"]]
+            out["voids"] = {SEAT_LETTERS[s]: ["CDHS"[x] for x in suits] for s, suits in enumerate(v["voids"]) if suits}
+        else:
+            out["columns"] = {"CDHS"[s]: None if low == 13 else [RANK_NAMES[low], RANK_NAMES[high]]
+                              for s, (low, high) in enumerate(v["columns"])}
+            out["cards_left"] = {SEAT_LETTERS[s]: n for s, n in enumerate(v["cards_left"])}
+            out["passes"] = {SEAT_LETTERS[s]: n for s, n in enumerate(v["passes"])}
+        return out
+
     return {
         "contract": deal.position().describe_contract(), "declarer": SEAT_LETTERS[deal.declarer],
-        "samples": review.samples, "seed": review.seed, "noise_standard_errors": NOISE,
-        "labels": {name: low for name, low in LABELS},
-        "decisions": [{"play": d.play_no + 1, "seat": SEAT_LETTERS[d.seat], "trick": d.trick,
+        "samples": review.samples, "max_samples": review.settings.cap, "seed": review.seed,
+        "evaluation": review.settings.as_dict(), "noise_standard_errors": NOISE,
+        "stakes": stakes(deal.rules, deal.contract),
+        "labels": {name: low for name, low in review.thresholds},
+        "decisions": [{"play": d.play_no + 1, "seat": SEAT_LETTERS[d.seat], "trick": d.trick, "turn": d.turn,
                        "card": format_card(d.card), "best": format_card(d.best), "loss": round(d.loss, 3),
-                       "loss_se": round(d.loss_se, 3), "counts": d.counts, "label": d.label or None,
-                       "estimates": [{"card": format_card(c), "mean": round(m, 3), "se": round(s, 3)}
-                                     for c, m, s in d.estimates]} for d in review.decisions],
+                       "loss_se": round(d.loss_se, 3), "loss_interval": [round(x, 3) for x in d.interval],
+                       "counts": d.counts, "label": d.label or None, "settled": d.settled,
+                       "accuracy": round(d.accuracy, 1), "layouts": d.layouts, "exact": d.exact,
+                       "estimates": [{"card": format_card(c), "mean": round(m, 3), "se": round(s, 3),
+                                      **({"layouts": d.estimate.card_layouts(c)} if d.estimate else {})}
+                                     for c, m, s in d.estimates],
+                       "position": view(d)} for d in review.decisions],
         "seats": {SEAT_LETTERS[s]: {"decisions": sum(1 for d in review.decisions if d.seat == s),
                                     "forced_plays": review.forced[s], "points_lost": round(review.lost(s), 3),
                                     "labels": {name: sum(1 for d in review.decisions if d.seat == s and d.label == name)
-                                               for name, _ in LABELS}}
+                                               for name in LABELS},
+                                    "accuracy": _round(review.accuracy(s))}
                   for s in review.seats},
         "scores": {SEAT_LETTERS[s]: int(v) for s, v in enumerate(deal.replay().scores)},
         "unfinished": deal.unfinished,
     }
+
+
+def _round(x):
+    return None if x is None else round(x, 1)
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]

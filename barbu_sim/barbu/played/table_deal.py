@@ -203,41 +203,20 @@ def estimator_ready() -> None:
     """Compile mc's estimator, which hints and the review at the end of a session call, before its
     first use: from numba's disk cache silently, else saying so on stderr (about a minute), as the
     engines do (:func:`core.compiling.ensure_compiled`)."""
-    from numba import typeof, types
-
-    from ...core import compiling
-    from ..players.mc.player import mc_estimates
-    u, i, cards, values = np.uint64(0), np.int64(0), np.zeros(1, np.uint64), np.zeros(1, np.float64)
-    # the types review.card_values calls it with (``first`` left out)
-    args = tuple(typeof(a) for a in (u, u, cards, cards, u, i, i, i, i, 0.0, values, values)) + (types.Omitted(0),)
-    compiling.ensure_compiled(mc_estimates, args, "mc's estimator (hints and reviews)", "barbu-one-mc")
+    from .estimate import estimator_ready as ready
+    ready()
 
 
 def hint_text(pos: Position, samples: int, seed: int) -> str:
-    """mc's value of each legal card for the seat to play, from its own information, best first."""
-    from ..players.mc.player import ROLLOUTS, distinct_cards
-    from .review import card_values
-    from ...core.rng import stream_key
-    from .review import STREAM_REVIEW
+    """Each legal card's value for the seat to play, from its own information, ± standard error, best first.
+
+    The estimator of the review (:func:`estimate.estimate`), on the layouts the review draws for this
+    decision: with the same seed and samples, the review of the card then played shows the same numbers.
+    """
+    from .estimate import Settings, estimate
+    from .review_text import hint_lines
     estimator_ready()
-    legal = np.uint64(pos.legal())
-    reps = np.uint64(distinct_cards(legal, np.uint64(pos.hands[pos.seat]), pos.state, np.int64(pos.contract)))
-    key = np.uint64(stream_key(np.uint64(seed), np.uint64(len(pos.plays)), STREAM_REVIEW))
-    values = card_values(pos, reps, samples, key, ROLLOUTS["heuristic"])
-    cells = []
-    for c in cards_of(legal):
-        r = c if int(reps) >> c & 1 else max(x for x in range(c // 13 * 13, c) if int(reps) >> x & 1)
-        cells.append((float(values[:, r].mean()), c))
-    sign = -1 if pos.rules.lower_is_better else 1  # best-total=lowest: the lowest score first
-    cells.sort(key=lambda e: (-sign * e[0], e[1]))
-    lines, line = ["Hint (mc, from your information only): each card's score from here, best first"], " "
-    for m, c in cells:
-        cell = f" {format_card(c):>3} {m:+6.1f}"
-        if len(line) + len(cell) > 100:
-            lines.append(line)
-            line = " "
-        line += cell
-    return "\n".join(lines + [line])
+    return "\n".join(hint_lines(estimate(pos, seed, Settings(samples=samples))))
 
 
 __all__ = ["Bot", "Console", "PASS", "Quit", "estimator_ready", "hand_text", "hint_text", "parse_choice",
