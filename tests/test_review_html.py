@@ -265,3 +265,40 @@ def test_an_unfinished_deal_without_decisions_opens_where_its_address_says(brows
                                                        "South +0", "West +0"]
     assert "Scores so far (unfinished)" in page.inner_text("#final-scores")
     page.close()
+
+
+def test_review_html_writes_a_page_per_deal_and_keeps_an_existing_one(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from barbu_sim.cli import app
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deal.txt").write_text(NO_TRICKS)
+    runner = CliRunner()
+    args = ["review", "deal.txt", "--seat", "S", "--samples", "4", "--max-samples", "8"]
+    result = runner.invoke(app, [*args, "--html", "deal.html"])
+    assert result.exit_code == 0, result.output
+    assert "The review as a web page: deal.html" in result.output
+    data = _page_data(tmp_path / "deal.html")
+    assert data["decisions"] and all(d["seat"] == "S" for d in data["decisions"])
+    # an existing page is kept unless --force, and said before any work
+    again = runner.invoke(app, [*args, "--html", "deal.html"])
+    assert again.exit_code == 2 and "--html deal.html exists: give --force" in again.output
+    assert runner.invoke(app, [*args, "--html", "deal.html", "--force"]).exit_code == 0
+    # a file of two deals (a table session) gives a page per deal
+    (tmp_path / "two.txt").write_text(NO_TRICKS + "---\n" + DOMINO)
+    two = runner.invoke(app, ["review", "two.txt", "--seat", "S", "--samples", "4", "--max-samples", "8",
+                              "--html", "session.html"])
+    assert two.exit_code == 0, two.output
+    assert _page_data(tmp_path / "session-1.html")["contract"] != _page_data(tmp_path / "session-2.html")["contract"]
+    assert not (tmp_path / "session.html").exists()
+    # --step walks at the terminal: the two do not go together
+    both = runner.invoke(app, [*args, "--html", "x.html", "--step"])
+    assert both.exit_code == 2 and "--step" in both.output and not (tmp_path / "x.html").exists()
+
+
+def _page_data(path) -> dict:
+    """The review data a page holds."""
+    text = path.read_text()
+    m = re.search(r'<script type="application/json" id="review-data">(.*?)</script>', text, re.S)
+    assert m, f"no data in {path}"
+    return json.loads(m.group(1))

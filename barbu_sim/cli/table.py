@@ -27,6 +27,8 @@ def review(
     seed: Annotated[int, typer.Option(help="Seed of the layouts: the same file, seats, samples and seed give the same numbers.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON, for tools.")] = False,
     step: Annotated[bool, typer.Option("--step", help="Walk the deal decision by decision: Enter for the next, a card to see its value there, q to quit.")] = False,
+    html: Annotated[Optional[str], typer.Option("--html", metavar="PAGE", help="Also write the review as one web page to share: the hands, the tricks and every decision, stepped through with the arrow keys; it opens from disk, no server. Several deals: PAGE-1.html, PAGE-2.html, ...")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --html page.")] = False,
     symbols: SymbolsOpt = False,
 ):
     """Annotate a played deal card by card: what each legal card was worth, and where points were lost.
@@ -51,6 +53,8 @@ def review(
       barbu-sim review deal.txt --seat W --samples 20 --json
 
       barbu-sim review deal.txt --seat S --samples 16 --step
+
+      barbu-sim review deal.txt --seat S --samples 16 --html deal.html
     """
     from ..barbu.played.deal_file import PlaylogError, parse_playlog, read_record_base, read_record_text
     from ..barbu.played.estimate import Settings
@@ -64,14 +68,17 @@ def review(
         check_seed(seed)
         if step and as_json:
             raise ValueError("--step walks the review at the terminal: it does not go with --json")
+        if step and html:
+            raise ValueError("--step walks the review at the terminal: --html writes it without --step")
         seats = sorted({parse_seat(s) for s in seat}) if seat else None
         text = read_record_text(file)  # read once: FILE may be a pipe (/dev/stdin)
         if _is_clabber(text):
-            if step:
-                raise ValueError("--step reviews Barbu deals; a Clabber round is reviewed without it")
+            if step or html:
+                raise ValueError(f"{'--step' if step else '--html'} reviews Barbu deals; a Clabber round is reviewed without it")
             _review_clabber(text, file, seats, samples, seed, as_json, symbols)
             return
         deals = parse_playlog(text, file, base=read_record_base(file))
+        pages = _html_pages(html, len(deals), force)
         settings = Settings(samples=samples, max_samples=max_samples)
         if step:
             _review_step(deals, seats, settings, seed, symbols)
@@ -81,13 +88,31 @@ def review(
         interrupted("no review printed" if not step else "the review stopped")
     except (ValueError, PlaylogError) as e:
         fail(str(e))
+    if pages:
+        from ..barbu.played.review_html import write_review_html
+        for review_, page in zip(reviews, pages):
+            write_review_html(review_, page)
     if as_json:
         typer.echo(json.dumps([review_json(r) for r in reviews], indent=1))  # a list, one entry per deal
         return
     out = "\n\n".join(format_review(r, symbols=symbols) for r in reviews)
     if len(reviews) > 1:
         out += "\n\n" + format_file_accuracy(reviews)
+    if pages:
+        out += "\n\n" + "\n".join(f"The review as a web page: {p} (open it in a browser)" for p in pages)
     typer.echo(out)
+
+
+def _html_pages(html: str | None, n_deals: int, force: bool) -> list[str]:
+    """The pages ``review --html PAGE`` writes, checked before any work: PAGE for one deal, else
+    PAGE-1.html, PAGE-2.html, ... (PAGE without its .html), one per deal."""
+    from pathlib import Path
+    if html is None:
+        return []
+    if n_deals == 1:
+        return [check_new_file(html, "--html", force)]
+    stem = str(Path(html).with_suffix("")) if html.lower().endswith(".html") else html
+    return [check_new_file(f"{stem}-{k}.html", "--html", force) for k in range(1, n_deals + 1)]
 
 
 def _review_step(deals, seats, settings, seed: int, symbols: bool) -> None:

@@ -294,7 +294,7 @@ def layout_values(pos, need, first: int, upto: int, key, settings: Settings, val
         sums[:] = 0.0
         weights_now[:] = 0.0
         mc_estimates(np.uint64(cards), hand, state, work, np.uint64(stream_key(key, np.uint64(k), STREAM_REVIEW)),
-                     one, rollout, endgame, tail, miss, sums, squares)
+                     one, rollout, endgame, tail, miss, sums, squares, np.int64(0))
         some = (cards & -cards).bit_length() - 1  # every card of a layout has the layout's weight
         w = weights_now[some]
         weights[k] = w
@@ -348,13 +348,14 @@ def estimate(pos, seed: int, settings: Settings = Settings(), thresholds=None) -
 def estimator_ready() -> None:
     """Compile mc's estimator, which hints and reviews call, before its first use: from numba's disk cache
     silently, else saying so on stderr (about a minute), as the engines do (:func:`core.compiling.ensure_compiled`)."""
-    from numba import typeof, types
+    from numba import typeof
 
     from ...core import compiling
     from ..players.mc.player import mc_estimates
     u, i, cards, values = np.uint64(0), np.int64(0), np.zeros(1, np.uint64), np.zeros(1, np.float64)
-    # the types layout_values calls it with (``first`` left out)
-    args = tuple(typeof(a) for a in (u, u, cards, cards, u, i, i, i, i, 0.0, values, values)) + (types.Omitted(0),)
+    # the types layout_values calls it with: those of mc's own call in the engine with mc (``first`` given as
+    # an int64), so that either compile serves both
+    args = tuple(typeof(a) for a in (u, u, cards, cards, u, i, i, i, i, 0.0, values, values, i))
     compiling.ensure_compiled(mc_estimates, args, "mc's estimator (hints and reviews)", "barbu-one-mc")
 
 

@@ -104,7 +104,7 @@ def generate_chunk(seed: int, lo: int, n: int, samples: int) -> dict:
                 weights[:] = 0.0
                 key = np.uint64(stream_key(np.uint64(seed), np.uint64(i * 64 + play_no), STREAM_LEARN))
                 mc_estimates(reps, hand, state, work, key, np.int64(samples), np.int64(HEURISTIC),
-                             np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), miss, sums, squares)
+                             np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), miss, sums, squares, np.int64(0))
                 k = decision_rows(legal, reps, hand, state, np.int64(heur), sums, weights, x, y)
                 xs.append(x[:k].astype(np.float32))
                 ys.append(y[:k].astype(np.float32))
