@@ -291,7 +291,7 @@ class Position:
     def describe_contract(self) -> str:
         name = CONTRACTS[self.contract]
         if self.contract == TRUMPS:
-            return f"{name}, trumps {SUIT_LETTERS[self.param]}"
+            return f"{name} {SUIT_LETTERS[self.param]}"  # "trumps S", as the score sheet writes it
         if self.domino:
             return f"{name} from {'23456789TJQKA'[self.start].replace('T', '10')}"
         return name
