@@ -123,6 +123,7 @@ DOMINO_FIELDS = ArrayFields([(slot, 1) for slot, _ in DOMINO_SLOTS])
 TRICK_FEATURES = tuple(text for _, text in TRICK_SLOTS)
 DOMINO_FEATURES = tuple(text for _, text in DOMINO_SLOTS)
 N_FEATURES = max(TRICK_FIELDS.size, DOMINO_FIELDS.size)  # one vector for both: Domino leaves the rest 0
+N_DOMINO_FEATURES = DOMINO_FIELDS.size  # the Domino slots come first; the rest of its vector is 0
 FEATURE_NAMES = TRICK_FEATURES + ("",) * (N_FEATURES - len(TRICK_FEATURES))
 
 # The slots as int constants, which the kernels read as compile-time constants.
@@ -191,48 +192,98 @@ def _own_points(contract, card, rules):
     return 0.0
 
 
-@njit(cache=True, _nrt=False)
-def trick_card_features(card, legal, hand, state, heuristic_card, out):
-    """Fill ``out`` (N_FEATURES float32) with the trick-contract features of playing ``card`` (slots: TRICK_FIELDS)."""
-    for i in range(N_FEATURES):
-        out[i] = 0.0
+@njit(inline="always", cache=True, _nrt=False)
+def _seat_counts(state, me, k, led_or_suit, trump):
+    """Of the seats still to play to this trick (after ``me``, ``k`` cards in it), those void in
+    ``led_or_suit`` and, with trumps, those of them not void in trumps too (the seats that may ruff)."""
+    later = 0
+    ruff = 0
+    for j in range(1, 4 - k):
+        v = state[S_VOIDS + ((me + j) & 3)]
+        if (v >> np.uint64(led_or_suit)) & U1:
+            later += 1
+            if trump >= 0 and not (v >> np.uint64(trump)) & U1:
+                ruff += 1
+    return later, ruff
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def trick_context(legal, hand, state):
+    """What the trick-contract features read of the position, the same for every legal card of one decision.
+
+    Built once per decision (:func:`trick_fill` then fills each card's vector from it); a tuple of
+    plain values, so that it lives in registers: the play loops cannot allocate.  The counts that
+    depend on the suit led are kept for each suit (4 bits a suit), since a lead leads the card's own suit.
+    """
     contract = np.int64(state[S_CONTRACT])
-    rules = state[S_RULES:]
     me = np.int64(state[S_SEAT])
     t = np.int64(state[S_TRICK])
     k = np.int64(state[S_N_IN_TRICK])
     played = state[S_PLAYED]
     trump = np.int64(state[S_PARAM]) if contract == TRUMPS else -1
     unseen = ~hand & ~played & ((U1 << np.uint64(52)) - U1)
-    s, r = card // 13, card % 13
-    b = U1 << np.uint64(card)
-    in_suit = suit_bits(s)
     trick = U0
     for j in range(k):
         trick |= U1 << state[S_TRICK_CARDS + j]
+    win = np.int64(state[S_WIN_CARD]) if k > 0 else -1
+    led = np.int64(state[S_TRICK_CARDS]) // 13 if k > 0 else -1
+    # For each suit: the other seats void in it; the seats still to play void in it; of those, the ones that may ruff.
+    voids, later, ruff = 0, 0, 0
+    for s in range(4):
+        n = 0
+        for j in range(4):
+            if j != me and (state[S_VOIDS + j] >> np.uint64(s)) & U1:
+                n += 1
+        voids |= n << (4 * s)
+        if k == 0 or s == led:
+            n_later, n_ruff = _seat_counts(state, me, k, s, trump)
+            later |= n_later << (4 * s)
+            ruff |= n_ruff << (4 * s)
+    out_of_trumps = 0
+    my_trumps, out_trumps, trumps_gone = 0.0, 0.0, False
+    if trump >= 0:
+        out_of_trumps = (voids >> (4 * trump)) & 15
+        my_trumps = popcount(hand & suit_bits(trump)) / 13.0
+        out_trumps = popcount(unseen & suit_bits(trump)) / 13.0
+        trumps_gone = (unseen & suit_bits(trump)) == U0
+    declarer = np.int64(state[S_DECLARER]) == me
+    return (contract, t, k, trump, unseen, trick, win, led, voids, later, ruff, out_of_trumps, my_trumps, out_trumps,
+            trumps_gone, declarer)
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def trick_fill(card, ctx, legal, hand, state, heuristic_card, out):
+    """Fill ``out`` (N_FEATURES) with the trick-contract features of playing ``card``, from the decision's
+    :func:`trick_context` ``ctx`` (slots: TRICK_FIELDS; every slot is written, the unused ones 0).
+
+    Each value is computed in float64 by the same expression as ever and rounded once where stored.
+    """
+    (contract, t, k, trump, unseen, trick, win, led_suit, voids, later_by_suit, ruff_by_suit, out_of_trumps,
+     my_trumps, out_trumps, trumps_gone, declarer) = ctx
+    rules = state[S_RULES:]
+    s, r = card // 13, card % 13
+    b = U1 << np.uint64(card)
+    in_suit = suit_bits(s)
     wins = 1.0
     led = s
     if k > 0:
-        win = np.int64(state[S_WIN_CARD])
-        led = np.int64(state[S_TRICK_CARDS]) // 13
+        led = led_suit
         wins = 1.0 if beats(card, s, win, win // 13, contract, trump) else 0.0
     higher = unseen & in_suit & above(card)
     master = 1.0 if higher == U0 else 0.0
     sure = 0.0
     # Sure to win: last to play, or the master of its suit with no trump left to ruff it.
-    if wins > 0.0 and (k == 3 or master > 0.0 and (contract != TRUMPS or s == trump
-                                                    or (unseen & suit_bits(trump)) == U0)):
+    if wins > 0.0 and (k == 3 or master > 0.0 and (contract != TRUMPS or s == trump or trumps_gone)):
         sure = 1.0
     take = np.float64(trick_value(contract, t, trick | b, rules)) / 10.0
     own = _own_points(contract, card, rules) / 10.0
     my_len = np.float64(popcount(hand & in_suit))
     n_unseen = np.float64(popcount(unseen & in_suit))
     lead = 1.0 if k == 0 else 0.0
-    voids = 0
-    for j in range(4):
-        if j != me and (state[S_VOIDS + j] >> np.uint64(s)) & U1:
-            voids += 1
+    n_voids = (voids >> (4 * s)) & 15
     my_lane = legal & in_suit
+    is_trump = 1.0 if s == trump else 0.0
+    off = 1.0 if k > 0 and s != led else 0.0
     out[T_HEURISTIC] = 1.0 if card == heuristic_card else 0.0
     out[T_WINS] = wins
     out[T_SURE] = sure
@@ -246,14 +297,13 @@ def trick_card_features(card, legal, hand, state, heuristic_card, out):
     out[T_MY_LENGTH] = my_len / 13.0
     out[T_UNSEEN_IN_SUIT] = n_unseen / 13.0
     out[T_SINGLETON] = 1.0 if my_len == 1.0 else 0.0
-    off = 1.0 if k > 0 and s != led else 0.0
     out[T_OFF_SUIT] = off
     out[T_OFF_OWN] = off * own
-    out[T_LEAD_VOIDS] = lead * voids / 3.0
+    out[T_LEAD_VOIDS] = lead * n_voids / 3.0
     out[T_WINS_TRICK] = wins * t / 12.0
     out[T_RANK_TRICK] = r * t / 144.0
-    out[T_TRUMP] = 1.0 if s == trump else 0.0
-    out[T_TRUMP_WINS] = out[T_TRUMP] * wins
+    out[T_TRUMP] = is_trump
+    out[T_TRUMP_WINS] = is_trump * wins
     out[T_KING_HEARTS] = 1.0 if contract == BARBU and card == KING_OF_HEARTS else 0.0
     out[T_LEAD_HEART_KH_OUT] = lead if contract == BARBU and s == HEARTS and (unseen & KH) else 0.0
     out[T_PLACE_RANK] = k * r / 36.0
@@ -261,20 +311,19 @@ def trick_card_features(card, legal, hand, state, heuristic_card, out):
     out[T_MY_HIGHER] = popcount(hand & in_suit & above(card)) / 12.0
     out[T_LOWEST_LEGAL] = 1.0 if card == lowest_bit(my_lane) else 0.0
     out[T_HIGHEST_LEGAL] = 1.0 if card == highest_bit(my_lane) else 0.0
-    out[T_DECLARER_TRUMP] = out[T_TRUMP] if np.int64(state[S_DECLARER]) == me else 0.0
+    out[T_DECLARER_TRUMP] = is_trump if declarer else 0.0
     out[T_LEAD_MY_LENGTH] = lead * my_len / 13.0
     out[T_LEAD_UNSEEN] = lead * n_unseen / 13.0
-    later = 0  # the seats still to play to this trick that have shown out of its suit (or of this suit, leading)
-    for j in range(1, 4 - k):
-        if (state[S_VOIDS + ((me + j) & 3)] >> np.uint64(led)) & U1:
-            later += 1
-    out[T_LATER_VOID] = later / 3.0
+    # The seats still to play to this trick that have shown out of its suit (or of this suit, leading).
+    out[T_LATER_VOID] = ((later_by_suit >> (4 * led)) & 15) / 3.0
     if trump >= 0:
-        my_trumps = popcount(hand & suit_bits(trump)) / 13.0
-        out_trumps = popcount(unseen & suit_bits(trump)) / 13.0
-        out[T_TRUMP_MY_TRUMPS] = out[T_TRUMP] * my_trumps
-        out[T_TRUMP_UNSEEN_TRUMPS] = out[T_TRUMP] * out_trumps
-        out[T_SIDE_LEAD_UNSEEN_TRUMPS] = lead * (1.0 - out[T_TRUMP]) * out_trumps
+        out[T_TRUMP_MY_TRUMPS] = is_trump * my_trumps
+        out[T_TRUMP_UNSEEN_TRUMPS] = is_trump * out_trumps
+        out[T_SIDE_LEAD_UNSEEN_TRUMPS] = lead * (1.0 - is_trump) * out_trumps
+    else:
+        out[T_TRUMP_MY_TRUMPS] = 0.0
+        out[T_TRUMP_UNSEEN_TRUMPS] = 0.0
+        out[T_SIDE_LEAD_UNSEEN_TRUMPS] = 0.0
     out[T_WINS_LATER] = wins * (3 - k) / 3.0
     out[T_LATE_RANK] = r / 12.0 if t >= 10 else 0.0
     # My other cards of the suit above every unseen one of it: masters now and until the suit is led.
@@ -285,39 +334,46 @@ def trick_card_features(card, legal, hand, state, heuristic_card, out):
     out[T_MY_MASTERS] = popcount(mine_above) / 13.0
     out[T_MY_LOWER] = popcount(hand & in_suit & below(card)) / 12.0
     out[T_OFF_RANK] = off * r / 12.0
-    if trump >= 0:
-        ruff = 0  # the seats still to play that have shown out of the suit but not out of trumps
-        for j in range(1, 4 - k):
-            v = state[S_VOIDS + ((me + j) & 3)]
-            if (v >> np.uint64(led)) & U1 and not (v >> np.uint64(trump)) & U1:
-                ruff += 1
-        out[T_MAY_RUFF] = ruff / 3.0
-        out_of_trumps = 0
-        for j in range(4):
-            if j != me and (state[S_VOIDS + j] >> np.uint64(trump)) & U1:
-                out_of_trumps += 1
-        out[T_TRUMP_OTHERS_OUT] = out[T_TRUMP] * out_of_trumps / 3.0
     out[T_UNSEEN_POINTS] = np.float64(trick_value(contract, 0, unseen & in_suit, rules)) / 10.0 \
         if contract != TRUMPS and contract != NO_TRICKS and contract != NO_LAST_TWO else 0.0
+    if trump >= 0:
+        # The seats still to play that have shown out of the suit but not out of trumps; the others out of trumps.
+        out[T_MAY_RUFF] = ((ruff_by_suit >> (4 * led)) & 15) / 3.0
+        out[T_TRUMP_OTHERS_OUT] = is_trump * out_of_trumps / 3.0
+    else:
+        out[T_MAY_RUFF] = 0.0
+        out[T_TRUMP_OTHERS_OUT] = 0.0
 
 
 @njit(cache=True, _nrt=False)
-def domino_card_features(card, legal, hand, state, heuristic_card, out):
-    """Fill ``out`` (N_FEATURES float32) with the Domino features of playing ``card`` (slots: DOMINO_FIELDS)."""
-    for i in range(N_FEATURES):
-        out[i] = 0.0
+def trick_card_features(card, legal, hand, state, heuristic_card, out):
+    """Fill ``out`` (N_FEATURES float32) with the trick-contract features of playing ``card`` (slots: TRICK_FIELDS)."""
+    trick_fill(card, trick_context(legal, hand, state), legal, hand, state, heuristic_card, out)
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def domino_context(hand, state):
+    """What the Domino features read of the position, the same for every legal card of one decision
+    (see :func:`trick_context`)."""
     me = np.int64(state[S_SEAT])
     start = np.int64(state[S_PARAM])
-    played = state[S_PLAYED]
     ace_low = state[S_RULES + R_DOMINO_ACE] == U1
-    unseen = ~hand & ~played & ((U1 << np.uint64(52)) - U1)
+    unseen = ~hand & ~state[S_PLAYED] & ((U1 << np.uint64(52)) - U1)
     passed = U0  # cards some other seat is known not to hold (a pass showed it)
     for j in range(4):
         if j != me:
             passed |= state[S_NOT_HELD + j]
+    start_place = (start + 1) % 13 if ace_low else start
+    return ace_low, unseen, passed, start_place
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def domino_fill(card, ctx, legal, hand, heuristic_card, out):
+    """Fill ``out`` (N_FEATURES) with the Domino features of playing ``card``, from the decision's
+    :func:`domino_context` ``ctx`` (slots: DOMINO_FIELDS; the rest of the vector 0)."""
+    ace_low, unseen, passed, start_place = ctx
     r = card % 13
     place = (r + 1) % 13 if ace_low else r
-    start_place = (start + 1) % 13 if ace_low else start
     up_beyond, down_beyond, up_next, down_next = _domino_sides(card, ace_low)
     if place == start_place:
         beyond, nxt, step_up = up_beyond | down_beyond, up_next | down_next, True
@@ -345,4 +401,11 @@ def domino_card_features(card, legal, hand, state, heuristic_card, out):
     out[D_MY_LENGTH] = popcount(hand & suit_bits(card // 13)) / 13.0
     out[D_UNSEEN_IN_SUIT] = popcount(unseen & suit_bits(card // 13)) / 13.0
     out[D_NEXT_PASSED] = 1.0 if nxt & unseen & passed else 0.0
+    for i in range(N_DOMINO_FEATURES, N_FEATURES):
+        out[i] = 0.0
 
+
+@njit(cache=True, _nrt=False)
+def domino_card_features(card, legal, hand, state, heuristic_card, out):
+    """Fill ``out`` (N_FEATURES float32) with the Domino features of playing ``card`` (slots: DOMINO_FIELDS)."""
+    domino_fill(card, domino_context(hand, state), legal, hand, heuristic_card, out)

@@ -25,7 +25,7 @@ from ...core.jit import njit
 
 from ...core.bits import lowest_bit, popcount
 from ...core.fields import ArrayFields
-from .features import N_FEATURES, domino_card_features, trick_card_features
+from .features import N_FEATURES, domino_context, domino_fill, trick_context, trick_fill
 from .heuristic import heuristic_domino, heuristic_tricks
 from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, R_BEST_TOTAL
 from ..state import S_CONTRACT, S_RULES, STATE_SIZE
@@ -56,24 +56,38 @@ LEARNED_UNVALIDATED = ("the learned player is not validated under best-total=low
                        "penalties; choose another strategy for these rules (heuristic, or mc)")
 
 
-@njit(cache=True, _nrt=False)
-def predict(row, x, a):
-    """The value one contract's model row predicts for the feature vector ``x`` (``a``: MAX_HIDDEN scratch).
-
-    Only the card's nonzero features are read (most are 0), each adding its weights into every
-    hidden unit's sum in one loop over the units: the fastest of the layouts measured.
-    """
+@njit(inline="always", cache=True, _nrt=False)
+def _add_inputs(row, x, a, width):
+    """Add the linear part and the inputs of ``x``'s nonzero features into the units ``a[:width]``; returns the
+    linear part.  ``width`` (16 or 32) is a constant where it is called, so that the units' loop is one fixed run of
+    vector instructions; units past the row's H hold zero weights (:func:`model_row`) and stay 0."""
     v = np.float32(0.0)
-    n = np.int64(row[0])
-    for h in range(n):
+    for h in range(width):
         a[h] = row[W_BIAS + h]
     for i in range(N_FEATURES):
         xi = x[i]
         if xi != np.float32(0.0):
             v += row[W_LINEAR + i] * xi
             base = W_INPUT + i * MAX_HIDDEN
-            for h in range(n):
+            for h in range(width):
                 a[h] += row[base + h] * xi
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def predict(row, x, a):
+    """The value one contract's model row predicts for the feature vector ``x`` (``a``: MAX_HIDDEN scratch).
+
+    Only the card's nonzero features are read (most are 0), each adding its weights into every
+    hidden unit's sum in one loop over the units: the fastest of the layouts measured.  Every sum
+    runs in float32 in the one order (features in slot order, then the units in order), so a
+    value is the same to the bit however the loops are laid out.
+    """
+    n = np.int64(row[0])
+    if n <= 16:
+        v = _add_inputs(row, x, a, 16)
+    else:
+        v = _add_inputs(row, x, a, MAX_HIDDEN)
     for h in range(n):
         if a[h] > np.float32(0.0):
             v += row[W_OUTPUT + h] * a[h]
@@ -94,16 +108,25 @@ def learned_choose(legal, hand, state, rng, model, work_at):
     row = model[contract]
     best, best_v = -1, np.float32(-np.inf)
     m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - np.uint64(1)
-        if domino:
-            domino_card_features(c, legal, hand, state, heur, x)
-        else:
-            trick_card_features(c, legal, hand, state, heur, x)
-        v = predict(row, x, units)
-        if v > best_v:
-            best, best_v = c, v
+    # What belongs to the position is read once (the context); each card's vector is filled from it.
+    if domino:
+        dctx = domino_context(hand, state)
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            domino_fill(c, dctx, legal, hand, heur, x)
+            v = predict(row, x, units)
+            if v > best_v:
+                best, best_v = c, v
+    else:
+        tctx = trick_context(legal, hand, state)
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            trick_fill(c, tctx, legal, hand, state, heur, x)
+            v = predict(row, x, units)
+            if v > best_v:
+                best, best_v = c, v
     return best
 
 
