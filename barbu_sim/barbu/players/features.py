@@ -32,9 +32,7 @@ from ..rules.config import (
     HEARTS,
     KING_OF_HEARTS,
     NO_HEARTS,
-    NO_LAST_TWO,
     NO_QUEENS,
-    NO_TRICKS,
     R_DOMINO_ACE,
     TRUMPS,
 )
@@ -194,12 +192,11 @@ OVER36 = np.arange(37) / 36.0
 OVER144 = np.arange(145) / 144.0
 
 
-@njit(cache=True, _nrt=False)
-def _own_points(contract, card, rules):
-    """What winning ``card`` alone costs or earns in the contracts that count cards (0 in the others)."""
-    if contract == NO_QUEENS or contract == NO_HEARTS or contract == BARBU:
-        return np.float64(trick_value(contract, 0, U1 << np.uint64(card), rules))
-    return 0.0
+@njit(inline="always", cache=True, _nrt=False)
+def _counts_cards(contract):
+    """True in the contracts whose tricks are worth the sum of their cards' points (the others: a trick's worth
+    does not depend on its cards)."""
+    return contract == NO_QUEENS or contract == NO_HEARTS or contract == BARBU
 
 
 @njit(inline="always", cache=True, _nrt=False)
@@ -257,8 +254,17 @@ def trick_context(legal, hand, state):
         out_trumps = OVER13[popcount(unseen & suit_bits(trump))]
         trumps_gone = (unseen & suit_bits(trump)) == U0
     declarer = np.int64(state[S_DECLARER]) == me
+    rules = state[S_RULES:]
+    # What the trick holds so far; and, in the contracts that count cards, the points still unseen in each suit.
+    trick_points = trick_value(contract, t, trick, rules)
+    unseen_points = (0.0, 0.0, 0.0, 0.0)
+    if _counts_cards(contract):
+        unseen_points = (np.float64(trick_value(contract, 0, unseen & suit_bits(0), rules)) / 10.0,
+                         np.float64(trick_value(contract, 0, unseen & suit_bits(1), rules)) / 10.0,
+                         np.float64(trick_value(contract, 0, unseen & suit_bits(2), rules)) / 10.0,
+                         np.float64(trick_value(contract, 0, unseen & suit_bits(3), rules)) / 10.0)
     return (contract, t, k, trump, unseen, trick, win, led, voids, later, ruff, out_of_trumps, my_trumps, out_trumps,
-            trumps_gone, declarer)
+            trumps_gone, declarer, trick_points, unseen_points)
 
 
 @njit(inline="always", cache=True, _nrt=False)
@@ -269,7 +275,7 @@ def trick_fill(card, ctx, legal, hand, state, heuristic_card, out):
     Each value is computed in float64 by the same expression as ever and rounded once where stored.
     """
     (contract, t, k, trump, unseen, trick, win, led_suit, voids, later_by_suit, ruff_by_suit, out_of_trumps,
-     my_trumps, out_trumps, trumps_gone, declarer) = ctx
+     my_trumps, out_trumps, trumps_gone, declarer, trick_points, unseen_points) = ctx
     rules = state[S_RULES:]
     s, r = card // 13, card % 13
     b = U1 << np.uint64(card)
@@ -285,8 +291,11 @@ def trick_fill(card, ctx, legal, hand, state, heuristic_card, out):
     # Sure to win: last to play, or the master of its suit with no trump left to ruff it.
     if wins > 0.0 and (k == 3 or master > 0.0 and (contract != TRUMPS or s == trump or trumps_gone)):
         sure = 1.0
-    take = np.float64(trick_value(contract, t, trick | b, rules)) / 10.0
-    own = _own_points(contract, card, rules) / 10.0
+    # Its own points, and the trick's if it wins: where tricks count their cards, the trick's so far plus its own
+    # (the same whole numbers trick_value gives the trick with the card), else the trick's worth alone.
+    own_points = trick_value(contract, 0, b, rules) if _counts_cards(contract) else 0
+    take = np.float64(trick_points + own_points) / 10.0
+    own = np.float64(own_points) / 10.0
     n_mine = popcount(hand & in_suit)
     n_out = popcount(unseen & in_suit)
     lead = 1.0 if k == 0 else 0.0
@@ -344,8 +353,7 @@ def trick_fill(card, ctx, legal, hand, state, heuristic_card, out):
     out[T_MY_MASTERS] = OVER13[popcount(mine_above)]
     out[T_MY_LOWER] = OVER12[popcount(hand & in_suit & below(card))]
     out[T_OFF_RANK] = OVER12[r] if off > 0.0 else 0.0
-    out[T_UNSEEN_POINTS] = np.float64(trick_value(contract, 0, unseen & in_suit, rules)) / 10.0 \
-        if contract != TRUMPS and contract != NO_TRICKS and contract != NO_LAST_TWO else 0.0
+    out[T_UNSEEN_POINTS] = unseen_points[s]
     if trump >= 0:
         # The seats still to play that have shown out of the suit but not out of trumps; the others out of trumps.
         out[T_MAY_RUFF] = OVER3[(ruff_by_suit >> (4 * led)) & 15]

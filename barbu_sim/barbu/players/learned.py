@@ -27,7 +27,7 @@ from ...core.bits import lowest_bit, popcount
 from ...core.fields import ArrayFields
 from .features import N_FEATURES, domino_context, domino_fill, trick_context, trick_fill
 from .heuristic import heuristic_domino, heuristic_tricks
-from .vector_sums import LANES, add_scaled16
+from .vector_sums import LANES, add_scaled16, copy16
 from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, R_BEST_TOTAL
 from ..state import S_CONTRACT, S_RULES, STATE_SIZE
 
@@ -76,8 +76,8 @@ def predict(row, x, a, nonzero):
     for i in range(N_FEATURES):
         nonzero[nz] = i
         nz += x[i] != np.float32(0.0)
-    for h in range(MAX_HIDDEN):
-        a[h] = row[W_BIAS + h]  # the units past H have zero weights (model_row): their sums stay 0
+    copy16(a, 0, row, W_BIAS)  # the biases (past H, 0: the units past H have zero weights and stay 0)
+    copy16(a, LANES, row, W_BIAS + LANES)
     v = np.float32(0.0)
     for j in range(nz):
         i = np.int64(nonzero[j])

@@ -18,24 +18,48 @@ from numba.extending import intrinsic
 LANES = 16
 
 
+def _float32_arrays(*arrays):
+    return all(isinstance(a, types.Array) and a.dtype == types.float32 for a in arrays)
+
+
+def _lanes(context, builder, array_type, array, at):
+    """A pointer to the LANES float32 values from ``array[at]``, as one vector."""
+    ptr = builder.gep(context.make_array(array_type)(context, builder, array).data, [at])
+    return builder.bitcast(ptr, ir.VectorType(ir.FloatType(), LANES).as_pointer())
+
+
+@intrinsic
+def copy16(typingctx, a, a_at, w, w_at):
+    """``a[a_at:a_at+16] = w[w_at:w_at+16]`` on float32 arrays, as one vector load and store (the sums that
+    :func:`add_scaled16` then reads as one vector are written as one).  No bounds are checked."""
+    if not _float32_arrays(a, w):
+        return None
+    sig = types.void(a, a_at, w, w_at)
+
+    def codegen(context, builder, signature, args):
+        a_val, a_at_val, w_val, w_at_val = args
+        values = builder.load(_lanes(context, builder, signature.args[2], w_val, w_at_val), align=4)
+        builder.store(values, _lanes(context, builder, signature.args[0], a_val, a_at_val), align=4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 @intrinsic
 def add_scaled16(typingctx, a, a_at, w, w_at, s):
     """``a[a_at:a_at+16] += w[w_at:w_at+16] * s`` on float32 arrays, as 16 float32 multiplies then 16 adds.
 
     No bounds are checked: the callers' offsets keep both runs of 16 inside their arrays.
     """
-    if not (isinstance(a, types.Array) and isinstance(w, types.Array) and a.dtype == types.float32
-            and w.dtype == types.float32 and s == types.float32):
+    if not (_float32_arrays(a, w) and s == types.float32):
         return None
     sig = types.void(a, a_at, w, w_at, s)
 
     def codegen(context, builder, signature, args):
         a_val, a_at_val, w_val, w_at_val, s_val = args
         vec = ir.VectorType(ir.FloatType(), LANES)
-        a_ptr = builder.gep(context.make_array(signature.args[0])(context, builder, a_val).data, [a_at_val])
-        w_ptr = builder.gep(context.make_array(signature.args[2])(context, builder, w_val).data, [w_at_val])
-        a_ptr = builder.bitcast(a_ptr, vec.as_pointer())
-        w_ptr = builder.bitcast(w_ptr, vec.as_pointer())
+        a_ptr = _lanes(context, builder, signature.args[0], a_val, a_at_val)
+        w_ptr = _lanes(context, builder, signature.args[2], w_val, w_at_val)
         sums = builder.load(a_ptr, align=4)
         weights = builder.load(w_ptr, align=4)
         one = builder.insert_element(ir.Constant(vec, ir.Undefined), s_val, ir.Constant(ir.IntType(32), 0))
