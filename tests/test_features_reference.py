@@ -254,3 +254,25 @@ def test_the_feature_functions_give_the_reference_features(contract):
             compared += 1
         pos.play(cards_of(legal)[0])
     assert compared >= 20
+
+
+def test_the_kernels_network_gives_the_reference_values():
+    """The compiled network (vector sums over the nonzero features) gives each card the reference's float32 value."""
+    from barbu_sim.barbu.players.learned import predict
+    units, nonzero = np.zeros(MAX_HIDDEN, np.float32), np.zeros(N_FEATURES, np.int32)
+    compared = 0
+    for contract in range(7):
+        row = model_array()[contract]
+        pos = Position(random_deal(47, contract), contract, 3 if contract in (TRUMPS, DOMINO) else 0, 1)
+        while not pos.over:
+            if pos.must_pass():
+                pos.pass_turn()
+                continue
+            legal = int(pos.legal())
+            x = reference_features(pos, legal)
+            want = reference_values(row, x)
+            got = np.array([predict(row, xc, units, nonzero) for xc in x], np.float32)
+            assert (got == want).all(), (contract, pos.trick_no, got, want)  # equal values (a zero's sign aside)
+            compared += len(x)
+            pos.play(cards_of(legal)[-1])
+    assert compared >= 7 * 20

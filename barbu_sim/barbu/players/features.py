@@ -5,7 +5,10 @@ legal card from what the seat to play knows (its hand, the cards played and by w
 voids shown, the trick so far, the contract and its parameter, the rules' point values)
 and nothing else, so that the same functions serve the training data
 (:mod:`barbu_sim.barbu.played.training_data`) and the kernels' player
-(:mod:`barbu_sim.barbu.players.learned`).  The vector is float32, as the player's network
+(:mod:`barbu_sim.barbu.players.learned`).  What belongs to the position is read once per decision
+(:func:`trick_context`, :func:`domino_context`) and each card's vector filled from it
+(:func:`trick_fill`, :func:`domino_fill`): the player calls them so; the one-card functions do both.
+The vector is float32, as the player's network
 reads it: the features are computed in float64 and rounded once, where they are stored.
 Trick contracts and Domino fill different entries of the one vector of :data:`N_FEATURES`
 (their slots: :data:`TRICK_FIELDS` and :data:`DOMINO_FIELDS`); the model keeps one set of weights per
