@@ -5,7 +5,10 @@ legal card from what the seat to play knows (its hand, the cards played and by w
 voids shown, the trick so far, the contract and its parameter, the rules' point values)
 and nothing else, so that the same functions serve the training data
 (:mod:`barbu_sim.barbu.played.training_data`) and the kernels' player
-(:mod:`barbu_sim.barbu.players.learned`).  The vector is float32, as the player's network
+(:mod:`barbu_sim.barbu.players.learned`).  What belongs to the position is read once per decision
+(:func:`trick_context`, :func:`domino_context`) and each card's vector filled from it
+(:func:`trick_fill`, :func:`domino_fill`): the player calls them so; the one-card functions do both.
+The vector is float32, as the player's network
 reads it: the features are computed in float64 and rounded once, where they are stored.
 Trick contracts and Domino fill different entries of the one vector of :data:`N_FEATURES`
 (their slots: :data:`TRICK_FIELDS` and :data:`DOMINO_FIELDS`); the model keeps one set of weights per
@@ -32,9 +35,7 @@ from ..rules.config import (
     HEARTS,
     KING_OF_HEARTS,
     NO_HEARTS,
-    NO_LAST_TWO,
     NO_QUEENS,
-    NO_TRICKS,
     R_DOMINO_ACE,
     TRUMPS,
 )
@@ -123,6 +124,7 @@ DOMINO_FIELDS = ArrayFields([(slot, 1) for slot, _ in DOMINO_SLOTS])
 TRICK_FEATURES = tuple(text for _, text in TRICK_SLOTS)
 DOMINO_FEATURES = tuple(text for _, text in DOMINO_SLOTS)
 N_FEATURES = max(TRICK_FIELDS.size, DOMINO_FIELDS.size)  # one vector for both: Domino leaves the rest 0
+N_DOMINO_FEATURES = DOMINO_FIELDS.size  # the Domino slots come first; the rest of its vector is 0
 FEATURE_NAMES = TRICK_FEATURES + ("",) * (N_FEATURES - len(TRICK_FEATURES))
 
 # The slots as int constants, which the kernels read as compile-time constants.
@@ -183,141 +185,216 @@ D_UNSEEN_IN_SUIT = DOMINO_FIELDS.offset("unseen_in_suit")
 D_NEXT_PASSED = DOMINO_FIELDS.offset("next_passed")
 
 
-@njit(cache=True, _nrt=False)
-def _own_points(contract, card, rules):
-    """What winning ``card`` alone costs or earns in the contracts that count cards (0 in the others)."""
-    if contract == NO_QUEENS or contract == NO_HEARTS or contract == BARBU:
-        return np.float64(trick_value(contract, 0, U1 << np.uint64(card), rules))
-    return 0.0
+# n / d for the small whole numbers n the features divide, computed once: a table read instead of a float64
+# division per feature and card (the divisions were most of the features' time).  Each entry is the very value
+# of the division it replaces, so the stored features are the same to the bit.
+OVER3 = np.arange(4) / 3.0
+OVER12 = np.arange(14) / 12.0
+OVER13 = np.arange(14) / 13.0
+OVER36 = np.arange(37) / 36.0
+OVER144 = np.arange(145) / 144.0
 
 
-@njit(cache=True, _nrt=False)
-def trick_card_features(card, legal, hand, state, heuristic_card, out):
-    """Fill ``out`` (N_FEATURES float32) with the trick-contract features of playing ``card`` (slots: TRICK_FIELDS)."""
-    for i in range(N_FEATURES):
-        out[i] = 0.0
+@njit(inline="always", cache=True, _nrt=False)
+def _counts_cards(contract):
+    """True in the contracts whose tricks are worth the sum of their cards' points (the others: a trick's worth
+    does not depend on its cards)."""
+    return contract == NO_QUEENS or contract == NO_HEARTS or contract == BARBU
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _seat_counts(state, me, k, led_or_suit, trump):
+    """Of the seats still to play to this trick (after ``me``, ``k`` cards in it), those void in
+    ``led_or_suit`` and, with trumps, those of them not void in trumps too (the seats that may ruff)."""
+    later = 0
+    ruff = 0
+    for j in range(1, 4 - k):
+        v = state[S_VOIDS + ((me + j) & 3)]
+        if (v >> np.uint64(led_or_suit)) & U1:
+            later += 1
+            if trump >= 0 and not (v >> np.uint64(trump)) & U1:
+                ruff += 1
+    return later, ruff
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def trick_context(legal, hand, state):
+    """What the trick-contract features read of the position, the same for every legal card of one decision.
+
+    Built once per decision (:func:`trick_fill` then fills each card's vector from it); a tuple of
+    plain values, so that it lives in registers: the play loops cannot allocate.  The counts that
+    depend on the suit led are kept for each suit (4 bits a suit), since a lead leads the card's own suit.
+    """
     contract = np.int64(state[S_CONTRACT])
-    rules = state[S_RULES:]
     me = np.int64(state[S_SEAT])
     t = np.int64(state[S_TRICK])
     k = np.int64(state[S_N_IN_TRICK])
     played = state[S_PLAYED]
     trump = np.int64(state[S_PARAM]) if contract == TRUMPS else -1
     unseen = ~hand & ~played & ((U1 << np.uint64(52)) - U1)
-    s, r = card // 13, card % 13
-    b = U1 << np.uint64(card)
-    in_suit = suit_bits(s)
     trick = U0
     for j in range(k):
         trick |= U1 << state[S_TRICK_CARDS + j]
+    win = np.int64(state[S_WIN_CARD]) if k > 0 else -1
+    led = np.int64(state[S_TRICK_CARDS]) // 13 if k > 0 else -1
+    # For each suit: the other seats void in it; the seats still to play void in it; of those, the ones that may ruff.
+    voids, later, ruff = 0, 0, 0
+    for s in range(4):
+        n = 0
+        for j in range(4):
+            if j != me and (state[S_VOIDS + j] >> np.uint64(s)) & U1:
+                n += 1
+        voids |= n << (4 * s)
+        if k == 0 or s == led:
+            n_later, n_ruff = _seat_counts(state, me, k, s, trump)
+            later |= n_later << (4 * s)
+            ruff |= n_ruff << (4 * s)
+    out_of_trumps = 0
+    my_trumps, out_trumps, trumps_gone = 0.0, 0.0, False
+    if trump >= 0:
+        out_of_trumps = (voids >> (4 * trump)) & 15
+        my_trumps = OVER13[popcount(hand & suit_bits(trump))]
+        out_trumps = OVER13[popcount(unseen & suit_bits(trump))]
+        trumps_gone = (unseen & suit_bits(trump)) == U0
+    declarer = np.int64(state[S_DECLARER]) == me
+    rules = state[S_RULES:]
+    # What the trick holds so far; and, in the contracts that count cards, the points still unseen in each suit.
+    trick_points = trick_value(contract, t, trick, rules)
+    unseen_points = (0.0, 0.0, 0.0, 0.0)
+    if _counts_cards(contract):
+        unseen_points = (np.float64(trick_value(contract, 0, unseen & suit_bits(0), rules)) / 10.0,
+                         np.float64(trick_value(contract, 0, unseen & suit_bits(1), rules)) / 10.0,
+                         np.float64(trick_value(contract, 0, unseen & suit_bits(2), rules)) / 10.0,
+                         np.float64(trick_value(contract, 0, unseen & suit_bits(3), rules)) / 10.0)
+    return (contract, t, k, trump, unseen, trick, win, led, voids, later, ruff, out_of_trumps, my_trumps, out_trumps,
+            trumps_gone, declarer, trick_points, unseen_points)
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def trick_fill(card, ctx, legal, hand, state, heuristic_card, out):
+    """Fill ``out`` (N_FEATURES) with the trick-contract features of playing ``card``, from the decision's
+    :func:`trick_context` ``ctx`` (slots: TRICK_FIELDS; every slot is written, the unused ones 0).
+
+    Each value is computed in float64 by the same expression as ever and rounded once where stored.
+    """
+    (contract, t, k, trump, unseen, trick, win, led_suit, voids, later_by_suit, ruff_by_suit, out_of_trumps,
+     my_trumps, out_trumps, trumps_gone, declarer, trick_points, unseen_points) = ctx
+    rules = state[S_RULES:]
+    s, r = card // 13, card % 13
+    b = U1 << np.uint64(card)
+    in_suit = suit_bits(s)
     wins = 1.0
     led = s
     if k > 0:
-        win = np.int64(state[S_WIN_CARD])
-        led = np.int64(state[S_TRICK_CARDS]) // 13
+        led = led_suit
         wins = 1.0 if beats(card, s, win, win // 13, contract, trump) else 0.0
     higher = unseen & in_suit & above(card)
     master = 1.0 if higher == U0 else 0.0
     sure = 0.0
     # Sure to win: last to play, or the master of its suit with no trump left to ruff it.
-    if wins > 0.0 and (k == 3 or master > 0.0 and (contract != TRUMPS or s == trump
-                                                    or (unseen & suit_bits(trump)) == U0)):
+    if wins > 0.0 and (k == 3 or master > 0.0 and (contract != TRUMPS or s == trump or trumps_gone)):
         sure = 1.0
-    take = np.float64(trick_value(contract, t, trick | b, rules)) / 10.0
-    own = _own_points(contract, card, rules) / 10.0
-    my_len = np.float64(popcount(hand & in_suit))
-    n_unseen = np.float64(popcount(unseen & in_suit))
+    # Its own points, and the trick's if it wins: where tricks count their cards, the trick's so far plus its own
+    # (the same whole numbers trick_value gives the trick with the card), else the trick's worth alone.
+    own_points = trick_value(contract, 0, b, rules) if _counts_cards(contract) else 0
+    take = np.float64(trick_points + own_points) / 10.0
+    own = np.float64(own_points) / 10.0
+    n_mine = popcount(hand & in_suit)
+    n_out = popcount(unseen & in_suit)
     lead = 1.0 if k == 0 else 0.0
-    voids = 0
-    for j in range(4):
-        if j != me and (state[S_VOIDS + j] >> np.uint64(s)) & U1:
-            voids += 1
+    n_voids = (voids >> (4 * s)) & 15
     my_lane = legal & in_suit
+    is_trump = 1.0 if s == trump else 0.0
+    off = 1.0 if k > 0 and s != led else 0.0
     out[T_HEURISTIC] = 1.0 if card == heuristic_card else 0.0
     out[T_WINS] = wins
     out[T_SURE] = sure
     out[T_WINS_TAKE] = wins * take
     out[T_SURE_TAKE] = sure * take
     out[T_OWN] = own
-    out[T_RANK] = r / 12.0
-    out[T_UNSEEN_HIGHER] = popcount(higher) / 12.0
-    out[T_UNSEEN_LOWER] = popcount(unseen & in_suit & below(card)) / 12.0
+    out[T_RANK] = OVER12[r]
+    out[T_UNSEEN_HIGHER] = OVER12[popcount(higher)]
+    out[T_UNSEEN_LOWER] = OVER12[popcount(unseen & in_suit & below(card))]
     out[T_MASTER] = master
-    out[T_MY_LENGTH] = my_len / 13.0
-    out[T_UNSEEN_IN_SUIT] = n_unseen / 13.0
-    out[T_SINGLETON] = 1.0 if my_len == 1.0 else 0.0
-    off = 1.0 if k > 0 and s != led else 0.0
+    out[T_MY_LENGTH] = OVER13[n_mine]
+    out[T_UNSEEN_IN_SUIT] = OVER13[n_out]
+    out[T_SINGLETON] = 1.0 if n_mine == 1 else 0.0
     out[T_OFF_SUIT] = off
     out[T_OFF_OWN] = off * own
-    out[T_LEAD_VOIDS] = lead * voids / 3.0
-    out[T_WINS_TRICK] = wins * t / 12.0
-    out[T_RANK_TRICK] = r * t / 144.0
-    out[T_TRUMP] = 1.0 if s == trump else 0.0
-    out[T_TRUMP_WINS] = out[T_TRUMP] * wins
+    out[T_LEAD_VOIDS] = OVER3[n_voids] if k == 0 else 0.0
+    out[T_WINS_TRICK] = OVER12[t] if wins > 0.0 else 0.0
+    out[T_RANK_TRICK] = OVER144[r * t]
+    out[T_TRUMP] = is_trump
+    out[T_TRUMP_WINS] = is_trump * wins
     out[T_KING_HEARTS] = 1.0 if contract == BARBU and card == KING_OF_HEARTS else 0.0
     out[T_LEAD_HEART_KH_OUT] = lead if contract == BARBU and s == HEARTS and (unseen & KH) else 0.0
-    out[T_PLACE_RANK] = k * r / 36.0
+    out[T_PLACE_RANK] = OVER36[k * r]
     out[T_LEAD_MASTER] = lead * master
-    out[T_MY_HIGHER] = popcount(hand & in_suit & above(card)) / 12.0
+    out[T_MY_HIGHER] = OVER12[popcount(hand & in_suit & above(card))]
     out[T_LOWEST_LEGAL] = 1.0 if card == lowest_bit(my_lane) else 0.0
     out[T_HIGHEST_LEGAL] = 1.0 if card == highest_bit(my_lane) else 0.0
-    out[T_DECLARER_TRUMP] = out[T_TRUMP] if np.int64(state[S_DECLARER]) == me else 0.0
-    out[T_LEAD_MY_LENGTH] = lead * my_len / 13.0
-    out[T_LEAD_UNSEEN] = lead * n_unseen / 13.0
-    later = 0  # the seats still to play to this trick that have shown out of its suit (or of this suit, leading)
-    for j in range(1, 4 - k):
-        if (state[S_VOIDS + ((me + j) & 3)] >> np.uint64(led)) & U1:
-            later += 1
-    out[T_LATER_VOID] = later / 3.0
+    out[T_DECLARER_TRUMP] = is_trump if declarer else 0.0
+    out[T_LEAD_MY_LENGTH] = OVER13[n_mine] if k == 0 else 0.0
+    out[T_LEAD_UNSEEN] = OVER13[n_out] if k == 0 else 0.0
+    # The seats still to play to this trick that have shown out of its suit (or of this suit, leading).
+    out[T_LATER_VOID] = OVER3[(later_by_suit >> (4 * led)) & 15]
     if trump >= 0:
-        my_trumps = popcount(hand & suit_bits(trump)) / 13.0
-        out_trumps = popcount(unseen & suit_bits(trump)) / 13.0
-        out[T_TRUMP_MY_TRUMPS] = out[T_TRUMP] * my_trumps
-        out[T_TRUMP_UNSEEN_TRUMPS] = out[T_TRUMP] * out_trumps
-        out[T_SIDE_LEAD_UNSEEN_TRUMPS] = lead * (1.0 - out[T_TRUMP]) * out_trumps
-    out[T_WINS_LATER] = wins * (3 - k) / 3.0
-    out[T_LATE_RANK] = r / 12.0 if t >= 10 else 0.0
+        out[T_TRUMP_MY_TRUMPS] = is_trump * my_trumps
+        out[T_TRUMP_UNSEEN_TRUMPS] = is_trump * out_trumps
+        out[T_SIDE_LEAD_UNSEEN_TRUMPS] = lead * (1.0 - is_trump) * out_trumps
+    else:
+        out[T_TRUMP_MY_TRUMPS] = 0.0
+        out[T_TRUMP_UNSEEN_TRUMPS] = 0.0
+        out[T_SIDE_LEAD_UNSEEN_TRUMPS] = 0.0
+    out[T_WINS_LATER] = OVER3[3 - k] if wins > 0.0 else 0.0
+    out[T_LATE_RANK] = OVER12[r] if t >= 10 else 0.0
     # My other cards of the suit above every unseen one of it: masters now and until the suit is led.
     top_unseen = unseen & in_suit
     mine_above = hand & in_suit & ~b
     if top_unseen:
         mine_above &= above(highest_bit(top_unseen))
-    out[T_MY_MASTERS] = popcount(mine_above) / 13.0
-    out[T_MY_LOWER] = popcount(hand & in_suit & below(card)) / 12.0
-    out[T_OFF_RANK] = off * r / 12.0
+    out[T_MY_MASTERS] = OVER13[popcount(mine_above)]
+    out[T_MY_LOWER] = OVER12[popcount(hand & in_suit & below(card))]
+    out[T_OFF_RANK] = OVER12[r] if off > 0.0 else 0.0
+    out[T_UNSEEN_POINTS] = unseen_points[s]
     if trump >= 0:
-        ruff = 0  # the seats still to play that have shown out of the suit but not out of trumps
-        for j in range(1, 4 - k):
-            v = state[S_VOIDS + ((me + j) & 3)]
-            if (v >> np.uint64(led)) & U1 and not (v >> np.uint64(trump)) & U1:
-                ruff += 1
-        out[T_MAY_RUFF] = ruff / 3.0
-        out_of_trumps = 0
-        for j in range(4):
-            if j != me and (state[S_VOIDS + j] >> np.uint64(trump)) & U1:
-                out_of_trumps += 1
-        out[T_TRUMP_OTHERS_OUT] = out[T_TRUMP] * out_of_trumps / 3.0
-    out[T_UNSEEN_POINTS] = np.float64(trick_value(contract, 0, unseen & in_suit, rules)) / 10.0 \
-        if contract != TRUMPS and contract != NO_TRICKS and contract != NO_LAST_TWO else 0.0
+        # The seats still to play that have shown out of the suit but not out of trumps; the others out of trumps.
+        out[T_MAY_RUFF] = OVER3[(ruff_by_suit >> (4 * led)) & 15]
+        out[T_TRUMP_OTHERS_OUT] = OVER3[out_of_trumps] if s == trump else 0.0
+    else:
+        out[T_MAY_RUFF] = 0.0
+        out[T_TRUMP_OTHERS_OUT] = 0.0
 
 
 @njit(cache=True, _nrt=False)
-def domino_card_features(card, legal, hand, state, heuristic_card, out):
-    """Fill ``out`` (N_FEATURES float32) with the Domino features of playing ``card`` (slots: DOMINO_FIELDS)."""
-    for i in range(N_FEATURES):
-        out[i] = 0.0
+def trick_card_features(card, legal, hand, state, heuristic_card, out):
+    """Fill ``out`` (N_FEATURES float32) with the trick-contract features of playing ``card`` (slots: TRICK_FIELDS)."""
+    trick_fill(card, trick_context(legal, hand, state), legal, hand, state, heuristic_card, out)
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def domino_context(hand, state):
+    """What the Domino features read of the position, the same for every legal card of one decision
+    (see :func:`trick_context`)."""
     me = np.int64(state[S_SEAT])
     start = np.int64(state[S_PARAM])
-    played = state[S_PLAYED]
     ace_low = state[S_RULES + R_DOMINO_ACE] == U1
-    unseen = ~hand & ~played & ((U1 << np.uint64(52)) - U1)
+    unseen = ~hand & ~state[S_PLAYED] & ((U1 << np.uint64(52)) - U1)
     passed = U0  # cards some other seat is known not to hold (a pass showed it)
     for j in range(4):
         if j != me:
             passed |= state[S_NOT_HELD + j]
+    start_place = (start + 1) % 13 if ace_low else start
+    return ace_low, unseen, passed, start_place
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def domino_fill(card, ctx, legal, hand, heuristic_card, out):
+    """Fill ``out`` (N_FEATURES) with the Domino features of playing ``card``, from the decision's
+    :func:`domino_context` ``ctx`` (slots: DOMINO_FIELDS; the rest of the vector 0)."""
+    ace_low, unseen, passed, start_place = ctx
     r = card % 13
     place = (r + 1) % 13 if ace_low else r
-    start_place = (start + 1) % 13 if ace_low else start
     up_beyond, down_beyond, up_next, down_next = _domino_sides(card, ace_low)
     if place == start_place:
         beyond, nxt, step_up = up_beyond | down_beyond, up_next | down_next, True
@@ -334,15 +411,22 @@ def domino_card_features(card, legal, hand, state, heuristic_card, out):
         gap = popcount(between & unseen)
     out[D_HEURISTIC] = 1.0 if card == heuristic_card else 0.0
     out[D_OPENS] = 1.0 if place == start_place else 0.0
-    out[D_MY_BEYOND] = popcount(mine_beyond) / 12.0
-    out[D_OTHERS_BEYOND] = popcount(beyond & unseen) / 12.0
+    out[D_MY_BEYOND] = OVER12[popcount(mine_beyond)]
+    out[D_OTHERS_BEYOND] = OVER12[popcount(beyond & unseen)]
     out[D_MY_NEXT] = 1.0 if nxt & hand else 0.0
     out[D_OTHERS_NEXT] = popcount(nxt & unseen)
-    out[D_DISTANCE] = abs(place - start_place) / 12.0
+    out[D_DISTANCE] = OVER12[abs(place - start_place)]
     out[D_UNLOCKS] = popcount(nxt & hand & ~legal)
-    out[D_GAP] = gap / 12.0
+    out[D_GAP] = OVER12[gap]
     out[D_COLUMN_END] = 1.0 if beyond == U0 else 0.0
-    out[D_MY_LENGTH] = popcount(hand & suit_bits(card // 13)) / 13.0
-    out[D_UNSEEN_IN_SUIT] = popcount(unseen & suit_bits(card // 13)) / 13.0
+    out[D_MY_LENGTH] = OVER13[popcount(hand & suit_bits(card // 13))]
+    out[D_UNSEEN_IN_SUIT] = OVER13[popcount(unseen & suit_bits(card // 13))]
     out[D_NEXT_PASSED] = 1.0 if nxt & unseen & passed else 0.0
+    for i in range(N_DOMINO_FEATURES, N_FEATURES):
+        out[i] = 0.0
 
+
+@njit(cache=True, _nrt=False)
+def domino_card_features(card, legal, hand, state, heuristic_card, out):
+    """Fill ``out`` (N_FEATURES float32) with the Domino features of playing ``card`` (slots: DOMINO_FIELDS)."""
+    domino_fill(card, domino_context(hand, state), legal, hand, heuristic_card, out)

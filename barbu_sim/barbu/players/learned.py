@@ -25,8 +25,9 @@ from ...core.jit import njit
 
 from ...core.bits import lowest_bit, popcount
 from ...core.fields import ArrayFields
-from .features import N_FEATURES, domino_card_features, trick_card_features
+from .features import N_FEATURES, domino_context, domino_fill, trick_context, trick_fill
 from .heuristic import heuristic_domino, heuristic_tricks
+from .vector_sums import LANES, add_scaled16, copy16
 from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, R_BEST_TOTAL
 from ..state import S_CONTRACT, S_RULES, STATE_SIZE
 
@@ -44,8 +45,10 @@ MODEL_ROW = ArrayFields([
 W_LINEAR, W_INPUT = MODEL_ROW.offset("linear"), MODEL_ROW.offset("input")
 W_BIAS, W_OUTPUT = MODEL_ROW.offset("bias"), MODEL_ROW.offset("output")
 MODEL_WIDTH = MODEL_ROW.size
-# The player's scratch space (float32 views), which the kernels give it in the state array after the fields
-# (barbu_sim.barbu.players.full_state): the features of one card, then the hidden units' sums.
+assert MAX_HIDDEN == 2 * LANES  # the units' sums run as two vector operations of LANES (predict)
+# The player's scratch space, which the kernels give it in the state array after the fields
+# (barbu_sim.barbu.players.full_state): the features of one card (N_FEATURES float32 in the first half of the
+# field, the slots of the nonzero ones as int32 in the second), then the hidden units' sums (float32).
 LEARNED_WORK = ArrayFields([("features", N_FEATURES), ("units", MAX_HIDDEN)])
 L_FEATURES, L_UNITS = LEARNED_WORK.offset("features"), LEARNED_WORK.offset("units")
 LEARNED_WORK_SIZE = LEARNED_WORK.size
@@ -57,26 +60,37 @@ LEARNED_UNVALIDATED = ("the learned player is not validated under best-total=low
 
 
 @njit(cache=True, _nrt=False)
-def predict(row, x, a):
-    """The value one contract's model row predicts for the feature vector ``x`` (``a``: MAX_HIDDEN scratch).
+def predict(row, x, a, nonzero):
+    """The value one contract's model row predicts for the feature vector ``x`` (``a``: MAX_HIDDEN float32 scratch,
+    ``nonzero``: N_FEATURES int32 scratch).
 
-    Only the card's nonzero features are read (most are 0), each adding its weights into every
-    hidden unit's sum in one loop over the units: the fastest of the layouts measured.
+    Only the card's nonzero features are read (most are 0), each adding its weights into the
+    hidden units' sums 16 at a time (:func:`add_scaled16`).  Every sum runs in float32 in the one
+    order the model defines (the features in slot order, then the units in order), so that a card's
+    value does not depend on how the loops are laid out.
     """
-    v = np.float32(0.0)
     n = np.int64(row[0])
-    for h in range(n):
-        a[h] = row[W_BIAS + h]
+    # The slots of the nonzero features, in order, listed without a branch: which of a card's features are 0
+    # changes from card to card, and a branch per feature would be mispredicted more than the sums cost.
+    nz = 0
     for i in range(N_FEATURES):
+        nonzero[nz] = i
+        nz += x[i] != np.float32(0.0)
+    copy16(a, 0, row, W_BIAS)  # the biases (past H, 0: the units past H have zero weights and stay 0)
+    copy16(a, LANES, row, W_BIAS + LANES)
+    v = np.float32(0.0)
+    for j in range(nz):
+        i = np.int64(nonzero[j])
         xi = x[i]
-        if xi != np.float32(0.0):
-            v += row[W_LINEAR + i] * xi
-            base = W_INPUT + i * MAX_HIDDEN
-            for h in range(n):
-                a[h] += row[base + h] * xi
+        v += row[W_LINEAR + i] * xi
+        add_scaled16(a, 0, row, W_INPUT + i * MAX_HIDDEN, xi)
+        if n > LANES:
+            add_scaled16(a, LANES, row, W_INPUT + i * MAX_HIDDEN + LANES, xi)
     for h in range(n):
-        if a[h] > np.float32(0.0):
-            v += row[W_OUTPUT + h] * a[h]
+        # A unit at or below 0 adds 0 (a select, not a branch): v is unchanged but for the sign of a zero,
+        # which no comparison of values sees.
+        ah = a[h]
+        v += row[W_OUTPUT + h] * (ah if ah > np.float32(0.0) else np.float32(0.0))
     return v
 
 
@@ -91,19 +105,29 @@ def learned_choose(legal, hand, state, rng, model, work_at):
     # float32 throughout: the network's sums run twice as wide in the vector units as in float64.
     x = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.float32)[:N_FEATURES]
     units = state[work_at + L_UNITS:work_at + L_UNITS + MAX_HIDDEN].view(np.float32)[:MAX_HIDDEN]
+    nonzero = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.int32)[N_FEATURES:]
     row = model[contract]
     best, best_v = -1, np.float32(-np.inf)
     m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - np.uint64(1)
-        if domino:
-            domino_card_features(c, legal, hand, state, heur, x)
-        else:
-            trick_card_features(c, legal, hand, state, heur, x)
-        v = predict(row, x, units)
-        if v > best_v:
-            best, best_v = c, v
+    # What belongs to the position is read once (the context); each card's vector is filled from it.
+    if domino:
+        dctx = domino_context(hand, state)
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            domino_fill(c, dctx, legal, hand, heur, x)
+            v = predict(row, x, units, nonzero)
+            if v > best_v:
+                best, best_v = c, v
+    else:
+        tctx = trick_context(legal, hand, state)
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            trick_fill(c, tctx, legal, hand, state, heur, x)
+            v = predict(row, x, units, nonzero)
+            if v > best_v:
+                best, best_v = c, v
     return best
 
 
