@@ -4,7 +4,7 @@ Rates are measured after compilation (compile and cache-load times are reported
 separately, from fresh processes), as the median of several repeats that
 alternate one thread and all threads, so the scaling is a paired ratio.  The
 pure-Python reference engine (tests/reference.py) is timed on a few deals per
-contract for the ratio.  The learned player, some 20 times slower than `heuristic`, is timed
+contract for the ratio.  The learned player, about 13 times slower than `heuristic`, is timed
 on a twentieth of `--deals` per call.  Writes results/bench.json and prints a Markdown table.
 
     python scripts/bench.py                 # the full benchmark (a few minutes)

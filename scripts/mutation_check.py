@@ -265,14 +265,12 @@ MUTATIONS = [
      "if False:", T_SHEET),
     # ---- the learned player's features
     ("features/later-seats-are-the-earlier-ones", FEATURES,
-     "if (state[S_VOIDS + ((me + j) & 3)] >> np.uint64(led)) & U1:",
-     "if (state[S_VOIDS + ((me - j) & 3)] >> np.uint64(led)) & U1:", T_FEATURES),
+     "v = state[S_VOIDS + ((me + j) & 3)]", "v = state[S_VOIDS + ((me - j) & 3)]", T_FEATURES),
     ("features/ruffers-one-seat-late", FEATURES, "v = state[S_VOIDS + ((me + j) & 3)]", "v = state[S_VOIDS + ((me + j + 1) & 3)]", T_FEATURES),
-    ("features/unseen-trumps-include-my-own", FEATURES, "out_trumps = popcount(unseen & suit_bits(trump))",
-     "out_trumps = popcount(~played & suit_bits(trump))", T_FEATURES),
+    ("features/unseen-trumps-include-my-own", FEATURES, "out_trumps = OVER13[popcount(unseen & suit_bits(trump))]",
+     "out_trumps = OVER13[popcount((unseen | hand) & suit_bits(trump))]", T_FEATURES),
     ("features/declarer-x-trump-for-the-others", FEATURES,
-     "out[T_DECLARER_TRUMP] = out[T_TRUMP] if np.int64(state[S_DECLARER]) == me",
-     "out[T_DECLARER_TRUMP] = out[T_TRUMP] if np.int64(state[S_DECLARER]) != me", T_FEATURES),
+     "declarer = np.int64(state[S_DECLARER]) == me", "declarer = np.int64(state[S_DECLARER]) != me", T_FEATURES),
     # ---- played-deal files
     ("playlog/index-lost-with-seed-0", PLAYLOG, "if deal.seed or deal.index:", "if deal.seed:", T_PLAYLOG),
     ("playlog/options-written-when-default", PLAYLOG, "if value != default.get(key):", "if value == default.get(key):", T_PLAYLOG),

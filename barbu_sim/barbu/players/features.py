@@ -53,72 +53,12 @@ from ..state import (
     S_VOIDS,
     S_WIN_CARD,
 )
+from .feature_slots import DOMINO_SLOTS, TRICK_SLOTS
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 KH = U1 << np.uint64(KING_OF_HEARTS)
 
-# The features, in the order the model reads them: (slot, what it says).  The order is the model's: a
-# change means retraining (tests/test_layouts.py pins it).  Each is one entry of the vector.
-TRICK_SLOTS = (
-    ("heuristic", "heuristic's card"),
-    ("wins", "wins the trick so far"),
-    ("sure", "sure to win the trick"),
-    ("wins_take", "points taken if it wins (/10)"),
-    ("sure_take", "points taken if sure to win (/10)"),
-    ("own", "its own points (/10)"),
-    ("rank", "rank (/12)"),
-    ("unseen_higher", "unseen higher in suit (/12)"),
-    ("unseen_lower", "unseen lower in suit (/12)"),
-    ("master", "master of its suit"),
-    ("my_length", "my length in suit (/13)"),
-    ("unseen_in_suit", "unseen in suit (/13)"),
-    ("singleton", "singleton"),
-    ("off_suit", "off the led suit"),
-    ("off_own", "off-suit x own points (/10)"),
-    ("lead_voids", "lead x others void in suit (/3)"),
-    ("wins_trick", "wins x trick number (/12)"),
-    ("rank_trick", "rank x trick number (/12)"),
-    ("trump", "trump"),
-    ("trump_wins", "trump x wins"),
-    ("king_hearts", "K of hearts"),
-    ("lead_heart_kh_out", "lead x heart with K of hearts out"),
-    ("place_rank", "place in trick x rank"),
-    ("lead_master", "lead x master"),
-    ("my_higher", "my higher cards in suit (/12)"),
-    ("lowest_legal", "lowest legal of its suit"),
-    ("highest_legal", "highest legal of its suit"),
-    ("declarer_trump", "declarer x trump"),
-    ("lead_my_length", "lead x my length in suit"),
-    ("lead_unseen", "lead x unseen in suit"),
-    ("later_void", "seats still to play void in the suit (/3)"),
-    ("trump_my_trumps", "trump x my trumps (/13)"),
-    ("trump_unseen_trumps", "trump x unseen trumps (/13)"),
-    ("side_lead_unseen_trumps", "side-suit lead x unseen trumps (/13)"),
-    ("wins_later", "wins x seats still to play (/3)"),
-    ("late_rank", "trick 11 on x rank"),
-    ("my_masters", "my masters left in suit (/13)"),
-    ("my_lower", "my lower cards in suit (/12)"),
-    ("off_rank", "off-suit x rank"),
-    ("unseen_points", "unseen points in suit (/10)"),
-    ("may_ruff", "seats still to play that may ruff (/3)"),
-    ("trump_others_out", "trump x others out of trumps (/3)"),
-)
-DOMINO_SLOTS = (
-    ("heuristic", "heuristic's card"),
-    ("opens", "opens a column"),
-    ("my_beyond", "my cards beyond it (/12)"),
-    ("others_beyond", "others' cards beyond it (/12)"),
-    ("my_next", "my next card"),
-    ("others_next", "others' next card"),
-    ("distance", "distance from the start rank (/12)"),
-    ("unlocks", "my cards it makes playable"),
-    ("gap", "others' cards before my next one (/12)"),
-    ("column_end", "end of its column"),
-    ("my_length", "my length in suit (/13)"),
-    ("unseen_in_suit", "unseen in suit (/13)"),
-    ("next_passed", "next card may be held by a seat that passed"),
-)
 TRICK_FIELDS = ArrayFields([(slot, 1) for slot, _ in TRICK_SLOTS])
 DOMINO_FIELDS = ArrayFields([(slot, 1) for slot, _ in DOMINO_SLOTS])
 TRICK_FEATURES = tuple(text for _, text in TRICK_SLOTS)
