@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.bits import popcount
+from ...core.cards import cards_of
 from ...core.rng import STREAM_REVIEW, stream_key
 from ..players.mc.layouts import W_VALUES, W_WEIGHTS
 from ..players.mc.params import MAX_DEPTH, MAX_SAMPLES, ROLLOUTS
@@ -262,7 +263,7 @@ def distinct(pos) -> tuple[list, dict]:
     from ..players.mc.player import distinct_cards
     legal = np.uint64(pos.legal())
     reps = int(distinct_cards(legal, np.uint64(pos.hands[pos.seat]), pos.state, np.int64(pos.contract)))
-    cards = [c for c in range(52) if int(legal) >> c & 1]
+    cards = cards_of(legal)
     rep_of = {}
     for c in cards:
         rep_of[c] = c if reps >> c & 1 else max(r for r in range(c // 13 * 13, c) if reps >> r & 1)

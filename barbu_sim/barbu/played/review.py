@@ -214,12 +214,12 @@ def review_json(review: Review) -> dict:
     """The review as plain data (what ``barbu-sim review --json`` prints: one per deal, the same for the same deal
     in any file).  A seat's accuracy over several deals is the mean of its ``seats[X].accuracy`` weighted by its
     ``seats[X].decisions``: the mean over all its decisions."""
-    from ...core.cards import RANK_NAMES, format_card
+    from ...core.cards import RANK_NAMES, cards_of, format_card
     deal = review.deal
 
     def view(d: Decision) -> dict:
         v = d.view
-        out = {"hand": [format_card(c) for c in _cards(v["hand"])], "out": [format_card(c) for c in _cards(v["out"])],
+        out = {"hand": [format_card(c) for c in cards_of(v["hand"])], "out": [format_card(c) for c in cards_of(v["out"])],
                "scores": {SEAT_LETTERS[s]: x for s, x in enumerate(v["scores"])}}
         if "trick" in v:
             out["trick"] = [{"seat": SEAT_LETTERS[s], "card": format_card(c)} for s, c in v["trick"]]
@@ -260,6 +260,3 @@ def review_json(review: Review) -> dict:
 def _round(x):
     return None if x is None else round(x, 1)
 
-
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(52) if mask >> c & 1]

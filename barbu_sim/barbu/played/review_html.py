@@ -22,7 +22,7 @@ import json
 import re
 from pathlib import Path
 
-from ...core.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, cards_of, parse_card
+from ...core.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, cards_of, parse_card
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES
 from ..rules.config import CONTRACT_TITLES, DOMINO, TRUMPS
 from ..state import PASS
@@ -90,7 +90,7 @@ def review_page_data(review: Review) -> dict:
     if deal.contract == TRUMPS:
         heading += f", trumps {SUIT_SYMBOLS[deal.param]}"
     elif deal.contract == DOMINO:
-        heading += f", dominoes from {RANK_LETTERS[pos.start].replace('T', '10')}"
+        heading += f", dominoes from {RANK_NAMES[pos.start]}"
     return {
         "title": deal.title, "heading": heading, "contract": data["contract"], "declarer": data["declarer"],
         "samples": data["samples"], "seed": data["seed"], "scores": data["scores"],
