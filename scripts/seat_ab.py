@@ -9,7 +9,11 @@ how each refinement of the ``mc`` player was measured against ``pimc`` (docs/str
     python scripts/seat_ab.py mc mc:endgame=0 -n 400 -c domino
     python scripts/seat_ab.py heuristic basic -n 2000 --opponents random
 
-Trumps is played with diamonds as trumps, Domino from the 7; seed 4242 by default.
+Trumps is played with diamonds as trumps, Domino from the 7; seed 4242 by default.  Under a rules
+preset (``--rules``, repeatable) where the lowest total wins, "A better by" is B - A.  How the
+learned player was checked under the presets that move the point values (docs/learned-player.md):
+
+    python scripts/seat_ab.py learned heuristic -n 4000 --seed 11 --rules positive-penalties --rules high-hearts-4 --rules last-two-12 --out results/learned_presets.json
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from barbu_sim.barbu.api import play_batch
-from barbu_sim.barbu.rules import CONTRACTS, DOMINO, TRUMPS, parse_contract
+from barbu_sim.barbu.rules import CONTRACTS, DOMINO, PRESETS, TRUMPS, parse_contract
 from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.core.seats import N_SEATS
 from barbu_sim.core.stats import summarize
@@ -31,14 +35,14 @@ from barbu_sim.core.stats import summarize
 PARAMS = {TRUMPS: 1, DOMINO: 5}  # diamonds as trumps, Domino from the 7 (rank index 5)
 
 
-def seat_means(player: str, opponents: str, contract: int, seed: int, deals: int) -> np.ndarray:
+def seat_means(player: str, opponents: str, contract: int, seed: int, deals: int, rules=None) -> np.ndarray:
     """Per deal, ``player``'s mean score over its four seats and the four declarers, among ``opponents``."""
     configs = [(contract, PARAMS.get(contract, 0), d) for d in range(N_SEATS)]
     total = np.zeros(deals)
     for seat in range(N_SEATS):
         line_up = [opponents] * N_SEATS
         line_up[seat] = player
-        scores, _ = play_batch(seed, 0, deals, configs, line_up)
+        scores, _ = play_batch(seed, 0, deals, configs, line_up, rules=rules)
         total += scores[:, :, seat].sum(axis=1)
     return total / (N_SEATS * N_SEATS)
 
@@ -51,6 +55,8 @@ def main(argv=None):
     ap.add_argument("-n", "--deals", type=int, default=150, help="deals per contract (default 150)")
     ap.add_argument("-c", "--contract", action="append", help="a contract (repeatable; default all seven)")
     ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--rules", action="append", help="a rules preset (repeatable; default: the rules as written); "
+                    "where the lowest total wins, 'A better by' is B - A")
     ap.add_argument("--out", help="also write the rows to this JSON file")
     args = ap.parse_args(argv)
     try:
@@ -59,20 +65,25 @@ def main(argv=None):
         contracts = [int(parse_contract(c)) for c in args.contract] if args.contract else list(range(len(CONTRACTS)))
         if args.deals < 2:
             raise ValueError("--deals must be at least 2")
+        presets = args.rules or ["default"]
+        for name in presets:
+            if name not in PRESETS:
+                raise ValueError(f"unknown rules preset {name!r} (one of: {', '.join(PRESETS)})")
     except ValueError as e:
         print(f"Error: {e}", file=sys.stderr)
         sys.exit(2)
     rows = []
-    for c in contracts:
+    for preset, c in ((p, c) for p in presets for c in contracts):
+        rules = PRESETS[preset]
         t0 = time.perf_counter()
-        a = seat_means(args.a, args.opponents, c, args.seed, args.deals)
-        b = seat_means(args.b, args.opponents, c, args.seed, args.deals)
-        d = summarize(a - b)
+        a = seat_means(args.a, args.opponents, c, args.seed, args.deals, rules)
+        b = seat_means(args.b, args.opponents, c, args.seed, args.deals, rules)
+        d = summarize((b - a) if rules.lower_is_better else (a - b))  # positive: A is better for the seat
         rows.append({"contract": CONTRACTS[c], "a": args.a, "b": args.b, "opponents": args.opponents,
-                     "deals": args.deals, "a_mean": float(a.mean()), "b_mean": float(b.mean()),
-                     "difference": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"],
+                     "rules": preset, "deals": args.deals, "a_mean": float(a.mean()), "b_mean": float(b.mean()),
+                     "a_better_by": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"],
                      "seconds": round(time.perf_counter() - t0, 1)})
-        print(f"{CONTRACTS[c]:<12} A {a.mean():+7.3f}  B {b.mean():+7.3f}  A-B {d['mean']:+.3f} "
+        print(f"{preset:<20} {CONTRACTS[c]:<12} A {a.mean():+7.3f}  B {b.mean():+7.3f}  A better by {d['mean']:+.3f} "
               f"({d['ci_low']:+.3f} .. {d['ci_high']:+.3f})", flush=True)
     if args.out:
         Path(args.out).write_text(json.dumps({"seed": args.seed, "rows": rows}, indent=2) + "\n")

@@ -33,6 +33,7 @@ from barbu_sim.barbu.rules.config import (
     NO_QUEENS,
     NO_TRICKS,
     PRESETS,
+    R_BEST_TOTAL,
     R_DOMINO_ACE,
     TRUMPS,
 )
@@ -78,7 +79,10 @@ def lowest(m):
 
 
 def points(contract, t, mask, state):
-    return int(trick_value(contract, t, np.uint64(mask), state[S_RULES:]))
+    """The points at the rules' values, signed so that more is better for the seat (turned over where the lowest
+    total wins)."""
+    sign = -1 if int(state[S_RULES + R_BEST_TOTAL]) == 1 else 1
+    return sign * int(trick_value(contract, t, np.uint64(mask), state[S_RULES:]))
 
 
 def trick_features(card, legal, hand, state, heur):
@@ -205,7 +209,7 @@ def _configs():
     for contract in range(7):
         yield contract, "default"
     for contract, preset in ((NO_HEARTS, "high-hearts-4"), (NO_LAST_TWO, "last-two-12"), (BARBU, "strict-barbu"),
-                             (TRUMPS, "overtrump"), (DOMINO, "domino-ace-low")):
+                             (TRUMPS, "overtrump"), (DOMINO, "domino-ace-low"), (NO_QUEENS, "positive-penalties")):
         yield contract, preset
 
 
@@ -230,6 +234,23 @@ def test_the_kernels_play_every_card_of_the_reference(contract, preset):
             pos.play(card)
         assert pos.scores.tolist() == result.scores.tolist()
     assert checked >= deals * 20
+
+
+@pytest.mark.parametrize("contract", range(7))
+def test_where_the_lowest_total_wins_learned_plays_the_default_games_cards(contract):
+    """positive-penalties is the default game with every sign turned over: the features read the points signed
+    for the seat, so the learned player plays the same cards, and every score is the default's turned over."""
+    lowest = PRESETS["positive-penalties"]
+    plays = 0
+    for i in range(25):
+        hands, declarer = random_deal(47, i), i % 4
+        param = i % 4 if contract == TRUMPS else i % 13 if contract == DOMINO else 0
+        default = play_deal(hands, contract, "learned", param=param, declarer=declarer, seed=47, index=i)
+        turned = play_deal(hands, contract, "learned", param=param, declarer=declarer, rules=lowest, seed=47, index=i)
+        assert turned.cards.tolist() == default.cards.tolist(), f"deal {i}"
+        assert turned.scores.tolist() == (-default.scores).tolist()
+        plays += len(default.cards)
+    assert plays >= 25 * 20  # Barbu stops when the K♥ falls
 
 
 @pytest.mark.parametrize("contract", range(7))
@@ -276,3 +297,19 @@ def test_the_kernels_network_gives_the_reference_values():
             compared += len(x)
             pos.play(cards_of(legal)[-1])
     assert compared >= 7 * 20
+
+
+def test_play_and_run_seat_learned_where_the_lowest_total_wins(tmp_path):
+    from cli_checks import invoke
+    result = invoke("play", "-c", "no-queens", "--strategy", "learned", "--rules", "positive-penalties", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    default = invoke("play", "-c", "no-queens", "--strategy", "learned", "--seed", "3")
+    def tricks(output):  # each trick's cards and winner (the points differ: their signs are turned over)
+        return [line.partition("+")[0].partition("-")[0] for line in output.splitlines()
+                if line.lstrip().startswith("Trick")]
+    assert len(tricks(result.output)) >= 5 and tricks(result.output) == tricks(default.output)
+    assert "-6" in default.output and "+6" in result.output
+    out = tmp_path / "run"
+    result = invoke("run", "-n", "40", "--seat-strategy", "N=learned", "--rules", "positive-penalties", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert (out / "manifest.json").exists()

@@ -217,7 +217,7 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     rules = rules or Rules()
     if contract == int(Contract.DOMINO) and rules.fixed_domino_start is not None:
         param = rules.fixed_domino_start  # domino-start=fixed:R: the rank the engine plays from
-    ids, fns, resolved = seat_strategies(strategies, rules)
+    ids, fns, resolved = seat_strategies(strategies)
     scores = np.zeros(4, np.int64)
     tricks = np.zeros(4, np.int64)
     rec_seat = np.zeros(MAX_ACTIONS, np.int8)
@@ -282,7 +282,7 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     key = _check_seed(seed)
     cfg = config_array(configs)
     rules = rules or Rules()
-    ids, fns, resolved = seat_strategies(strategies, rules)
+    ids, fns, resolved = seat_strategies(strategies)
     if _uses_mc(ids):
         chunk = 1  # an mc deal costs thousands of rollouts: threads claim deals one by one
     scores = np.zeros((n, len(cfg), 4), np.int16)
@@ -325,7 +325,7 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
             raise ValueError("each hand to evaluate must hold 13 cards")
     cfg = config_array(configs)
     rules = rules or Rules()
-    ids, fns, resolved = seat_strategies(strategies, rules)
+    ids, fns, resolved = seat_strategies(strategies)
     sums = np.zeros((len(fixed), len(cfg), 4), np.int64)
     squares = np.zeros_like(sums)
     errors = np.zeros(len(fixed), np.int64)

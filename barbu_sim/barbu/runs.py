@@ -29,7 +29,7 @@ from .analytics.schema import (
 )
 from .players.mc import player as mc_player
 from .players.ids import is_mc
-from .players.registry import USER, canonical_strategy, check_rules, resolve_strategy
+from .players.registry import USER, canonical_strategy, resolve_strategy
 
 MAX_DEALS = 100_000_000
 ROWS_PER_CHUNK = 2_000_000  # keeps a chunk's frame around 100 MB
@@ -91,7 +91,6 @@ class RunConfig:
         configs = [PlayConfig(c, choice, self.declarer) for c in map(parse_contract, contracts)
                    for choice in choices.get(c, [NO_CHOICE.get(c)])]
         the_rules = Rules(**{k.replace("-", "_"): v for k, v in self.rules.items()})
-        check_rules(self.strategies, the_rules)  # before a run directory is made
         # every option, so that a run written before an option existed compares equal on --resume
         derived = {"contracts": contracts, "_rules": the_rules, "rules": the_rules.to_dict(), "_configs": configs,
                    "strategies": [canonical_strategy(s) for s in self.strategies]}

@@ -161,7 +161,6 @@ def run(
     """
     from ..barbu.rules.config import CONTRACTS, parse_contract
     from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
-    from ..barbu.players.registry import check_rules
     from ..core.seats import parse_seat
     with run_errors("barbu-sim", out):
         check_run_flags(out, seed, resume, force)
@@ -180,7 +179,6 @@ def run(
             summary = run_simulation(out, resume=True, threads=threads, progress=progress, backend=where)
         else:
             config = RunConfig(**{"deals": 5_000_000, "contracts": list(CONTRACTS), **given})
-            check_rules(config.strategies, config.rules_obj)  # before the run's folder is made
             summary = run_simulation(out, config, force=force, threads=threads, progress=progress, backend=where)
     echo_run_done("barbu-sim", summary, "deals", where, resume)
 

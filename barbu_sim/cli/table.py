@@ -219,8 +219,6 @@ def table(
                                      bot_doubling, hint_samples, TableSettings.options_of(the_rules))
             contract_choices(int(parse_contract(contract)), trump, domino_rank)  # checked before play
             saved = []
-        from ..barbu.players.registry import check_rules
-        check_rules([b for s, b in enumerate(settings.bots) if s != settings.seat], settings.rules())
         session = Session(settings, settings.rules(), console, save)
         finished = session.play(saved)
     except KeyboardInterrupt:

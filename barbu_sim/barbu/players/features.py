@@ -36,6 +36,7 @@ from ..rules.config import (
     KING_OF_HEARTS,
     NO_HEARTS,
     NO_QUEENS,
+    R_BEST_TOTAL,
     R_DOMINO_ACE,
     TRUMPS,
 )
@@ -143,6 +144,15 @@ def _counts_cards(contract):
 
 
 @njit(inline="always", cache=True, _nrt=False)
+def points_sign(rules):
+    """+1 where the highest total wins, -1 where the lowest does (``best-total=lowest``): the features take the
+    point values times this sign, so that a positive number is good for the seat under every rule set (under
+    ``positive-penalties``, whose values are the defaults' with their signs turned over, the features are the
+    default rules' to the bit, and so are the plays)."""
+    return np.int64(-1) if rules[R_BEST_TOTAL] == U1 else np.int64(1)
+
+
+@njit(inline="always", cache=True, _nrt=False)
 def _seat_counts(state, me, k, led_or_suit, trump):
     """Of the seats still to play to this trick (after ``me``, ``k`` cards in it), those void in
     ``led_or_suit`` and, with trumps, those of them not void in trumps too (the seats that may ruff)."""
@@ -198,16 +208,17 @@ def trick_context(legal, hand, state):
         trumps_gone = (unseen & suit_bits(trump)) == U0
     declarer = np.int64(state[S_DECLARER]) == me
     rules = state[S_RULES:]
+    good = points_sign(rules)
     # What the trick holds so far; and, in the contracts that count cards, the points still unseen in each suit.
-    trick_points = trick_value(contract, t, trick, rules)
+    trick_points = good * trick_value(contract, t, trick, rules)
     unseen_points = (0.0, 0.0, 0.0, 0.0)
     if _counts_cards(contract):
-        unseen_points = (np.float64(trick_value(contract, 0, unseen & suit_bits(0), rules)) / 10.0,
-                         np.float64(trick_value(contract, 0, unseen & suit_bits(1), rules)) / 10.0,
-                         np.float64(trick_value(contract, 0, unseen & suit_bits(2), rules)) / 10.0,
-                         np.float64(trick_value(contract, 0, unseen & suit_bits(3), rules)) / 10.0)
+        unseen_points = (np.float64(good * trick_value(contract, 0, unseen & suit_bits(0), rules)) / 10.0,
+                         np.float64(good * trick_value(contract, 0, unseen & suit_bits(1), rules)) / 10.0,
+                         np.float64(good * trick_value(contract, 0, unseen & suit_bits(2), rules)) / 10.0,
+                         np.float64(good * trick_value(contract, 0, unseen & suit_bits(3), rules)) / 10.0)
     return (contract, t, k, trump, unseen, trick, win, led, voids, later, ruff, out_of_trumps, my_trumps, out_trumps,
-            trumps_gone, declarer, trick_points, unseen_points)
+            trumps_gone, declarer, trick_points, unseen_points, good)
 
 
 @njit(inline="always", cache=True, _nrt=False)
@@ -218,7 +229,7 @@ def trick_fill(card, ctx, legal, hand, state, heuristic_card, out):
     Each value is computed in float64 by the same expression as ever and rounded once where stored.
     """
     (contract, t, k, trump, unseen, trick, win, led_suit, voids, later_by_suit, ruff_by_suit, out_of_trumps,
-     my_trumps, out_trumps, trumps_gone, declarer, trick_points, unseen_points) = ctx
+     my_trumps, out_trumps, trumps_gone, declarer, trick_points, unseen_points, good) = ctx
     rules = state[S_RULES:]
     s, r = card // 13, card % 13
     b = U1 << np.uint64(card)
@@ -236,7 +247,7 @@ def trick_fill(card, ctx, legal, hand, state, heuristic_card, out):
         sure = 1.0
     # Its own points, and the trick's if it wins: where tricks count their cards, the trick's so far plus its own
     # (the same whole numbers trick_value gives the trick with the card), else the trick's worth alone.
-    own_points = trick_value(contract, 0, b, rules) if _counts_cards(contract) else 0
+    own_points = good * trick_value(contract, 0, b, rules) if _counts_cards(contract) else 0
     take = np.float64(trick_points + own_points) / 10.0
     own = np.float64(own_points) / 10.0
     n_mine = popcount(hand & in_suit)

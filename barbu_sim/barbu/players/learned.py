@@ -28,8 +28,8 @@ from ...core.fields import ArrayFields
 from .features import N_FEATURES, domino_context, domino_fill, trick_context, trick_fill
 from .heuristic import heuristic_domino, heuristic_tricks
 from .vector_sums import LANES, add_scaled16, copy16
-from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, R_BEST_TOTAL
-from ..state import S_CONTRACT, S_RULES, STATE_SIZE
+from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS
+from ..state import S_CONTRACT, STATE_SIZE
 
 MODEL_PATH = Path(__file__).with_name("models") / "learned.json"
 MAX_HIDDEN = 32
@@ -52,11 +52,6 @@ assert MAX_HIDDEN == 2 * LANES  # the units' sums run as two vector operations o
 LEARNED_WORK = ArrayFields([("features", N_FEATURES), ("units", MAX_HIDDEN)])
 L_FEATURES, L_UNITS = LEARNED_WORK.offset("features"), LEARNED_WORK.offset("units")
 LEARNED_WORK_SIZE = LEARNED_WORK.size
-# The rules it is refused on (strategies.check_rules; docs/learned-player.md, "Limits"): trained and measured where
-# the highest total wins, it reads the point values in force and, with their signs turned over, takes the penalties.
-LEARNED_UNVALIDATED = ("the learned player is not validated under best-total=lowest (as in preset positive-penalties): "
-                       "it was trained and measured where the highest total wins, and here it would play to take the "
-                       "penalties; choose another strategy for these rules (heuristic, or mc)")
 
 
 @njit(cache=True, _nrt=False)
@@ -228,9 +223,7 @@ def learned_func(legal, hand, state, rng):
 
     ``state``: the ``STATE_SIZE`` fields (as a plugin sees them) or more; the player reads the
     fields from a copy with its own scratch space after them, so the caller's array is never
-    written.  Refused (ValueError) where the lowest total wins: :data:`LEARNED_UNVALIDATED`.
+    written.
     """
-    if state[S_RULES + R_BEST_TOTAL]:
-        raise ValueError(LEARNED_UNVALIDATED)
     work = np.concatenate([np.asarray(state, np.uint64)[:STATE_SIZE], np.zeros(LEARNED_WORK_SIZE, np.uint64)])
     return learned_choose(np.uint64(legal), np.uint64(hand), work, rng, model_array(), STATE_SIZE)

@@ -21,12 +21,12 @@ from __future__ import annotations
 from ...core.strategies import Strategy, StrategyRegistry, lowest_strategy, random_strategy
 from .basic import basic_strategy
 from .heuristic import heuristic_strategy
-from .learned import LEARNED_UNVALIDATED, learned_func, model_id
+from .learned import learned_func, model_id
 from .mc.params import parse_mc
 from .ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM, USER
 
 __all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LEARNED", "LOWEST", "RANDOM", "REGISTRY", "USER", "canonical_strategy",
-           "check_rules", "resolve_strategy", "seat_strategies"]
+           "resolve_strategy", "seat_strategies"]
 
 BUILTINS: dict[str, Strategy] = {
     "random": Strategy("random", RANDOM, random_strategy),
@@ -71,28 +71,4 @@ REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy, "pimc": _pimc_s
 resolve_strategy = REGISTRY.resolve
 
 
-def check_rules(strategies, rules) -> None:
-    """Refuse a player on rules it has not been validated on: a one-line ValueError naming the player,
-    the option and what to play instead.
-
-    ``strategies``: one spec or four (as :func:`seat_strategies` takes them), or their resolved
-    :class:`Strategy`; ``rules``: a :class:`~barbu_sim.barbu.rules.Rules` (``None``: the defaults).
-    Today one case: ``learned`` where the lowest total wins (``best-total=lowest``, e.g. preset
-    ``positive-penalties``), on which it was neither trained nor measured and plays to take the
-    penalties (docs/learned-player.md).  Every Python path to the kernels goes through it
-    (:func:`seat_strategies` with the rules), and the CLI calls it before it writes anything.
-    """
-    if rules is None or not rules.lower_is_better:
-        return
-    if isinstance(strategies, (str, Strategy)) or hasattr(strategies, "py_func"):
-        strategies = [strategies]
-    for spec in strategies:
-        if resolve_strategy(spec).builtin_id == LEARNED:
-            raise ValueError(LEARNED_UNVALIDATED)
-
-
-def seat_strategies(strategies, rules=None):
-    """What the kernels take for one strategy or four (:meth:`StrategyRegistry.seat_strategies`), each
-    checked against ``rules`` (:func:`check_rules`) when they are given."""
-    check_rules(strategies, rules)  # before any function pointer is made
-    return REGISTRY.seat_strategies(strategies)
+seat_strategies = REGISTRY.seat_strategies
