@@ -134,8 +134,8 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
              *textwrap.wrap(bidding_text(rnd), WIDTH, subsequent_indent=" " * 7),
              ("Thrown in: eight passes, no card played, no score" if rnd.thrown_in
               else f"Scores: N+S {scores[0]}  E+W {scores[1]}" if scores else "Unfinished: the play stopped early"),
-             "Labels by loss: " + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS))
-             + f" points; a loss counts above {NOISE:g} standard errors.", ""]
+             f"Labels by loss (counted above {NOISE:g} standard errors): "
+             + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS)) + " points", ""]
     if calls:
         lines += bid_lines(calls, samples, play_samples, symbols) + [""]
     if decisions:
