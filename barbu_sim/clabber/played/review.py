@@ -137,7 +137,7 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
              f"Labels by loss (counted above {NOISE:g} standard errors): "
              + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS)) + " points", ""]
     if calls:
-        lines += bid_lines(calls, samples, play_samples, symbols) + [""]
+        lines += bid_lines(calls, samples, play_samples, symbols) + ([""] if decisions else [])
     if decisions:
         lines += ["mc's value of each legal card: the round score of the seat's team if it plays that card now,",
                   f"± standard error, over {samples} layouts of the unseen cards."]
