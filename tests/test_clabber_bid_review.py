@@ -8,7 +8,7 @@ from cli_checks import assert_clean_error, invoke
 
 from barbu_sim.clabber.api import play_dealt, play_round
 from barbu_sim.clabber.engine.deals import deal_around_into
-from barbu_sim.clabber.played.bid_review import call_options, call_values, review_bidding
+from barbu_sim.clabber.played.bid_review import BiddingReview, call_options, call_values, review_bidding
 from barbu_sim.clabber.played.review import LABELS, NOISE, format_clabber_review, review_round
 from barbu_sim.clabber.played.round_file import PASS, PLAY, format_round_log, parse_rounds, round_of
 from barbu_sim.core.rng import STREAM_CLABBER_BID_REVIEW, stream_key
@@ -91,7 +91,8 @@ def test_a_call_within_the_noise_carries_no_label():
         assert d.label == (next((n for n, low in LABELS if d.loss >= low), "") if d.counts else "")
     noisy = [d for d in calls if 0 < d.loss <= NOISE * d.loss_se]
     assert noisy and all(d.label == "" for d in noisy)
-    text = format_clabber_review(rnd, [], {s: 0 for s in range(4)}, 4, bids=(calls, {s: 0 for s in range(4)}, 2))
+    text = format_clabber_review(rnd, [], {s: 0 for s in range(4)}, 4, bids=BiddingReview(calls, {}, 4, 2))
+    assert "the rest bidding threshold and mc (samples=2)" in text
     assert text.count("within the noise") == len(noisy)
 
 
@@ -116,7 +117,7 @@ def test_review_shows_the_calls_and_counts_them(tmp_path):
         assert int(cells[1]) == sum(d.seat == seat for d in cards) + sum(d.seat == seat for d in bids)
         assert int(cells[2]) == sum(d.seat == seat for d in bids)
     data = json.loads(invoke("review", path, "--samples", 4, "--play-samples", 2, "--json").output)[0]
-    assert data["play_samples"] == 2 and len(data["bidding_decisions"]) == 6
+    assert data["play_samples"] == 2 and data["bidding_policy"] == "threshold" and len(data["bidding_decisions"]) == 6
     assert [c["made"] for c in data["bidding_decisions"]] == ["pass"] * 5 + ["H"]
     assert sum(s["bidding_decisions"] for s in data["seats"].values()) == 6
     assert data["bidding_decisions"][0]["estimates"][0]["value"] == pytest.approx(bids[0].estimates[0][1], abs=1e-3)

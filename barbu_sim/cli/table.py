@@ -140,15 +140,14 @@ def _is_clabber(text: str) -> bool:
 def _review_clabber(text: str, file: str, seats, samples: int, seed: int, as_json: bool, symbols: bool,
                     play_samples: int | None) -> None:
     """review for a Clabber round file: each call's options, then mc's value of every legal card."""
-    from ..clabber.played.bid_review import review_bidding
+    from ..clabber.played.bid_review import review_calls
     from ..clabber.played.review import clabber_review_json, format_clabber_review, review_round
     from ..clabber.played.round_file import parse_rounds
     from ..clabber.players.mc import DEFAULT_SAMPLES
     play_samples = play_samples or DEFAULT_SAMPLES
     rounds = parse_rounds(text, file, ValueError)
     done = [(r, *review_round(r, seats, samples=samples, seed=seed),
-             (*review_bidding(r, seats, samples=samples, seed=seed, play_samples=play_samples), play_samples))
-            for r in rounds]
+             review_calls(r, seats, samples=samples, seed=seed, play_samples=play_samples)) for r in rounds]
     if as_json:
         typer.echo(json.dumps([clabber_review_json(r, d, f, samples, b) for r, d, f, b in done], indent=1))
     else:

@@ -52,6 +52,25 @@ class BidDecision:
         return self.loss > 0 and self.loss > NOISE * self.loss_se
 
 
+@dataclass
+class BiddingReview:
+    """What the review of a round's calls shows: the reviewed calls, the forced calls per seat, and the
+    sizes and policy they were valued with."""
+
+    calls: list
+    forced: dict
+    samples: int
+    play_samples: int = DEFAULT_SAMPLES
+    bidding: str = DEFAULT_BIDDING
+
+
+def review_calls(rnd: PlayedRound, seats=None, samples: int = 100, seed: int = 0, play_samples: int = DEFAULT_SAMPLES,
+                 bidding: str = DEFAULT_BIDDING) -> BiddingReview:
+    """:func:`review_bidding` with its settings, as ``format_clabber_review`` and ``clabber_review_json`` take it."""
+    calls, forced = review_bidding(rnd, seats, samples, seed, play_samples, bidding)
+    return BiddingReview(calls, forced, samples, play_samples, bidding)
+
+
 def call_options(rnd: PlayedRound, call_no: int) -> list[int]:
     """The calls the rules allowed at call ``call_no`` of ``rnd`` (pass first)."""
     seat = rnd.bids[call_no][0]
@@ -124,14 +143,14 @@ def review_bidding(rnd: PlayedRound, seats=None, samples: int = 100, seed: int =
     return decisions, forced
 
 
-def bid_lines(decisions: list, samples: int, play_samples: int, symbols: bool = False) -> list[str]:
+def bid_lines(review: BiddingReview, symbols: bool = False) -> list[str]:
     """The reviewed calls as text, in the style of the card decisions."""
-    if not decisions:
+    if not review.calls:
         return []
     lines = ["Each call's value: the net round score (own team minus opponents) of the caller's team if it",
-             f"makes that call, the rest bidding {DEFAULT_BIDDING} and mc (samples={play_samples}) playing every seat,",
-             f"± standard error, over {samples} layouts of the unseen cards."]
-    for d in decisions:
+             f"makes that call, the rest bidding {review.bidding} and mc (samples={review.play_samples}) playing "
+             "every seat,", f"± standard error, over {review.samples} layouts of the unseen cards."]
+    for d in review.calls:
         said = {PASS: "passes", PLAY: "plays"}.get(d.call, f"names {option_name(d.call, symbols)}")
         head = f"{SEAT_NAMES[d.seat]:<5}  round {d.bid_round}  {said:<8}"
         best = option_name(d.estimates[0][0], symbols)

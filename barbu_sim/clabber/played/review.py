@@ -111,14 +111,14 @@ def bidding_text(rnd: PlayedRound) -> str:
 
 
 def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, samples: int, symbols: bool = False,
-                          bids: tuple | None = None) -> str:
+                          bids=None) -> str:
     """The review as text: the bidding, each reviewed call with every option's value, each card decision with
     every legal card's value, a summary per seat.
 
-    ``bids``: ``(calls, forced calls, play samples)`` of :func:`bid_review.review_bidding`, or None (no call reviewed).
+    ``bids``: the :class:`bid_review.BiddingReview` of the round's calls, or None (no call reviewed).
     """
     from .bid_review import bid_lines
-    calls, forced_calls, play_samples = bids if bids is not None else ([], {}, 0)
+    calls, forced_calls = (bids.calls, bids.forced) if bids is not None else ([], {})
 
     def wrap(cells):
         lines, line = [], ""
@@ -137,7 +137,7 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
              f"Labels by loss (counted above {NOISE:g} standard errors): "
              + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS)) + " points", ""]
     if calls:
-        lines += bid_lines(calls, samples, play_samples, symbols) + ([""] if decisions else [])
+        lines += bid_lines(bids, symbols) + ([""] if decisions else [])
     if decisions:
         lines += ["mc's value of each legal card: the round score of the seat's team if it plays that card now,",
                   f"± standard error, over {samples} layouts of the unseen cards."]
@@ -163,10 +163,10 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
     return "\n".join(lines)
 
 
-def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples: int, bids: tuple | None = None) -> dict:
+def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples: int, bids=None) -> dict:
     """The review for ``review --json``; ``bids`` as for :func:`format_clabber_review`."""
     from .bid_review import bid_json
-    calls, forced_calls, play_samples = bids if bids is not None else ([], {}, 0)
+    calls, forced_calls = (bids.calls, bids.forced) if bids is not None else ([], {})
     scores = rnd.scores()
 
     def seat_summary(s: int, n: int) -> dict:
@@ -179,7 +179,8 @@ def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples
     return {"game": "clabber", "dealer": SEAT_NAMES[rnd.dealer][0], "turned": format_card(rnd.turned),
             "bidding": [{"seat": SEAT_NAMES[s][0], "call": "play" if b == PLAY else "pass" if b < 0 else SUIT_LETTERS[b]}
                         for s, b in rnd.bids],
-            "samples": samples, "play_samples": play_samples or None, "noise_standard_errors": NOISE,
+            "samples": samples, "play_samples": bids.play_samples if bids else None,
+            "bidding_policy": bids.bidding if bids else None, "noise_standard_errors": NOISE,
             "labels": {name: low for name, low in LABELS},
             "thrown_in": rnd.thrown_in, "scores": None if scores is None else {"NS": scores[0], "EW": scores[1]},
             "bidding_decisions": bid_json(calls),
