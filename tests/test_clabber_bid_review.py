@@ -120,6 +120,7 @@ def test_review_shows_the_calls_and_counts_them(tmp_path):
     assert data["play_samples"] == 2 and data["bidding_policy"] == "threshold" and len(data["bidding_decisions"]) == 6
     assert [c["made"] for c in data["bidding_decisions"]] == ["pass"] * 5 + ["H"]
     assert sum(s["bidding_decisions"] for s in data["seats"].values()) == 6
+    assert sum(s["decisions"] for s in data["seats"].values()) == 6 + len(cards) == 6 + len(data["decisions"])
     assert data["bidding_decisions"][0]["estimates"][0]["value"] == pytest.approx(bids[0].estimates[0][1], abs=1e-3)
 
 

@@ -172,7 +172,7 @@ def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples
     def seat_summary(s: int, n: int) -> dict:
         mine = [d for d in decisions if d.seat == s]
         said = [c for c in calls if c.seat == s]
-        return {"decisions": len(mine), "bidding_decisions": len(said), "forced_plays": n,
+        return {"decisions": len(mine) + len(said), "bidding_decisions": len(said), "forced_plays": n,
                 "forced_calls": forced_calls.get(s, 0),
                 "points_lost": round(sum(d.loss for d in mine + said if d.counts), 3),
                 "points_lost_bidding": round(sum(c.loss for c in said if c.counts), 3)}
