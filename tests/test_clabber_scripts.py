@@ -28,3 +28,13 @@ def test_clabber_results_runs_tiny(tmp_path):
     assert findings["exact_meld_counts"]["seq5"]["count"] == 148
     assert (tmp_path / "results" / "accept-first-random" / "clabber_scores.json").exists()
     assert (tmp_path / "results" / "findings.md").exists()
+
+
+def test_clabber_bid_review_time_runs_tiny(tmp_path):
+    out = tmp_path / "time.json"
+    run_script("clabber_bid_review_time.py", "--rounds", "2", "--repeats", "2", "--samples", "4", "--play-samples", "2",
+               "--out", str(out))
+    data = json.loads(out.read_text())
+    assert len(data["rounds"]) == 2 and all(len(r["times_s"]) == 2 for r in data["rounds"])
+    assert all(r["options"] >= 2 * r["reviewed_calls"] > 0 for r in data["rounds"])
+    assert data["median_round_s"] > 0 and data["samples"] == 4 and data["play_samples"] == 2

@@ -29,6 +29,7 @@ def review(
     step: Annotated[bool, typer.Option("--step", help="Walk the deal decision by decision: Enter for the next, a card to see its value there, q to quit.")] = False,
     html: Annotated[Optional[str], typer.Option("--html", metavar="PAGE", help="Also write the review as one web page to share: the hands, the tricks and every decision, stepped through with the arrow keys; it opens from disk, no server. Several deals: PAGE-1.html, PAGE-2.html, ...")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --html page.")] = False,
+    play_samples: Annotated[Optional[int], typer.Option(metavar="N", help=f"Clabber rounds: the layouts each mc card player draws per decision when a bidding option is played out (1..{REVIEW_SAMPLES_MAX:,}; default 48, mc's).")] = None,
     symbols: SymbolsOpt = False,
 ):
     """Annotate a played deal card by card: what each legal card was worth, and where points were lost.
@@ -42,7 +43,9 @@ def review(
     mistake or blunder when it clears 4%, 10% or 25% of the contract's points by two
     standard errors. Each seat's accuracy is shown per hand and over the file. At each
     flagged decision the position is shown. A file with several deals (a table
-    session) is reviewed deal by deal.
+    session) is reviewed deal by deal. A Clabber round (game: clabber) is reviewed
+    call by call as well: every option of each bidding call, played out by mc from
+    the caller's view, with the same labels (docs/clabber.md#review).
 
     Examples:
 
@@ -55,6 +58,8 @@ def review(
       barbu-sim review deal.txt --seat S --samples 16 --step
 
       barbu-sim review deal.txt --seat S --samples 16 --html deal.html
+
+      barbu-sim clabber play --seed 3 --record round.txt && barbu-sim review round.txt --samples 8 --play-samples 8
     """
     from ..barbu.played.deal_file import PlaylogError, parse_playlog, read_record_base, read_record_text
     from ..barbu.played.estimate import Settings
@@ -65,6 +70,8 @@ def review(
         check_range(samples, "--samples", 2, REVIEW_SAMPLES_MAX)
         if max_samples is not None:
             check_range(max_samples, "--max-samples", samples, REVIEW_SAMPLES_MAX)
+        if play_samples is not None:
+            check_range(play_samples, "--play-samples", 1, REVIEW_SAMPLES_MAX)
         check_seed(seed)
         if step and as_json:
             raise ValueError("--step walks the review at the terminal: it does not go with --json")
@@ -75,8 +82,10 @@ def review(
         if _is_clabber(text):
             if step or html:
                 raise ValueError(f"{'--step' if step else '--html'} reviews Barbu deals; a Clabber round is reviewed without it")
-            _review_clabber(text, file, seats, samples, seed, as_json, symbols)
+            _review_clabber(text, file, seats, samples, seed, as_json, symbols, play_samples)
             return
+        if play_samples is not None:
+            raise ValueError("--play-samples plays out the bidding of a Clabber round; a Barbu deal has no bidding to review")
         deals = parse_playlog(text, file, base=read_record_base(file))
         pages = _html_pages(html, len(deals), force)
         settings = Settings(samples=samples, max_samples=max_samples)
@@ -128,16 +137,21 @@ def _is_clabber(text: str) -> bool:
     return is_clabber(text)
 
 
-def _review_clabber(text: str, file: str, seats, samples: int, seed: int, as_json: bool, symbols: bool) -> None:
-    """review for a Clabber round file: the bidding, then mc's value of every legal card."""
+def _review_clabber(text: str, file: str, seats, samples: int, seed: int, as_json: bool, symbols: bool,
+                    play_samples: int | None) -> None:
+    """review for a Clabber round file: each call's options, then mc's value of every legal card."""
+    from ..clabber.played.bid_review import review_calls
     from ..clabber.played.review import clabber_review_json, format_clabber_review, review_round
     from ..clabber.played.round_file import parse_rounds
+    from ..clabber.players.mc import DEFAULT_SAMPLES
+    play_samples = play_samples or DEFAULT_SAMPLES
     rounds = parse_rounds(text, file, ValueError)
-    done = [(r, *review_round(r, seats, samples=samples, seed=seed)) for r in rounds]
+    done = [(r, *review_round(r, seats, samples=samples, seed=seed),
+             review_calls(r, seats, samples=samples, seed=seed, play_samples=play_samples)) for r in rounds]
     if as_json:
-        typer.echo(json.dumps([clabber_review_json(r, d, f, samples) for r, d, f in done], indent=1))
+        typer.echo(json.dumps([clabber_review_json(r, d, f, samples, b) for r, d, f, b in done], indent=1))
     else:
-        typer.echo("\n\n".join(format_clabber_review(r, d, f, samples, symbols) for r, d, f in done))
+        typer.echo("\n\n".join(format_clabber_review(r, d, f, samples, symbols, b) for r, d, f, b in done))
 
 
 LENGTH_HELP = "deal (one deal), block (seven contracts: one declarer's block) or game (28 hands)"

@@ -28,8 +28,10 @@ ESTIMATES_S = {
     "clabber-sheet": 20,
     "clabber-dealt": 20,
     "clabber-eval": 20,
+    "clabber-bids": 20,
     "clabber-one-mc": 60,  # the Clabber engines with the mc card player (clabber play / run with an mc seat)
     "clabber-batch-mc": 75,
+    "clabber-bids-mc": 75,  # the review of a Clabber round's bidding: every option played out by mc
 }
 
 

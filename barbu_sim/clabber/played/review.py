@@ -1,4 +1,5 @@
-"""Reviewing a played Clabber round: the bidding, then mc's value of every legal card at each decision.
+"""Reviewing a played Clabber round: each call's options (:mod:`.bid_review`), then mc's value of every legal
+card at each decision.
 
 Each decision with more than one legal card is replayed from the table's view, as
 :mod:`mc_review` does (:func:`players.mc.replay_into`: the cards played, the turned card, the
@@ -8,11 +9,13 @@ only: the mean round score of the seat's team when it plays that card now and ev
 plays ``heuristic``.  Layout ``k`` is that estimator run on one layout keyed by ``k``, so every
 card is valued on the same layouts and the loss (best minus played) is a paired difference with
 its own standard error, as in the Barbu review.  Clabber's points run larger than Barbu's (a round
-is worth 162 card points and the melds), and so do its labels (:data:`LABELS`).
+is worth 162 card points and the melds), and so do its labels (:data:`LABELS`); the calls of the
+bidding get the same labels and noise rule.
 """
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,8 +110,16 @@ def bidding_text(rnd: PlayedRound) -> str:
     return f"Bidding (turned {format_card(rnd.turned)}): {calls}: {end}"
 
 
-def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, samples: int, symbols: bool = False) -> str:
-    """The review as text: the bidding, each decision with every legal card's value, a summary per seat."""
+def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, samples: int, symbols: bool = False,
+                          bids=None) -> str:
+    """The review as text: the bidding, each reviewed call with every option's value, each card decision with
+    every legal card's value, a summary per seat.
+
+    ``bids``: the :class:`bid_review.BiddingReview` of the round's calls, or None (no call reviewed).
+    """
+    from .bid_review import bid_lines
+    calls, forced_calls = (bids.calls, bids.forced) if bids is not None else ([], {})
+
     def wrap(cells):
         lines, line = [], ""
         for cell in cells:
@@ -120,12 +131,16 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
 
     scores = rnd.scores()
     lines = [f"Review: clabber, dealer {SEAT_NAMES[rnd.dealer]}" + (f" ({rnd.title})" if rnd.title else ""),
-             bidding_text(rnd)[:WIDTH],
-             "mc's value of each legal card: the round score of the seat's team if it plays that card now,",
-             f"± standard error, over {samples} layouts of the unseen cards; a loss counts above {NOISE:g} standard errors.",
-             "Labels by loss: " + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS)) + " points.",
+             *textwrap.wrap(bidding_text(rnd), WIDTH, subsequent_indent=" " * 7),
              ("Thrown in: eight passes, no card played, no score" if rnd.thrown_in
-              else f"Scores: N+S {scores[0]}  E+W {scores[1]}" if scores else "Unfinished: the play stopped early"), ""]
+              else f"Scores: N+S {scores[0]}  E+W {scores[1]}" if scores else "Unfinished: the play stopped early"),
+             f"Labels by loss (counted above {NOISE:g} standard errors): "
+             + ", ".join(f"{name} {low:g}+" for name, low in reversed(LABELS)) + " points", ""]
+    if calls:
+        lines += bid_lines(bids, symbols) + ([""] if decisions else [])
+    if decisions:
+        lines += ["mc's value of each legal card: the round score of the seat's team if it plays that card now,",
+                  f"± standard error, over {samples} layouts of the unseen cards."]
     for d in decisions:
         head = f"{SEAT_NAMES[d.seat]:<5}  trick {d.play_no // 4 + 1}  plays {format_card(d.card, symbols=symbols):>3}"
         if d.counts:
@@ -135,27 +150,43 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
             head += f"   ({format_card(d.estimates[0][0], symbols=symbols)} looks {d.loss:.1f} better: within the noise)"
         lines.append(head)
         lines += wrap([f"{format_card(c, symbols=symbols):>3} {m:6.1f}±{s:.1f}" for c, m, s in d.estimates])
-    lines += ["", f"{'seat':<6}{'decisions':>10}{'forced':>8}{'points lost':>13}"
+    lines += ["", f"{'seat':<6}{'decisions':>10}{'calls':>7}{'forced':>8}{'points lost':>13}"
               + "".join(f"{n:>14}" for n in ("inaccuracies", "mistakes", "blunders"))]
     for s in sorted(forced):
-        mine = [d for d in decisions if d.seat == s]
+        mine = [d for d in decisions if d.seat == s] + [c for c in calls if c.seat == s]
         lost = sum(d.loss for d in mine if d.counts)
         counts = [sum(1 for d in mine if d.label == n) for n in ("inaccuracy", "mistake", "blunder")]
-        lines.append(f"{SEAT_NAMES[s]:<6}{len(mine):>10}{forced[s]:>8}{lost:>13.1f}" + "".join(f"{c:>14}" for c in counts))
+        n_calls = sum(1 for c in calls if c.seat == s)
+        lines.append(f"{SEAT_NAMES[s]:<6}{len(mine):>10}{n_calls:>7}{forced[s] + forced_calls.get(s, 0):>8}{lost:>13.1f}"
+                     + "".join(f"{c:>14}" for c in counts))
+    lines.append("(decisions: the calls and the cards; forced: the calls and the plays with one option)")
     return "\n".join(lines)
 
 
-def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples: int) -> dict:
+def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples: int, bids=None) -> dict:
+    """The review for ``review --json``; ``bids`` as for :func:`format_clabber_review`."""
+    from .bid_review import bid_json
+    calls, forced_calls = (bids.calls, bids.forced) if bids is not None else ([], {})
     scores = rnd.scores()
+
+    def seat_summary(s: int, n: int) -> dict:
+        mine = [d for d in decisions if d.seat == s]
+        said = [c for c in calls if c.seat == s]
+        return {"decisions": len(mine) + len(said), "bidding_decisions": len(said), "forced_plays": n,
+                "forced_calls": forced_calls.get(s, 0),
+                "points_lost": round(sum(d.loss for d in mine + said if d.counts), 3),
+                "points_lost_bidding": round(sum(c.loss for c in said if c.counts), 3)}
     return {"game": "clabber", "dealer": SEAT_NAMES[rnd.dealer][0], "turned": format_card(rnd.turned),
             "bidding": [{"seat": SEAT_NAMES[s][0], "call": "play" if b == PLAY else "pass" if b < 0 else SUIT_LETTERS[b]}
                         for s, b in rnd.bids],
-            "samples": samples, "thrown_in": rnd.thrown_in, "scores": None if scores is None else {"NS": scores[0], "EW": scores[1]},
+            "samples": samples, "play_samples": bids.play_samples if bids else None,
+            "bidding_policy": bids.bidding if bids else None, "noise_standard_errors": NOISE,
+            "labels": {name: low for name, low in LABELS},
+            "thrown_in": rnd.thrown_in, "scores": None if scores is None else {"NS": scores[0], "EW": scores[1]},
+            "bidding_decisions": bid_json(calls),
             "decisions": [{"play": d.play_no + 1, "seat": SEAT_NAMES[d.seat][0], "card": format_card(d.card),
                            "best": format_card(d.estimates[0][0]), "loss": round(d.loss, 3),
                            "loss_se": round(d.loss_se, 3), "counts": d.counts, "label": d.label or None,
                            "estimates": [{"card": format_card(c), "value": round(m, 3), "se": round(s, 3)}
                                          for c, m, s in d.estimates]} for d in decisions],
-            "seats": {SEAT_NAMES[s][0]: {"decisions": sum(1 for d in decisions if d.seat == s), "forced_plays": n,
-                                         "points_lost": round(sum(d.loss for d in decisions if d.seat == s and d.counts), 3)}
-                      for s, n in forced.items()}}
+            "seats": {SEAT_NAMES[s][0]: seat_summary(s, n) for s, n in forced.items()}}
