@@ -271,6 +271,9 @@ MUTATIONS = [
      "out_trumps = OVER13[popcount((unseen | hand) & suit_bits(trump))]", T_FEATURES),
     ("features/declarer-x-trump-for-the-others", FEATURES,
      "declarer = np.int64(state[S_DECLARER]) == me", "declarer = np.int64(state[S_DECLARER]) != me", T_FEATURES),
+    ("features/points-unsigned-where-the-lowest-total-wins", FEATURES,
+     "return np.int64(-1) if rules[R_BEST_TOTAL] == U1 else np.int64(1)", "return np.int64(1)",
+     "tests/test_features_reference.py -k lowest_total"),
     # ---- played-deal files
     ("playlog/index-lost-with-seed-0", PLAYLOG, "if deal.seed or deal.index:", "if deal.seed:", T_PLAYLOG),
     ("playlog/options-written-when-default", PLAYLOG, "if value != default.get(key):", "if value == default.get(key):", T_PLAYLOG),

@@ -31,6 +31,23 @@ def _barbu_estimator():
     estimator_ready()
 
 
+def _barbu_bots():
+    """The built-in players called from Python on a position, as the table, the review and their tests call
+    them, and the learned player's one-card features, as the training data calls them."""
+    import numpy as np
+    from barbu_sim.barbu.engine.deals import random_deal
+    from barbu_sim.barbu.played.position import Position
+    from barbu_sim.barbu.played.table_deal import Bot
+    from barbu_sim.barbu.players.features import N_FEATURES, domino_card_features, trick_card_features
+    pos = Position(random_deal(0, 0), 0, 0, 0)
+    for spec in ("heuristic", "basic", "random", "lowest", "learned"):
+        Bot(spec).choose(pos)
+    legal, hand = np.uint64(pos.legal()), np.uint64(pos.hands[pos.seat])
+    card = np.int64(int(legal).bit_length() - 1)
+    for features in (trick_card_features, domino_card_features):
+        features(card, legal, hand, pos.state, card, np.zeros(N_FEATURES, np.float32))
+
+
 def _clabber(strategies):
     def run():
         from barbu_sim.clabber.api import play_games, play_round, play_rounds
@@ -43,7 +60,8 @@ def _clabber(strategies):
 # Two shares of about the same compile time (measured on 2 cores): mc's engines and estimator, the rest.
 SHARES = (
     (("barbu-mc", _barbu(["mc:samples=2", "heuristic", "heuristic", "heuristic"])),
-     ("barbu-estimator", _barbu_estimator)),
+     ("barbu-estimator", _barbu_estimator),
+     ("barbu-bots", _barbu_bots)),
     (("barbu-heuristic", _barbu("heuristic")),
      ("barbu-learned", _barbu("learned")),
      ("clabber-heuristic", _clabber("heuristic")),

@@ -22,10 +22,14 @@ from barbu_sim.core.rng import STREAM_PLAY, stream_key
 U1 = np.uint64(1)
 
 
-@njit
+@njit(cache=True)
 def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, index):
     """A whole deal played by :mod:`rollout` from the first card (``first_card=-1``: the rollout
-    player chooses it too), with the engine's random stream for the deal."""
+    player chooses it too), with the engine's random stream for the deal.
+
+    The rollouts are called with the very argument types mc's estimator gives them (``first_card``
+    and ``stop`` as int64 values, not literals), so that their compiled code is the estimator's,
+    loaded from numba's cache, and this test compiles only this small function."""
     state = new_state(rules)
     _reset_state(state, contract, param, declarer)
     state[S_SEAT] = declarer
@@ -34,10 +38,11 @@ def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, i
     rng[0] = stream_key(seed, index, STREAM_PLAY)
     hands = hands_in.copy()
     scores = np.zeros(4, np.int64)
+    first = np.int64(-1)
     if contract == DOMINO:
-        rollout_domino(hands, param, rules, sid, state, rng, -1, scores)
+        rollout_domino(hands, param, rules, sid, state, rng, first, scores)
     else:
-        rollout_tricks(hands, contract, param, rules, sid, state, rng, -1, scores)
+        rollout_tricks(hands, contract, param, rules, sid, state, rng, first, scores, np.int64(13))
     return scores
 
 
@@ -108,8 +113,9 @@ def test_what_a_play_shows_is_never_held(option):
     assert showed_a_void > 100
 
 
-@njit
+@njit(cache=True)
 def _layouts(hand, played, not_held, cards_left, n, seed):
+    # mc's own argument types (the seat as an int64 value), so that sample_layout loads from numba's cache
     state = np.zeros(STATE_SIZE, np.uint64)
     state[S_PLAYED] = played
     for j in range(4):
@@ -122,7 +128,7 @@ def _layouts(hand, played, not_held, cards_left, n, seed):
     allowed = np.empty(4, np.uint64)
     cap = np.empty(4, np.int64)
     for i in range(n):
-        sample_layout(rng, 0, hand, state, layout, allowed, cap)
+        sample_layout(rng, np.int64(0), hand, state, layout, allowed, cap)
         out[i] = layout
     return out
 

@@ -69,6 +69,25 @@ def test_seat_ab_runs_tiny(tmp_path):
                "no-tricks", "--out", str(out))
     rows = json.loads(out.read_text())["rows"]
     assert [r["contract"] for r in rows] == ["barbu", "no-tricks"]  # in the order asked
-    assert rows[1]["difference"] == 0.0  # heuristic plays No Tricks as basic does, deal for deal
-    assert rows[0]["ci_low"] < rows[0]["difference"] < rows[0]["ci_high"]
-    assert rows[0]["difference"] == pytest.approx(rows[0]["a_mean"] - rows[0]["b_mean"])
+    assert rows[1]["a_better_by"] == 0.0  # heuristic plays No Tricks as basic does, deal for deal
+    assert rows[0]["ci_low"] < rows[0]["a_better_by"] < rows[0]["ci_high"]
+    assert rows[0]["a_better_by"] == pytest.approx(rows[0]["a_mean"] - rows[0]["b_mean"])
+    assert {r["rules"] for r in rows} == {"default"}
+
+
+def test_seat_ab_counts_lower_as_better_where_the_lowest_total_wins(tmp_path):
+    out = tmp_path / "ab.json"
+    run_script("seat_ab.py", "heuristic", "random", "-n", "30", "-c", "no-queens", "--rules", "positive-penalties",
+               "--rules", "default", "--out", str(out))
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["rules"] for r in rows] == ["positive-penalties", "default"]
+    lowest, default = rows
+    assert lowest["a_better_by"] == pytest.approx(lowest["b_mean"] - lowest["a_mean"]) and lowest["a_better_by"] > 0
+    assert default["a_better_by"] == pytest.approx(lowest["a_better_by"])  # the same game, its signs turned over
+
+
+def test_seat_ab_refuses_an_unknown_preset_in_one_line():
+    done = subprocess.run([sys.executable, str(SCRIPTS / "seat_ab.py"), "heuristic", "basic", "--rules", "nope"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.strip().startswith("Error: unknown rules preset 'nope'")
+    assert len(done.stderr.strip().splitlines()) == 1
