@@ -12,7 +12,7 @@ own later calls included; then ``mc`` plays the round at every seat.  The value 
 team's round score minus the opponents' (what ``mc`` bidding and ``advise`` compare: a pass lets
 the opponents make trump and score).  Layout ``k`` is the same for every option, so the loss
 (best minus called) is a paired difference with its own standard error, and it is labelled as the
-card decisions are (:data:`review.LABELS`, counted above :data:`review.NOISE` standard errors).
+card decisions are (:mod:`labels`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ...core.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from ...core.rng import STREAM_CLABBER_BID_REVIEW as STREAM_BID_REVIEW, stream_key
 from ...core.seats import SEAT_NAMES
 from ..players.mc import DEFAULT_SAMPLES, MAX_SAMPLES
-from .review import LABELS, NOISE
+from .labels import beyond_noise, label_of
 from .round_file import PASS, PLAY, PlayedRound
 
 DEFAULT_BIDDING = "threshold"  # how the bidding goes on after a pass (the project's default policy)
@@ -49,7 +49,7 @@ class BidDecision:
 
     @property
     def counts(self) -> bool:
-        return self.loss > 0 and self.loss > NOISE * self.loss_se
+        return beyond_noise(self.loss, self.loss_se)
 
 
 @dataclass
@@ -138,7 +138,7 @@ def review_bidding(rnd: PlayedRound, seats=None, samples: int = 100, seed: int =
                             for j, o in enumerate(options)), key=lambda e: (-e[1], options.index(e[0])))
         diff = values[:, options.index(estimates[0][0])] - values[:, options.index(call)]
         d = BidDecision(i, seat, call, estimates, float(diff.mean()), float(diff.std(ddof=1) / root_n))
-        d.label = next((name for name, low in LABELS if d.loss >= low), "") if d.counts else ""
+        d.label = label_of(d.loss, d.loss_se)
         decisions.append(d)
     return decisions, forced
 

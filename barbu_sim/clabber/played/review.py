@@ -25,11 +25,10 @@ from ...core.seats import SEAT_NAMES
 from ...core.rng import STREAM_CLABBER_PLAY as STREAM_PLAY, STREAM_CLABBER_REVIEW as STREAM_REVIEW, stream_key
 from ..players.mc import MAX_SAMPLES, MC_WORK_SIZE, W_SUMS, mc_estimates, replay_into
 from ..players.rollout import legal_now, step
+from .labels import LABELS, NOISE, beyond_noise, label_of
 from .round_file import PLAY, PlayedRound, start_state
 from ..state import S_SEAT, STATE_ARRAY_SIZE
 
-NOISE = 2.0
-LABELS = (("blunder", 30.0), ("mistake", 15.0), ("inaccuracy", 5.0))
 WIDTH = 100
 
 
@@ -45,7 +44,7 @@ class ClabberDecision:
 
     @property
     def counts(self) -> bool:
-        return self.loss > 0 and self.loss > NOISE * self.loss_se
+        return beyond_noise(self.loss, self.loss_se)
 
 
 def layout_values(rnd: PlayedRound, n: int, samples: int, seed: int) -> tuple[int, int, np.ndarray]:
@@ -95,7 +94,7 @@ def review_round(rnd: PlayedRound, seats=None, samples: int = 100, seed: int = 0
                                     for c in cards), key=lambda e: (-e[1], e[0]))
                 diff = values[:, estimates[0][0]] - values[:, card]
                 d = ClabberDecision(i, seat, card, estimates, float(diff.mean()), float(diff.std(ddof=1) / root_n))
-                d.label = next((name for name, low in LABELS if d.loss >= low), "") if d.counts else ""
+                d.label = label_of(d.loss, d.loss_se)
                 decisions.append(d)
         step(state, hands, np.int64(card))
     return decisions, forced
