@@ -18,6 +18,7 @@ from barbu_sim.clabber.players.rollout import legal_now
 from barbu_sim.clabber.rules import Rules
 from barbu_sim.clabber.runs import seat_players
 from barbu_sim.clabber.state import STATE_ARRAY_SIZE
+from clabber_reference import team_melds as ref_team_melds
 from clabber_reference import PLAIN_ORDER, PLAIN_POINTS, TRUMP_ORDER, TRUMP_POINTS, legal_cards, rank, suit
 
 NINE, ACE = 7, 12
@@ -131,6 +132,10 @@ def reference_features(r, n, rules, heur):
     makers = maker % 2 == me % 2
     ahead = float(team_pts[me % 2] - team_pts[1 - me % 2])
     partner = me ^ 2
+    # the melds as far as the seat knows them: its own (its cards as dealt), the others' shown ones
+    seen = [{c for c in range(52) if int(r.hands[me]) >> c & 1} if j == me else shown[j] for j in range(4)]
+    m0, m1, _ = ref_team_melds(seen, trump, rules)
+    meld_margin = float((m0 - m1) if me % 2 == 0 else (m1 - m0))
     later = [(me + d) % 4 for d in range(1, 4 - k)]
     later_opps = [j for j in later if j % 2 != me % 2]
     opps = [me ^ 1, me ^ 3]
@@ -195,6 +200,13 @@ def reference_features(r, n, rules, heur):
             pool = {d for d in unseen if suit(d) == trump} or {d for d in unseen if suit(d) == lead_suit}
             best = master_of(pool, unseen, trump)
             x[F["partner_later_master"]] = best is not None and best in may[partner]
+        x[F["c_makers"]] = makers
+        x[F["c_margin"]] = (ahead + meld_margin) / 100.0
+        x[F["c_left"]] = (162 - team_pts[0] - team_pts[1]) / 162.0
+        x[F["c_trick"]] = t0 / 5.0
+        x[F["c_place"]] = k / 3.0
+        x[F["c_partner_wins"]] = k > 0 and win_seat == partner
+        x[F["c_trick_points"]] = trick_pts / 50.0
         rows.append(x)
     return legal, rows
 

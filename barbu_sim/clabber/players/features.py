@@ -22,13 +22,14 @@ import numpy as np
 
 from ...core.bits import lowest_bit, popcount
 from ...core.jit import njit
-from ..rules.config import DECK
+from ..rules.config import DECK, RULES_ARRAY_SIZE
+from ..rules.melds import hand_melds_ranked, meld_ranking
 from ..rules.play_rules import beaters, card_points, power_by_trump, suit_bits
 from ..state import (
-    S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TRICK, S_TRICK_CARDS, S_TRICK_POINTS, S_TRUMP,
+    S_MAKER, S_N_IN_TRICK, S_PLAYED, S_RULES, S_SEAT, S_TEAM_POINTS, S_TRICK, S_TRICK_CARDS, S_TRICK_POINTS, S_TRUMP,
     S_WIN_CARD, S_WIN_SEAT,
 )
-from .mc import K_NOT_HELD, K_SHOWN
+from .mc import K_NOT_HELD, K_PLAYED_BY, K_SHOWN
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -67,6 +68,14 @@ SLOTS = (
     ("partner_later_master", "partner still to play may hold the master of the trick"),
     ("makers_lead_trump", "leading a trump x my team made the trump"),
     ("ahead_wins", "wins x (my team's card points less theirs) (/162)"),
+    # The decision's context, the same for every card: the network's hidden units weigh the cards by it.
+    ("c_makers", "context: my team made the trump"),
+    ("c_margin", "context: my team's card points and known melds less theirs (/100)"),
+    ("c_left", "context: card points still to win, the last trick's 10 included (/162)"),
+    ("c_trick", "context: trick number (/5)"),
+    ("c_place", "context: cards already in the trick (/3)"),
+    ("c_partner_wins", "context: my partner wins the trick so far"),
+    ("c_trick_points", "context: the trick's points so far (/50)"),
 )
 N_FEATURES = len(SLOTS)
 FEATURE_NAMES = tuple(name for name, _ in SLOTS)
@@ -75,7 +84,8 @@ F = {name: i for i, name in enumerate(FEATURE_NAMES)}
  F_WINS_TAKE, F_SURE_TAKE, F_FEED_PARTNER, F_FEED_OPPONENT, F_LEAD_OPP_RUFF, F_LEAD_PARTNER_RUFF, F_LEAD_MASTER,
  F_LEAD_TRUMP_OPP_TRUMPS, F_TRUMP_MAKERS, F_TRUMP_UNSEEN, F_TRUMP_MINE, F_OPP_SHOWN_BEATER, F_LEAD_PARTNER_SHOWN_MASTER,
  F_OPP_VOID, F_LOWEST_LEGAL, F_HIGHEST_LEGAL, F_LATE_ORDER, F_TRICK_ORDER, F_LATER_THREATS, F_PARTNER_LATER_MASTER,
- F_MAKERS_LEAD_TRUMP, F_AHEAD_WINS) = range(N_FEATURES)
+ F_MAKERS_LEAD_TRUMP, F_AHEAD_WINS, F_C_MAKERS, F_C_MARGIN, F_C_LEFT, F_C_TRICK, F_C_PLACE, F_C_PARTNER_WINS,
+ F_C_TRICK_POINTS) = range(N_FEATURES)
 
 
 @njit(inline="always", cache=True)
@@ -96,6 +106,26 @@ def threatens(may, surely, card, led, trump):
     return (surely & suit_bits(led)) == U0 and (may & suit_bits(trump)) != U0
 
 
+@njit(inline="always", cache=True)
+def known_meld_margin(hand, state, know):
+    """My team's meld points less theirs, as far as the seat knows: its own melds (its cards as dealt), and
+    those the other seats have shown; only the team with the single highest meld scores."""
+    me = np.int64(state[S_SEAT])
+    trump = np.int64(state[S_TRUMP])
+    ranking = meld_ranking(state[S_RULES:S_RULES + RULES_ARRAY_SIZE])
+    p_me, k_me = hand_melds_ranked(hand | know[K_PLAYED_BY + me], trump, ranking)
+    p_pa, k_pa = hand_melds_ranked(know[K_SHOWN + (me ^ 2)], trump, ranking)
+    p_o1, k_o1 = hand_melds_ranked(know[K_SHOWN + (me ^ 1)], trump, ranking)
+    p_o3, k_o3 = hand_melds_ranked(know[K_SHOWN + (me ^ 3)], trump, ranking)
+    top_us = max(k_me, k_pa)
+    top_them = max(k_o1, k_o3)
+    if top_us > top_them:
+        return p_me + p_pa
+    if top_them > top_us:
+        return -(p_o1 + p_o3)
+    return 0
+
+
 @njit(cache=True, _nrt=False)
 def fill_features(legal, hand, state, know, heur, x):
     """Fill ``x`` (at least popcount(legal) rows of ``N_FEATURES`` float32) with one row per legal card,
@@ -113,7 +143,10 @@ def fill_features(legal, hand, state, know, heur, x):
     unseen = DECK & ~played & ~hand
     tb = suit_bits(trump)
     makers = (np.int64(state[S_MAKER]) & 1) == (me & 1)
-    ahead = np.float64(np.int64(state[S_TEAM_POINTS + (me & 1)]) - np.int64(state[S_TEAM_POINTS + 1 - (me & 1)]))
+    ours = np.int64(state[S_TEAM_POINTS + (me & 1)])
+    theirs = np.int64(state[S_TEAM_POINTS + 1 - (me & 1)])
+    ahead = np.float64(ours - theirs)
+    margin = np.float64(ours - theirs + known_meld_margin(hand, state, know))
     lead = k == 0
     led = np.int64(state[S_TRICK_CARDS]) // 13 if k > 0 else -1
     win_card = np.int64(state[S_WIN_CARD]) if k > 0 else -1
@@ -230,6 +263,13 @@ def fill_features(legal, hand, state, know, heur, x):
             # the partner may beat every card the trick holds or will hold from me: it may hold the
             # highest unseen contender (a trump if any is unseen, else the led suit's best)
             row[F_PARTNER_LATER_MASTER] = np.float32(1.0 if _may_hold_master(mp, unseen, lead_suit, trump) else 0.0)
+        row[F_C_MAKERS] = np.float32(1.0 if makers else 0.0)
+        row[F_C_MARGIN] = np.float32(margin / 100.0)
+        row[F_C_LEFT] = np.float32(np.float64(162 - ours - theirs) / 162.0)
+        row[F_C_TRICK] = np.float32(np.float64(trick) / 5.0)
+        row[F_C_PLACE] = np.float32(np.float64(k) / 3.0)
+        row[F_C_PARTNER_WINS] = np.float32(1.0 if k > 0 and win_seat == partner else 0.0)
+        row[F_C_TRICK_POINTS] = np.float32(trick_pts / 50.0)
         n += 1
     return n
 
