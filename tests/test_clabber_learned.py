@@ -207,6 +207,12 @@ def reference_features(r, n, rules, heur):
         x[F["c_place"]] = k / 3.0
         x[F["c_partner_wins"]] = k > 0 and win_seat == partner
         x[F["c_trick_points"]] = trick_pts / 50.0
+        x[F["c_my_trumps"]] = sum(suit(d) == trump for d in hand) / 6.0
+        x[F["c_unseen_trumps"]] = sum(suit(d) == trump for d in unseen) / 6.0
+        x[F["c_opp_trumps"]] = len(opp_trumps) / 6.0
+        x[F["c_partner_trumps"]] = sum(suit(d) == trump for d in may[partner]) / 6.0
+        x[F["c_top_trumps_out"]] = len({trump * 13 + 9, trump * 13 + NINE} & unseen) / 2.0
+        x[F["partner_may_beat"]] = bool(above & may[partner])
         rows.append(x)
     return legal, rows
 

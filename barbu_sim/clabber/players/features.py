@@ -22,7 +22,7 @@ import numpy as np
 
 from ...core.bits import lowest_bit, popcount
 from ...core.jit import njit
-from ..rules.config import DECK, RULES_ARRAY_SIZE
+from ..rules.config import DECK, JACK, NINE, RULES_ARRAY_SIZE
 from ..rules.melds import hand_melds_ranked, meld_ranking
 from ..rules.play_rules import beaters, card_points, power_by_trump, suit_bits
 from ..state import (
@@ -76,6 +76,12 @@ SLOTS = (
     ("c_place", "context: cards already in the trick (/3)"),
     ("c_partner_wins", "context: my partner wins the trick so far"),
     ("c_trick_points", "context: the trick's points so far (/50)"),
+    ("c_my_trumps", "context: my trumps (/6)"),
+    ("c_unseen_trumps", "context: unseen trumps (/6)"),
+    ("c_opp_trumps", "context: trumps the opponents may hold (/6)"),
+    ("c_partner_trumps", "context: trumps my partner may hold (/6)"),
+    ("c_top_trumps_out", "context: the jack and 9 of trumps unseen (/2)"),
+    ("partner_may_beat", "my partner may hold a card of its suit that beats it"),
 )
 N_FEATURES = len(SLOTS)
 FEATURE_NAMES = tuple(name for name, _ in SLOTS)
@@ -85,7 +91,8 @@ F = {name: i for i, name in enumerate(FEATURE_NAMES)}
  F_LEAD_TRUMP_OPP_TRUMPS, F_TRUMP_MAKERS, F_TRUMP_UNSEEN, F_TRUMP_MINE, F_OPP_SHOWN_BEATER, F_LEAD_PARTNER_SHOWN_MASTER,
  F_OPP_VOID, F_LOWEST_LEGAL, F_HIGHEST_LEGAL, F_LATE_ORDER, F_TRICK_ORDER, F_LATER_THREATS, F_PARTNER_LATER_MASTER,
  F_MAKERS_LEAD_TRUMP, F_AHEAD_WINS, F_C_MAKERS, F_C_MARGIN, F_C_LEFT, F_C_TRICK, F_C_PLACE, F_C_PARTNER_WINS,
- F_C_TRICK_POINTS) = range(N_FEATURES)
+ F_C_TRICK_POINTS, F_C_MY_TRUMPS, F_C_UNSEEN_TRUMPS, F_C_OPP_TRUMPS, F_C_PARTNER_TRUMPS, F_C_TOP_TRUMPS_OUT,
+ F_PARTNER_MAY_BEAT) = range(N_FEATURES)
 
 
 @njit(inline="always", cache=True)
@@ -148,6 +155,7 @@ def fill_features(legal, hand, state, know, heur, x):
     ahead = np.float64(ours - theirs)
     margin = np.float64(ours - theirs + known_meld_margin(hand, state, know))
     lead = k == 0
+    top_trumps = (U1 << np.uint64(13 * trump + JACK)) | (U1 << np.uint64(13 * trump + NINE))
     led = np.int64(state[S_TRICK_CARDS]) // 13 if k > 0 else -1
     win_card = np.int64(state[S_WIN_CARD]) if k > 0 else -1
     win_seat = np.int64(state[S_WIN_SEAT]) if k > 0 else -1
@@ -270,6 +278,12 @@ def fill_features(legal, hand, state, know, heur, x):
         row[F_C_PLACE] = np.float32(np.float64(k) / 3.0)
         row[F_C_PARTNER_WINS] = np.float32(1.0 if k > 0 and win_seat == partner else 0.0)
         row[F_C_TRICK_POINTS] = np.float32(trick_pts / 50.0)
+        row[F_C_MY_TRUMPS] = np.float32(popcount(hand & tb) / 6.0)
+        row[F_C_UNSEEN_TRUMPS] = np.float32(popcount(unseen & tb) / 6.0)
+        row[F_C_OPP_TRUMPS] = np.float32(popcount(opp_trumps) / 6.0)
+        row[F_C_PARTNER_TRUMPS] = np.float32(popcount(mp & tb) / 6.0)
+        row[F_C_TOP_TRUMPS_OUT] = np.float32(popcount(unseen & top_trumps) / 2.0)
+        row[F_PARTNER_MAY_BEAT] = np.float32(1.0 if (mp & above) != U0 else 0.0)
         n += 1
     return n
 
