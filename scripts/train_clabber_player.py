@@ -43,10 +43,12 @@ from barbu_sim.clabber.played.training_data import generate_chunk  # noqa: E402
 from barbu_sim.clabber.players.features import FEATURE_NAMES, N_FEATURES  # noqa: E402
 from barbu_sim.clabber.players.learned import MAX_HIDDEN, MODEL_PATH  # noqa: E402
 from barbu_sim.core.backends import make_backend  # noqa: E402
+from barbu_sim.core.fitting import fit, groups_of, regrets  # noqa: E402
 
 HOLD_OUT = 10  # rounds i with i % HOLD_OUT == 0 are held out
 DEFAULTS = {"seed": 2031, "samples": 96, "chunk": 2000}  # the data's settings, as config.json records them
 DEFAULT_ROUNDS = 100_000
+SCALE = 0.1  # the values are fitted in tenths of points: the network's initial weights suit that size
 
 
 class TrainError(ValueError):
@@ -147,90 +149,6 @@ def load(paths: list[Path]) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def groups_of(decision: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """0-based decision index of each row (a decision's rows are adjacent) and rows per decision."""
-    _, group, counts = np.unique(decision, return_inverse=True, return_counts=True)
-    return group, counts.astype(np.float64)
-
-
-def centred(values, group, counts):
-    return values - (np.bincount(group, values, len(counts)) / counts)[group]
-
-
-class Net:
-    """A linear part plus ``hidden`` rectified units, as learned.predict evaluates it."""
-
-    def __init__(self, hidden: int, rng: np.random.Generator):
-        self.w = np.zeros(N_FEATURES)
-        self.W1 = rng.normal(0, 0.3, (hidden, N_FEATURES))
-        self.b1 = np.full(hidden, 0.1)
-        self.w2 = rng.normal(0, 0.3, hidden)
-
-    def params(self):
-        return [self.w, self.W1, self.b1, self.w2]
-
-    def forward(self, x):
-        a = x @ self.W1.T + self.b1
-        h = np.maximum(a, 0.0)
-        return x @ self.w + h @ self.w2, a, h
-
-    def grads(self, x, g):
-        _, a, h = self.forward(x)
-        gh = np.outer(g, self.w2) * (a > 0)
-        return [x.T @ g, gh.T @ x, gh.sum(0), h.T @ g]
-
-    def to_json(self) -> dict:
-        out = {"w": self.w.round(6).tolist()}
-        if len(self.b1):
-            out.update(W1=self.W1.round(6).tolist(), b1=self.b1.round(6).tolist(), w2=self.w2.round(6).tolist())
-        return out
-
-
-def fit(x, y, group, counts, hidden: int, epochs: int, rng, l2: float = 1e-4, scale: float = 0.1) -> Net:
-    """Adam on the squared error of each card's value (times ``scale``) relative to its decision's mean."""
-    yc = centred(y * scale, group, counts)
-    net = Net(hidden, rng)
-    params = net.params()
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    n_dec, step, batch = len(counts), 0, 2048
-    for _ in range(epochs):
-        rank = rng.permutation(n_dec)[group]
-        order = np.argsort(rank, kind="stable")
-        xs, ys, gs = x[order], yc[order], rank[order]
-        starts = np.searchsorted(gs, np.arange(0, n_dec + batch, batch))
-        for b in range(len(starts) - 1):
-            lo, hi = starts[b], starts[b + 1]
-            if lo == hi:
-                break
-            xb, gb = xs[lo:hi], gs[lo:hi] - b * batch
-            pred = net.forward(xb)[0]
-            pc = pred - (np.bincount(gb, pred, batch) / np.maximum(np.bincount(gb, minlength=batch), 1))[gb]
-            g = 2.0 * (pc - ys[lo:hi]) / len(xb)
-            step += 1
-            lr = 3e-3 if step < 2000 else 1e-3
-            for p, gp, mm, vv in zip(params, net.grads(xb, g), m, v):
-                gp = gp + l2 * p
-                mm *= 0.9
-                mm += 0.1 * gp
-                vv *= 0.999
-                vv += 0.001 * gp * gp
-                p -= lr * (mm / (1 - 0.9 ** step)) / (np.sqrt(vv / (1 - 0.999 ** step)) + 1e-8)
-    return net
-
-
-def regrets(pred, y, group, counts, heur) -> tuple[float, float]:
-    """Mean points lost per decision against the best value: following ``pred``, and following the heuristic."""
-    order = np.lexsort((-pred, group))
-    first = np.r_[0, np.cumsum(counts.astype(np.int64))[:-1]]
-    chosen = y[order][first]
-    best = np.full(len(counts), -np.inf)
-    np.maximum.at(best, group, y)
-    h = np.full(len(counts), np.nan)
-    h[group[heur]] = y[heur]
-    return float(np.mean(best - chosen)), float(np.mean(best - h))
-
-
 def train(data: dict, hidden: int, epochs: int, seed: int) -> tuple[dict, list[dict]]:
     """The model's weights and the held-out report (makers, defenders, all)."""
     rng = np.random.default_rng(seed)
@@ -238,7 +156,7 @@ def train(data: dict, hidden: int, epochs: int, seed: int) -> tuple[dict, list[d
     x, y = data["x"].astype(np.float64), data["y"].astype(np.float64)
     g_tr, c_tr = groups_of(data["decision"][~held])
     started = time.perf_counter()
-    net = fit(x[~held], y[~held], g_tr, c_tr, hidden, epochs, rng)
+    net = fit(x[~held], y[~held] * SCALE, g_tr, c_tr, hidden, epochs, rng)
     print(f"  fitted on {len(c_tr):,} decisions in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     report = []
     for role, sel in (("makers", data["makers"]), ("defenders", ~data["makers"]), ("all", np.ones(len(y), bool))):
@@ -248,7 +166,7 @@ def train(data: dict, hidden: int, epochs: int, seed: int) -> tuple[dict, list[d
         model_r, heur_r = regrets(pred, y[s], g, c, x[s][:, 0] > 0.5)
         report.append({"role": role, "test_decisions": len(c), "heuristic_regret": round(heur_r, 4),
                        "model_regret": round(model_r, 4), "regret_removed": round(1 - model_r / heur_r, 3)})
-    return {**net.to_json(), "scale": 0.1}, report
+    return {**net.to_json(), "scale": SCALE}, report
 
 
 def main(argv=None):

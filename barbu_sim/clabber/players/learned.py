@@ -28,7 +28,7 @@ from .features import N_FEATURES, fill_features
 from .heuristic import heuristic_strategy
 
 MODEL_PATH = Path(__file__).with_name("models") / "learned.json"
-MAX_HIDDEN = 32
+MAX_HIDDEN = 64
 # The model array (float32): the number of hidden units, the linear weights, the units' biases and output
 # weights, then each feature's MAX_HIDDEN input weights.
 W_LINEAR = 1
