@@ -10,7 +10,8 @@ Markdown table.
 
     python scripts/clabber_bench.py                       # about two minutes
     python scripts/clabber_bench.py --rounds 20000 --repeats 1 --out /tmp/cb.json
-    python scripts/clabber_bench.py --strategies learned --rounds 200000 --repeats 5 --out results/clabber/bench-learned.json
+    python scripts/clabber_bench.py --strategies learned --rounds 200000 --repeats 5 \
+        --out results/clabber/bench-learned.json
 """
 
 from __future__ import annotations

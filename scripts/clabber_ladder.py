@@ -3,8 +3,8 @@ and as defenders.
 
 Every arm plays rounds ``0 .. N-1`` of one seed twice: once with every seat ``heuristic`` (the
 baseline) and once with the player (``--players``, default ``mc``) at North (``seat``) or at North and
-South (``team``), the other seats ``heuristic``.  Bidding is ``accept-first``, so the contract does not depend on the card
-play: the dealer's left makes with the turned suit, and the two plays of a deal differ only by
+South (``team``), the other seats ``heuristic``.  Bidding is ``accept-first``, so the contract does not depend
+on the card play: the dealer's left makes with the turned suit, and the two plays of a deal differ only by
 North-South's cards.  Dealer West puts North-South in as makers, dealer North as defenders.
 
 Each row gives the paired per-round differences (mc arm minus baseline) of North-South's round

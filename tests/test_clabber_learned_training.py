@@ -50,7 +50,8 @@ def test_train_reproducible_and_refusals(tmp_path, capsys):
     for p in sorted(data.glob("chunk-*.npz")):
         assert p.read_bytes() == (other / p.name).read_bytes()
     with pytest.raises(SystemExit, match="was made with --samples 4, not --samples 8"):
-        train_clabber_player.main([*common[:4], "--samples", "8", "--data", str(data), "--out", str(tmp_path / "d.json")])
+        train_clabber_player.main([*common[:4], "--samples", "8", "--data", str(data), "--out",
+                                   str(tmp_path / "d.json")])
     with pytest.raises(SystemExit, match="--rounds must be at least 1"):
         train_clabber_player.main(["--rounds", "0", "--data", str(data)])
 
