@@ -244,7 +244,7 @@ def _engine_view(r, n, rules):
     return state, hands, mcw
 
 
-CASES = [(Rules(), "accept-first", 40), (Rules(partner_excuse=True, meld_show="at-once"), "threshold:60", 20)]
+CASES = [(Rules(), "accept-first", 120), (Rules(partner_excuse=True, meld_show="at-once"), "threshold:60", 40)]
 
 
 @pytest.mark.parametrize("rules,bidding,rounds", CASES)
