@@ -14,8 +14,8 @@ Two steps, each reproducible from the seed:
    loses on average against mc's best card following the heuristic and following the model (in
    mc's own estimates).
 
-    python scripts/train_clabber_player.py                # 200,000 rounds, then the fit: about 15 minutes on 2 cores
-    python scripts/train_clabber_player.py --backend ray  # the data as Ray tasks (the same bytes): about 9 minutes
+    python scripts/train_clabber_player.py --backend ray  # 200,000 rounds as Ray tasks, then the fit: about 9 minutes
+    python scripts/train_clabber_player.py                # the same bytes, one chunk at a time: 15 to 20 minutes
     python scripts/train_clabber_player.py --rounds 400 --data /tmp/cl-data --out /tmp/model.json
     python scripts/train_clabber_player.py --fit-only     # refit on the data already made
 
