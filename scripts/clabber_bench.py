@@ -10,6 +10,8 @@ Markdown table.
 
     python scripts/clabber_bench.py                       # about two minutes
     python scripts/clabber_bench.py --rounds 20000 --repeats 1 --out /tmp/cb.json
+    python scripts/clabber_bench.py --strategies learned --rounds 200000 --repeats 5 \
+        --out results/clabber/bench-learned.json
 """
 
 from __future__ import annotations
@@ -70,16 +72,22 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per timed call")
     parser.add_argument("--repeats", type=int, default=11, help="timed calls per thread count")
+    parser.add_argument("--strategies", default=None,
+                        help="comma-separated strategies to time at all four seats, with accept-first bidding "
+                             "(default: random and heuristic with accept-first, heuristic with threshold)")
     parser.add_argument("--out", default=str(ROOT / "results" / "clabber" / "bench.json"))
     args = parser.parse_args(argv)
+    cases = CASES if args.strategies is None else \
+        tuple((s.strip(), "accept-first") for s in args.strategies.split(",") if s.strip())
     threads = numba.config.NUMBA_NUM_THREADS
     numba.set_num_threads(1)
     reference = reference_call()
     rows = [{"strategy": strategy, "bidding": bidding, **rates(strategy, bidding, args.rounds, args.repeats, threads,
-                                                               reference)} for strategy, bidding in CASES]
+                                                               reference)} for strategy, bidding in cases]
     data = {"package_version": __version__, "numba": numba.__version__, "machine": platform.processor() or
             platform.machine(), "cpu_count": threads, "rounds_per_call": args.rounds, "repeats": args.repeats,
-            "rows": rows}
+            "rows": rows, "command": " ".join(["python scripts/clabber_bench.py",
+                                                *(sys.argv[1:] if argv is None else argv)])}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(data, indent=2) + "\n")
     print(f"| strategy | bidding | rounds/s, 1 thread | rounds/s, {threads} threads | scaling | "

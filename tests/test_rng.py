@@ -18,7 +18,7 @@ def test_every_stream_has_its_own_key_but_the_one_shared_across_games():
     assert shared == {tuple(sorted(pair)) for pair in rng.CROSS_GAME}
     for a, b in rng.CROSS_GAME:  # allowed only between the two games, never inside one
         assert a.startswith("STREAM_CLABBER_") != b.startswith("STREAM_CLABBER_")
-    assert len(rng.STREAMS) == 15
+    assert len(rng.STREAMS) == 16
 
 
 def test_no_module_defines_a_stream_key_of_its_own():

@@ -22,7 +22,8 @@ from .players.mc import is_mc
 from .engine.play_loops import NOT_A_CARD, STRATEGY_RAISED
 from .rules.config import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
 from .state import S_SNAP_HAND, S_SNAP_LEGAL, S_SNAP_RNG, STATE_ARRAY_SIZE, STATE_SIZE
-from .players.registry import USER, seat_strategies
+from .players.learned import model_array
+from .players.registry import LEARNED, USER, seat_strategies
 
 
 class StrategyError(ValueError):
@@ -115,13 +116,24 @@ def uses_mc(ids: np.ndarray) -> bool:
 _MC_PROTO = np.zeros(1, np.uint64)  # the last argument that selects the engine with the mc player
 
 
+def uses_learned(ids: np.ndarray) -> bool:
+    """True when a seat plays learned: the kernels must then be the engine compiled with the learned player."""
+    return bool((np.asarray(ids) == LEARNED).any())
+
+
 def _engine(kernel, ids: np.ndarray):
     """``(compiled kernel, its last argument)`` of the engine the seats ``ids`` need.
 
     Every Clabber kernel ends with an argument that is None in the engine without the mc card
-    player and a uint64 array in the engine with it: numba compiles the two from one source, and
-    a command that plays no mc seat never compiles the mc player (see :mod:`barbu_sim.clabber.engine.play_loops`).
+    player, a uint64 array in the engine with it, and the learned player's model array (float32)
+    in the engine with the learned player (and mc): numba compiles the three from one source, and
+    a command that plays neither never compiles them (see :mod:`barbu_sim.clabber.engine.play_loops`).
+    The weights reach the kernels as that argument: a new model needs no recompiling.
     """
+    if uses_learned(ids):
+        args = kernel.args[:-1] + (types.float32[::1],)
+        return ensure_compiled(kernel.dispatcher, args, f"{kernel.what} with the learned player",
+                               f"{kernel.estimate_key}-learned"), model_array()
     if not uses_mc(ids):
         return kernel.compiled(), None
     args = kernel.args[:-1] + (types.uint64[::1],)

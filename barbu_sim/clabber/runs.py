@@ -29,7 +29,8 @@ from .analytics.schema import (
 )
 from .players.bidding import ACCEPT_FIRST, POLICIES, RANDOM, parse_bidding
 from .players.mc import is_mc
-from .players.registry import USER, resolve_strategy
+from .players import learned as learned_play
+from .players.registry import LEARNED, USER, resolve_strategy
 
 MAX_ROUNDS = 1_000_000_000
 CHUNK_ROUNDS = 1_000_000
@@ -71,8 +72,9 @@ class RunConfig:
 def _player_code(spec) -> str:
     """The code stamp of a card player: its module and the package modules it imports, or a plugin's files."""
     strategy = resolve_strategy(spec)
-    return player_stamp(spec, strategy, user_id=USER,
-                        player_file=mc_play.__file__ if is_mc(strategy.builtin_id) else None)
+    player_file = mc_play.__file__ if is_mc(strategy.builtin_id) else learned_play.__file__ \
+        if strategy.builtin_id == LEARNED else None
+    return player_stamp(spec, strategy, user_id=USER, player_file=player_file)
 
 
 def _bidding_name(spec: str) -> str:

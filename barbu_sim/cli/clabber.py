@@ -29,8 +29,9 @@ clabber_app = Typer(help="""Clabber, the 24-card partnership game: play, simulat
                           no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 app.add_typer(clabber_app, name="clabber")
 
-STRATEGY_CHOICES = (f"{', '.join(CLABBER_STRATEGIES)}, mc[:samples=N] (Monte Carlo card play: N layouts of the "
-                    f"unseen cards per decision, each card rolled out with heuristic; slow), {PLUGIN_SPECS}")
+STRATEGY_CHOICES = (f"{', '.join(CLABBER_STRATEGIES)}, learned (a small network fitted to mc's values: near "
+                    "heuristic's speed), mc[:samples=N] (Monte Carlo card play: N layouts of the unseen cards per "
+                    f"decision, each card rolled out with heuristic; slow), {PLUGIN_SPECS}")
 BIDDING_CHOICES = ", ".join(CLABBER_BIDDING)
 StrategyOpt = Annotated[str, typer.Option(metavar="NAME", help=f"Play strategy for every seat: {STRATEGY_CHOICES}.")]
 SeatStrategyOpt = Annotated[Optional[list[str]], typer.Option(metavar="SEAT=NAME", help="Play strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")]

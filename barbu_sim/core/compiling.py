@@ -31,7 +31,11 @@ ESTIMATES_S = {
     "clabber-bids": 20,
     "clabber-one-mc": 60,  # the Clabber engines with the mc card player (clabber play / run with an mc seat)
     "clabber-batch-mc": 75,
-    "clabber-bids-mc": 75,  # the review of a Clabber round's bidding: every option played out by mc
+    "clabber-bids-mc": 75,
+    "clabber-one-learned": 75,  # the Clabber engines with the learned player (and mc)
+    "clabber-batch-learned": 90,
+    "clabber-games-learned": 90,
+    "clabber-dealt-learned": 75,  # the review of a Clabber round's bidding: every option played out by mc
 }
 
 

@@ -37,6 +37,7 @@ STREAMS: dict[str, int] = {
     "STREAM_CLABBER_MC": 0x1F83D9ABFB41BD6C,  # the layouts of one mc decision
     "STREAM_CLABBER_REVIEW": 0x2F1B6A0C5D93E847,  # the layouts of a Clabber review
     "STREAM_CLABBER_BID_REVIEW": 0x8C3D37C819544DA2,  # the layouts of a Clabber review's bidding calls
+    "STREAM_CLABBER_LEARN": 0xA45871D506AE587E,  # the Clabber learned player's training rounds: draws and layouts
 }
 # One key shared by streams of two games, kept because changing either would change what rests on it
 # (the learned player's training data; every Clabber figure): no result draws from both games.
@@ -57,6 +58,7 @@ STREAM_CLABBER_EVAL = np.uint64(STREAMS["STREAM_CLABBER_EVAL"])
 STREAM_CLABBER_MC = np.uint64(STREAMS["STREAM_CLABBER_MC"])
 STREAM_CLABBER_REVIEW = np.uint64(STREAMS["STREAM_CLABBER_REVIEW"])
 STREAM_CLABBER_BID_REVIEW = np.uint64(STREAMS["STREAM_CLABBER_BID_REVIEW"])
+STREAM_CLABBER_LEARN = np.uint64(STREAMS["STREAM_CLABBER_LEARN"])
 
 
 @njit(cache=True)

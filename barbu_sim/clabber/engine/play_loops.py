@@ -21,7 +21,9 @@ from ..state import (
     S_DEALER, S_SNAP_HAND, S_TURNED, S_SNAP_LEGAL, S_SNAP_RNG, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TEAM_POINTS, S_TOP_TRUMP, S_TRICK, S_TRICK_CARDS,
     S_TRICK_POINTS, S_TRUMP, S_WIN_CARD, S_WIN_SEAT,
 )
-from ..players.registry import HEURISTIC, RANDOM
+from ..players.features import N_FEATURES
+from ..players.learned import MAX_HIDDEN, MAX_LEGAL, learned_choose
+from ..players.registry import HEURISTIC, LEARNED, RANDOM
 
 NOT_A_CARD = 52  # in an error code: the strategy returned a value that is not a card
 STRATEGY_RAISED = 53  # in an error code: the strategy raised an exception
@@ -35,15 +37,35 @@ U1 = np.uint64(1)
 # the engine with it.  The functions below are resolved by that type when a kernel compiles, so
 # the engine without mc (every command that plays no mc seat) never compiles the mc player.
 
+# A third engine holds the learned player (and mc): its kernels' last argument is the learned player's model
+# array (float32), and its ``mcw`` a tuple: the mc array (the table's knowledge, which the learned player's
+# features read, and mc's scratch space), the model, and the learned player's scratch space.
+
 def mc_work(proto):
-    """A fresh mc knowledge array when ``proto`` is an array (the engine with mc), else None."""
+    """A fresh mc knowledge array when ``proto`` is a uint64 array (the engine with mc); the tuple of the
+    engine with the learned player when it is the model array (float32); else None."""
 
 
 @overload(mc_work)
 def _mc_work_impl(proto):
     if isinstance(proto, types.NoneType):
         return lambda proto: None
+    if isinstance(proto, types.Array) and proto.dtype == types.float32:
+        return lambda proto: (np.zeros(MC_WORK_SIZE, np.uint64), proto, np.zeros((MAX_LEGAL, N_FEATURES), np.float32),
+                              np.zeros(MAX_HIDDEN, np.float32))
     return lambda proto: np.zeros(MC_WORK_SIZE, np.uint64)
+
+
+def _learned_card(mcw, legal, hand, state, rng):
+    """The learned player's card; in an engine without it (mc bidding's sample plays) a learned seat plays
+    heuristic."""
+
+
+@overload(_learned_card)
+def _learned_card_impl(mcw, legal, hand, state, rng):
+    if isinstance(mcw, types.BaseTuple):
+        return lambda mcw, legal, hand, state, rng: learned_choose(legal, hand, state, mcw[0], mcw[1], mcw[2], mcw[3])
+    return lambda mcw, legal, hand, state, rng: heuristic_strategy(legal, hand, state, rng)
 
 
 def _mc_card(mcw, sid, legal, hand, state, rng):
@@ -54,6 +76,8 @@ def _mc_card(mcw, sid, legal, hand, state, rng):
 def _mc_card_impl(mcw, sid, legal, hand, state, rng):
     if isinstance(mcw, types.NoneType):
         return lambda mcw, sid, legal, hand, state, rng: heuristic_strategy(legal, hand, state, rng)
+    if isinstance(mcw, types.BaseTuple):
+        return lambda mcw, sid, legal, hand, state, rng: mc_choose(sid, legal, hand, state, mcw[0])
     return lambda mcw, sid, legal, hand, state, rng: mc_choose(sid, legal, hand, state, mcw)
 
 
@@ -65,6 +89,8 @@ def _mc_begin(mcw, dealer, turned, root):
 def _mc_begin_impl(mcw, dealer, turned, root):
     if isinstance(mcw, types.NoneType):
         return lambda mcw, dealer, turned, root: None
+    if isinstance(mcw, types.BaseTuple):
+        return lambda mcw, dealer, turned, root: begin(mcw[0], dealer, turned, root)
     return lambda mcw, dealer, turned, root: begin(mcw, dealer, turned, root)
 
 
@@ -76,6 +102,8 @@ def _mc_show_all_melds(mcw, dealt):
 def _mc_show_all_melds_impl(mcw, dealt):
     if isinstance(mcw, types.NoneType):
         return lambda mcw, dealt: None
+    if isinstance(mcw, types.BaseTuple):
+        return lambda mcw, dealt: show_all_melds(mcw[0], dealt)
     return lambda mcw, dealt: show_all_melds(mcw, dealt)
 
 
@@ -87,6 +115,11 @@ def _mc_observe(mcw, seat, card, hand, k, led, trump, top_trump, excused, played
 def _mc_observe_impl(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick):
     if isinstance(mcw, types.NoneType):
         return lambda mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick: None
+
+    if isinstance(mcw, types.BaseTuple):
+        def impl_tuple(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick):
+            observe(mcw[0], seat, card, hand, k, led, trump, top_trump, excused, played, trick)
+        return impl_tuple
 
     def impl(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick):
         observe(mcw, seat, card, hand, k, led, trump, top_trump, excused, played, trick)
@@ -101,6 +134,8 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, mcw):
         return random_strategy(legal, hand, state, rng)
     if is_mc(sid):  # the samples in the higher bits (players.mc.MC_ID)
         return _mc_card(mcw, sid, legal, hand, state, rng)
+    if sid == LEARNED:
+        return _learned_card(mcw, legal, hand, state, rng)
     return user_fns[seat](legal, hand, state, rng)
 
 
