@@ -61,7 +61,8 @@ def _clabber(strategies):
 SHARES = (
     (("barbu-mc", _barbu(["mc:samples=2", "heuristic", "heuristic", "heuristic"])),
      ("barbu-estimator", _barbu_estimator),
-     ("barbu-bots", _barbu_bots)),
+     ("barbu-bots", _barbu_bots),
+     ("clabber-learned", _clabber("learned"))),
     (("barbu-heuristic", _barbu("heuristic")),
      ("barbu-learned", _barbu("learned")),
      ("clabber-heuristic", _clabber("heuristic")),
