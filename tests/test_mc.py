@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from barbu_sim.barbu.api import play_batch, play_deal, play_random_deal
+from barbu_sim.barbu.api import NO_MODEL, play_batch, play_deal, play_random_deal
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.played.explain import decisions, format_explain
 from barbu_sim.barbu.engine.play_loops import _reset_state, new_state
@@ -23,9 +23,10 @@ U1 = np.uint64(1)
 
 
 @njit
-def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, index):
+def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, index, net):
     """A whole deal played by :mod:`rollout` from the first card (``first_card=-1``: the rollout
-    player chooses it too), with the engine's random stream for the deal."""
+    player chooses it too), with the engine's random stream for the deal (``net``: the learned player's
+    model array, for a learned rollout; the state array has its scratch space after the fields)."""
     state = new_state(rules)
     _reset_state(state, contract, param, declarer)
     state[S_SEAT] = declarer
@@ -35,9 +36,9 @@ def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, i
     hands = hands_in.copy()
     scores = np.zeros(4, np.int64)
     if contract == DOMINO:
-        rollout_domino(hands, param, rules, sid, state, rng, -1, scores)
+        rollout_domino(hands, param, rules, sid, state, rng, -1, scores, net)
     else:
-        rollout_tricks(hands, contract, param, rules, sid, state, rng, -1, scores)
+        rollout_tricks(hands, contract, param, rules, sid, state, rng, -1, scores, net)
     return scores
 
 
@@ -51,7 +52,7 @@ def test_a_rollout_from_the_first_card_plays_the_engines_deal(contract, name, si
         declarer = index % 4
         engine = play_deal(hands, int(contract), name, param=param, declarer=declarer, seed=5, index=index)
         rolled = _rollout_from_start(hands, int(contract), param, declarer, rules.to_array(), sid,
-                                     np.uint64(5), np.uint64(index))
+                                     np.uint64(5), np.uint64(index), NO_MODEL)
         assert rolled.tolist() == engine.scores.tolist(), (contract.name, name, index)
 
 

@@ -22,7 +22,7 @@ from ...core.strategies import Strategy, StrategyRegistry, lowest_strategy, rand
 from .basic import basic_strategy
 from .heuristic import heuristic_strategy
 from .learned import LEARNED_UNVALIDATED, learned_func, model_id
-from .mc.params import parse_mc
+from .mc.params import needs_model, parse_mc
 from .ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM, USER
 
 __all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LEARNED", "LOWEST", "RANDOM", "REGISTRY", "USER", "canonical_strategy",
@@ -71,13 +71,18 @@ REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy, "pimc": _pimc_s
 resolve_strategy = REGISTRY.resolve
 
 
+MC_LEARNED_UNVALIDATED = ("mc:rollout=learned and mc:infer=policy read the learned player, which is not validated "
+                          "under best-total=lowest (as in preset positive-penalties): use mc's other rollouts and "
+                          "infer=P for these rules")
+
+
 def check_rules(strategies, rules) -> None:
     """Refuse a player on rules it has not been validated on: a one-line ValueError naming the player,
     the option and what to play instead.
 
     ``strategies``: one spec or four (as :func:`seat_strategies` takes them), or their resolved
     :class:`Strategy`; ``rules``: a :class:`~barbu_sim.barbu.rules.Rules` (``None``: the defaults).
-    Today one case: ``learned`` where the lowest total wins (``best-total=lowest``, e.g. preset
+    Today one case: ``learned`` (or an ``mc`` that reads it: ``rollout=learned``, ``infer=policy``) where the lowest total wins (``best-total=lowest``, e.g. preset
     ``positive-penalties``), on which it was neither trained nor measured and plays to take the
     penalties (docs/learned-player.md).  Every Python path to the kernels goes through it
     (:func:`seat_strategies` with the rules), and the CLI calls it before it writes anything.
@@ -87,8 +92,11 @@ def check_rules(strategies, rules) -> None:
     if isinstance(strategies, (str, Strategy)) or hasattr(strategies, "py_func"):
         strategies = [strategies]
     for spec in strategies:
-        if resolve_strategy(spec).builtin_id == LEARNED:
+        sid = resolve_strategy(spec).builtin_id
+        if sid == LEARNED:
             raise ValueError(LEARNED_UNVALIDATED)
+        if needs_model(sid):
+            raise ValueError(MC_LEARNED_UNVALIDATED)
 
 
 def seat_strategies(strategies, rules=None):
