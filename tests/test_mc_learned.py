@@ -18,11 +18,11 @@ from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.engine.play_loops import _reset_state, new_state
 from barbu_sim.barbu.played.position import Position
 from barbu_sim.barbu.players.ids import LEARNED
-from barbu_sim.barbu.players.learned import LEARNED_WORK_SIZE, learned_scores, model_array
+from barbu_sim.barbu.players.learned import LEARNED_WORK_SIZE, learned_scores, model_array, model_id
 from barbu_sim.barbu.players.mc.params import (
     MC_ID, POLICY_EPSILON, POLICY_TABLES, POLICY_TEMPERATURE, MCParams, needs_model, parse_mc,
 )
-from barbu_sim.barbu.players.registry import check_rules, resolve_strategy
+from barbu_sim.barbu.players.registry import canonical_strategy, check_rules, resolve_strategy
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO, PRESETS, TRUMPS, Rules
 from barbu_sim.barbu.state import S_LEADER, S_SEAT, STATE_SIZE
 from barbu_sim.core.rng import STREAM_PLAY, stream_key
@@ -72,6 +72,19 @@ def test_bad_values_are_refused_in_one_line(spec, needle):
     with pytest.raises(ValueError) as e:
         resolve_strategy(spec)
     assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_manifest_names_the_model_an_mc_reads():
+    """A run of mc:rollout=learned is never resumed with another model: its recorded name carries the model's id."""
+    name = canonical_strategy("mc:rollout=learned")
+    assert name == f"{parse_mc('rollout=learned').spec()},model={model_id()}"
+    assert resolve_strategy(name).builtin_id == parse_mc("rollout=learned").sid
+    assert canonical_strategy("mc") == parse_mc("").spec()  # today's mc: no model in its name
+    for spec, needle in [("mc:rollout=learned,model=0123456789ab", "retrained since"),
+                         ("mc:infer=40,model=" + model_id(), "only rollout=learned and infer=policy read")]:
+        with pytest.raises(ValueError) as e:
+            resolve_strategy(spec)
+        assert needle in str(e.value) and "\n" not in str(e.value)
 
 
 def test_mc_reading_learned_is_refused_where_the_lowest_total_wins():

@@ -60,9 +60,10 @@ W_LAYOUT, W_HANDS, W_ALLOWED = MC_WORK.offset("layout"), MC_WORK.offset("hands")
 W_CAP, W_SCORES, W_RULES = MC_WORK.offset("cap"), MC_WORK.offset("scores"), MC_WORK.offset("rules")
 W_RNG = MC_WORK.offset("rng")
 W_STATE = MC_WORK.offset("state")
+W_LEARNED = MC_WORK.offset("learned")
 W_CARD_SCORES = MC_WORK.offset("card_scores")
 ROLLOUT_STATE_SIZE = STATE_SIZE + LEARNED_WORK_SIZE  # a rollout's state: the fields, then the learned player's room
-assert MC_WORK.offset("learned") == W_STATE + STATE_SIZE
+assert W_LEARNED == W_STATE + STATE_SIZE
 _TEMPERATURE = np.array(POLICY_TEMPERATURE, np.float64)
 _EPSILON = np.array(POLICY_EPSILON, np.float64)
 W_SUMS = MC_WORK.offset("sums")
