@@ -60,10 +60,11 @@ def main(argv=None):
         print(f"Error: {e}", file=sys.stderr)
         sys.exit(2)
     out = Path(args.out)
-    kept = []
+    kept, commands = [], []
     if out.exists():
         old = json.loads(out.read_text())
         if old.get("seed") == args.seed:
+            commands = old.get("commands", [])  # the runs behind the rows, as the docs list them
             done = {(v.format(table=t), t, CONTRACTS[c]) for v in variants for t in tables for c in contracts}
             kept = [r for r in old["rows"] if (r["variant"], r["opponents"], r["contract"]) not in done]
     rows = []
@@ -87,7 +88,7 @@ def main(argv=None):
                 out.write_text(json.dumps({"seed": args.seed, "method": "variant - mc in one seat among three of the "
                                            "table, same deals; every seat and declarer; per-deal mean of 16 plays; "
                                            "95% normal CI over deals (scripts/mc_learned.py)",
-                                           "rows": kept + rows}, indent=2) + "\n")
+                                           "commands": commands, "rows": kept + rows}, indent=2) + "\n")
     return rows
 
 

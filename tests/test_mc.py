@@ -170,7 +170,7 @@ def test_mc_names_and_parameters():
     assert resolve_strategy("pimc:samples=8").builtin_id == resolve_strategy("mc:samples=8,endgame=0,tail=0,halving=off,infer=100").builtin_id
     for bad, needle in [("mc:samples=0", "samples must be a whole number from 1 to 100,000, not '0'"),
                         ("mc:samples=x", "samples must be a whole number from 1 to 100,000, not 'x'"),
-                        ("mc:rollout=mc", "rollout must be one of heuristic, basic, random, not 'mc'"),
+                        ("mc:rollout=mc", "rollout must be one of heuristic, basic, random, learned, not 'mc'"),
                         ("mc:depth=3", "unknown mc parameter 'depth'"),
                         ("mc:samples", "'samples' is not NAME=VALUE"),
                         ("mc:endgame=6", "endgame must be a whole number of tricks from 0 to 5, not '6'"),
