@@ -85,9 +85,10 @@ def test_built_in_players_get_the_engine_without_mc_and_mc_seats_the_one_with_it
 def test_the_engine_without_mc_resolves_mc_and_its_tracking_to_stubs():
     """The type of ``explain`` picks the implementation: None never reaches the mc player's code."""
     scalar = (types.int64, types.uint64, types.uint64, types.uint64[::1], types.uint64[::1])
-    without = kernels._mc_if_compiled_in_impl(*scalar, types.none)
-    with_mc = kernels._mc_if_compiled_in_impl(*scalar, types.float64[:, ::1])
-    assert "mc_choose" not in without.__code__.co_names and without(0, 0, 0, None, None, None) == -1
+    model = types.float32[:, ::1]
+    without = kernels._mc_if_compiled_in_impl(*scalar, types.none, model)
+    with_mc = kernels._mc_if_compiled_in_impl(*scalar, types.float64[:, ::1], model)
+    assert "mc_choose" not in without.__code__.co_names and without(0, 0, 0, None, None, None, None) == -1
     assert "mc_choose" in with_mc.__code__.co_names
     track_args = (types.uint64[::1],) + (types.int64,) * 9 + (types.int64[::1],)
     assert kernels._infer_if_compiled_in_impl(types.none, *track_args).__code__.co_names == ()

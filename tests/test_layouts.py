@@ -31,19 +31,19 @@ CLABBER_STATE = {"S_SEAT": 0, "S_DEALER": 1, "S_TRUMP": 2, "S_MAKER": 3, "S_LEAD
                  "S_RULES": 20, "STATE_SIZE": 25, "S_SNAP_LEGAL": 25, "S_SNAP_HAND": 26, "S_SNAP_RNG": 27,
                  "STATE_ARRAY_SIZE": 28}
 MC_WORK = {"W_LAYOUT": 0, "W_HANDS": 4, "W_ALLOWED": 8, "W_CAP": 12, "W_SCORES": 16, "W_RULES": 20, "W_RNG": 44,
-           "W_STATE": 45, "W_SUMS": 111, "W_SQUARES": 163, "W_VALUES": 215, "W_COUNTS": 267, "W_WEIGHTS": 319,
-           "W_TT": 371, "W_HIST": 8564, "W_HIST_CARD": 11996, "W_CROSS": 12048, "W_LAYOUT_SUMS": 12217,
-           "MC_WORK_SIZE": 12219}
+           "W_STATE": 45, "W_LEARNED": 111, "W_CARD_SCORES": 185, "W_SUMS": 237, "W_SQUARES": 289, "W_VALUES": 341,
+           "W_COUNTS": 393, "W_WEIGHTS": 445, "W_TT": 497, "W_HIST": 8690, "W_HIST_CARD": 12122, "W_CROSS": 12174,
+           "W_LAYOUT_SUMS": 12343, "MC_WORK_SIZE": 12345}
 CLABBER_MC_WORK = {"K_ROOT": 0, "K_NOT_HELD": 1, "K_PLAYED_BY": 5, "K_SHOWN": 9, "W_LAYOUT": 13, "W_DEALT": 17,
                    "W_ALLOWED": 21, "W_CAP": 25, "W_HANDS": 29, "W_RNG": 33, "W_STATE": 34, "W_SUMS": 62,
                    "W_SQUARES": 114, "MC_WORK_SIZE": 166}
 EXPLAIN = {"EX_SEAT": 0, "EX_CARD": 1, "EX_PLAYED": 2, "EX_MEAN": 3, "EX_SE": 55, "EX_LAYOUTS": 107,
            "EXPLAIN_WIDTH": 159}
 MODEL_ROW = {"W_LINEAR": 1, "W_INPUT": 43, "W_BIAS": 1387, "W_OUTPUT": 1419, "MODEL_WIDTH": 1451}
-FULL_STATE = {"LEARNED_AT": 12285, "FULL_STATE_SIZE": 12359}
+FULL_STATE = {"LEARNED_AT": 12411, "FULL_STATE_SIZE": 12485}
 # An mc id's fields: (lowest bit, bits).
 MC_BITS = {"kind": (0, 4), "rollout": (4, 4), "samples": (8, 24), "endgame": (32, 4), "tail": (36, 4),
-           "halving": (40, 1), "infer": (41, 7), "early": (48, 7)}
+           "halving": (40, 1), "infer": (41, 7), "early": (48, 7), "policy": (55, 2)}
 
 
 @pytest.mark.parametrize("module, numbers", [
@@ -119,11 +119,12 @@ def test_the_mc_id_fields_are_todays_bits():
 
 
 def test_mc_ids_pack_and_unpack():
-    for samples, rollout, endgame, tail, halving, infer, early in itertools.product(
-            (1, 64, 100_000), ROLLOUTS.values(), (0, 5), (0, 2), (False, True), (1, 70, 100), (0, 127)):
-        sid = mc_id(samples, rollout, endgame, tail, halving, infer, early)
+    for samples, rollout, endgame, tail, halving, infer, early, policy in itertools.product(
+            (1, 64, 100_000), ROLLOUTS.values(), (0, 5), (0, 2), (False, True), (1, 70, 100), (0, 127), (0, 3)):
+        sid = mc_id(samples, rollout, endgame, tail, halving, infer, early, policy)
         assert MC_ID.unpack(sid) == {"kind": MC, "rollout": rollout, "samples": samples, "endgame": endgame,
-                                     "tail": tail, "halving": int(halving), "infer": infer, "early": early}
+                                     "tail": tail, "halving": int(halving), "infer": infer, "early": early,
+                                     "policy": policy}
         assert is_mc(sid) and MC_ID.pack(**MC_ID.unpack(sid)) == sid
     for samples in (1, 48, 100_000):
         sid = clabber_mc.mc_id(samples)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from barbu_sim.barbu.api import play_batch, play_deal, play_random_deal
+from barbu_sim.barbu.api import NO_MODEL, play_batch, play_deal, play_random_deal
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.played.explain import decisions, format_explain
 from barbu_sim.barbu.engine.play_loops import _reset_state, new_state
@@ -23,9 +23,10 @@ U1 = np.uint64(1)
 
 
 @njit(cache=True)
-def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, index):
+def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, index, net):
     """A whole deal played by :mod:`rollout` from the first card (``first_card=-1``: the rollout
-    player chooses it too), with the engine's random stream for the deal.
+    player chooses it too), with the engine's random stream for the deal (``net``: the learned player's
+    model array, for a learned rollout; the state array has its scratch space after the fields).
 
     The rollouts are called with the very argument types mc's estimator gives them (``first_card``
     and ``stop`` as int64 values, not literals), so that their compiled code is the estimator's,
@@ -40,9 +41,9 @@ def _rollout_from_start(hands_in, contract, param, declarer, rules, sid, seed, i
     scores = np.zeros(4, np.int64)
     first = np.int64(-1)
     if contract == DOMINO:
-        rollout_domino(hands, param, rules, sid, state, rng, first, scores)
+        rollout_domino(hands, param, rules, sid, state, rng, first, scores, net)
     else:
-        rollout_tricks(hands, contract, param, rules, sid, state, rng, first, scores, np.int64(13))
+        rollout_tricks(hands, contract, param, rules, sid, state, rng, first, scores, net, np.int64(13))
     return scores
 
 
@@ -56,7 +57,7 @@ def test_a_rollout_from_the_first_card_plays_the_engines_deal(contract, name, si
         declarer = index % 4
         engine = play_deal(hands, int(contract), name, param=param, declarer=declarer, seed=5, index=index)
         rolled = _rollout_from_start(hands, int(contract), param, declarer, rules.to_array(), sid,
-                                     np.uint64(5), np.uint64(index))
+                                     np.uint64(5), np.uint64(index), NO_MODEL)
         assert rolled.tolist() == engine.scores.tolist(), (contract.name, name, index)
 
 
@@ -175,7 +176,7 @@ def test_mc_names_and_parameters():
     assert resolve_strategy("pimc:samples=8").builtin_id == resolve_strategy("mc:samples=8,endgame=0,tail=0,halving=off,infer=100").builtin_id
     for bad, needle in [("mc:samples=0", "samples must be a whole number from 1 to 100,000, not '0'"),
                         ("mc:samples=x", "samples must be a whole number from 1 to 100,000, not 'x'"),
-                        ("mc:rollout=mc", "rollout must be one of heuristic, basic, random, not 'mc'"),
+                        ("mc:rollout=mc", "rollout must be one of heuristic, basic, random, learned, not 'mc'"),
                         ("mc:depth=3", "unknown mc parameter 'depth'"),
                         ("mc:samples", "'samples' is not NAME=VALUE"),
                         ("mc:endgame=6", "endgame must be a whole number of tricks from 0 to 5, not '6'"),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from cli_checks import assert_clean_error, invoke
 
-from barbu_sim.barbu.api import play_deal
+from barbu_sim.barbu.api import NO_MODEL, play_deal
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.state import PASS
 from barbu_sim.barbu.players.mc.player import mc_choose
@@ -106,7 +106,8 @@ def test_position_keeps_the_state_mc_reads_as_the_engine_does():
                 continue
             explain[:] = 0  # a fresh buffer for each decision, as the engine's rows are
             sid = np.int64(Bot("mc:samples=4").strategy.builtin_id)
-            mine = mc_choose(sid, np.uint64(pos.legal()), np.uint64(pos.hands[pos.seat]), pos.state, pos.rng, explain)
+            mine = mc_choose(sid, np.uint64(pos.legal()), np.uint64(pos.hands[pos.seat]), pos.state, pos.rng, explain,
+                             NO_MODEL)
             assert mine == card
             if explain[0, 0]:
                 rows.append(explain[1].copy())

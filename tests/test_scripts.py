@@ -63,6 +63,25 @@ def test_ab_compare_extracts_a_runnable_copy(tmp_path):
             assert not [n for n in names if n.split(".")[0] == "barbu_sim"], source
 
 
+def test_fit_policy_temperature_runs_tiny(tmp_path):
+    out = tmp_path / "t.json"
+    run_script("fit_policy_temperature.py", "--deals", "14", "--table", "heuristic", "--out", str(out))
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["table"] for r in rows] == ["heuristic"] * 7 and all(r["held_out_plays"] > 0 for r in rows)
+    assert all(0.01 <= r["temperature"] <= 50.0 and 0.0 < r["epsilon"] < 1.0 for r in rows)
+    assert all(r["train_log_likelihood"] <= 0.0 for r in rows)
+
+
+def test_mc_learned_runs_tiny(tmp_path):
+    out = tmp_path / "mcl.json"
+    run_script("mc_learned.py", "--opponents", "basic", "-c", "barbu", "-n", "2", "--variant", "mc:samples=4",
+               "--variant", "mc:samples=4,infer=policy:{table}", "--out", str(out))
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["variant"] for r in rows] == ["mc:samples=4", "mc:samples=4,infer=policy:basic"]
+    assert all(r["opponents"] == "basic" and r["deals"] == 2 for r in rows)
+    assert rows[0]["difference"] == pytest.approx(rows[0]["variant_mean"] - rows[0]["baseline_mean"])
+
+
 def test_seat_ab_runs_tiny(tmp_path):
     out = tmp_path / "ab.json"
     run_script("seat_ab.py", "heuristic", "basic", "--opponents", "random", "-n", "40", "-c", "barbu", "-c",

@@ -28,6 +28,7 @@ from .rules.config import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contrac
 from .state import STATE_SIZE
 from .players.registry import USER, seat_strategies
 from .players.ids import LEARNED, is_mc
+from .players.mc.params import needs_model
 
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**63 - 1
@@ -48,8 +49,9 @@ def _uses_learned(ids: np.ndarray) -> bool:
 
 
 def _model(ids: np.ndarray) -> np.ndarray:
-    """The kernels' ``model`` argument: the learned player's weights when a seat plays it (else an empty array)."""
-    return model_array() if (ids == LEARNED).any() else NO_MODEL
+    """The kernels' ``model`` argument: the learned player's weights when a seat plays it, or an mc seat reads it
+    (learned rollouts, policy inference: ``mc.params.needs_model``); else an empty array."""
+    return model_array() if (ids == LEARNED).any() or any(needs_model(int(i)) for i in ids) else NO_MODEL
 
 
 def _no_explain(ids: np.ndarray):

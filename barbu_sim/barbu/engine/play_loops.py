@@ -68,7 +68,7 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain
     if sid == LOWEST:
         return lowest_strategy(legal, hand, state, rng)
     if is_mc(sid):  # parameters in the higher bits (see mc.params.MC_ID); a call, not inlined: it is big
-        return _mc_if_compiled_in(sid, legal, hand, state, rng, explain)
+        return _mc_if_compiled_in(sid, legal, hand, state, rng, explain, model)
     if sid == LEARNED:
         return _learned_if_compiled_in(legal, hand, state, rng, model, explain)
     return user_fns[seat](legal, hand, state, rng)
@@ -85,15 +85,16 @@ def _has_mc(explain):
     """True (at compile time) for the engine with the mc player: ``explain`` a float64 array."""
     return not isinstance(explain, types.NoneType) and explain.dtype == types.float64
 
-def _mc_if_compiled_in(sid, legal, hand, state, rng, explain):
+def _mc_if_compiled_in(sid, legal, hand, state, rng, explain, model):
     """mc's card (see :func:`barbu_sim.barbu.players.mc.player.mc_choose`); -1 in the engine compiled without mc."""
 
 
 @overload(_mc_if_compiled_in)
-def _mc_if_compiled_in_impl(sid, legal, hand, state, rng, explain):
+def _mc_if_compiled_in_impl(sid, legal, hand, state, rng, explain, model):
     if not _has_mc(explain):
-        return lambda sid, legal, hand, state, rng, explain: -1  # never reached: the API picks the mc engine
-    return lambda sid, legal, hand, state, rng, explain: mc_choose(sid, legal, hand, state, rng, explain)
+        return lambda sid, legal, hand, state, rng, explain, model: -1  # never reached: the API picks the mc engine
+    return lambda sid, legal, hand, state, rng, explain, model: mc_choose(sid, legal, hand, state, rng, explain,
+                                                                          model)
 
 
 def _learned_if_compiled_in(legal, hand, state, rng, model, explain):

@@ -44,6 +44,7 @@ from ...core.bits import popcount
 from ...core.cards import cards_of
 from ...core.rng import STREAM_REVIEW, stream_key
 from ..players.mc.layouts import W_VALUES, W_WEIGHTS
+from ..players.learned import MODEL_WIDTH, model_array
 from ..players.mc.params import MAX_DEPTH, MAX_SAMPLES, ROLLOUTS
 from ..rules.config import DOMINO, Rules
 from ..state import STATE_SIZE
@@ -62,6 +63,7 @@ DEFAULT_ENDGAME = 5  # tricks left when a decision is searched exactly in every 
 DEFAULT_TAIL = 3
 DEFAULT_INFER = 70  # a layout's weight, in percent, per earlier play the model would not have made (mc's default)
 DEFAULT_ROLLOUT = "heuristic"
+NO_NET = np.zeros((0, MODEL_WIDTH), np.float32)  # the learned player's model, where no rollout reads it
 
 
 def stakes(rules: Rules, contract: int) -> float:
@@ -288,6 +290,7 @@ def layout_values(pos, need, first: int, upto: int, key, settings: Settings, val
     rollout, endgame, tail = (np.int64(ROLLOUTS[settings.rollout]), np.int64(settings.endgame),
                               np.int64(settings.tail))
     one = np.int64(1)
+    net = model_array() if settings.rollout == "learned" else NO_NET
     for k in range(first, upto):
         cards = need(k)
         if not cards:
@@ -295,7 +298,7 @@ def layout_values(pos, need, first: int, upto: int, key, settings: Settings, val
         sums[:] = 0.0
         weights_now[:] = 0.0
         mc_estimates(np.uint64(cards), hand, state, work, np.uint64(stream_key(key, np.uint64(k), STREAM_REVIEW)),
-                     one, rollout, endgame, tail, miss, sums, squares, np.int64(0))
+                     one, rollout, endgame, tail, miss, sums, squares, net, np.int64(0), np.int64(0))
         some = (cards & -cards).bit_length() - 1  # every card of a layout has the layout's weight
         w = weights_now[some]
         weights[k] = w
@@ -356,7 +359,7 @@ def estimator_ready() -> None:
     u, i, cards, values = np.uint64(0), np.int64(0), np.zeros(1, np.uint64), np.zeros(1, np.float64)
     # the types layout_values calls it with: those of mc's own call in the engine with mc (``first`` given as
     # an int64), so that either compile serves both
-    args = tuple(typeof(a) for a in (u, u, cards, cards, u, i, i, i, i, 0.0, values, values, i))
+    args = tuple(typeof(a) for a in (u, u, cards, cards, u, i, i, i, i, 0.0, values, values, NO_NET, i, i))
     compiling.ensure_compiled(mc_estimates, args, "mc's estimator (hints and reviews)", "barbu-one-mc")
 
 

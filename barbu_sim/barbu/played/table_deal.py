@@ -21,6 +21,8 @@ from rich.text import Text
 from ...core.cards import RANK_LETTERS, RANK_NAMES, SUIT_SYMBOLS, cards_of, format_card, parse_card
 from ...core.seats import SEAT_NAMES
 from ..players.ids import is_mc
+from ..players.learned import MODEL_WIDTH, model_array
+from ..players.mc.params import needs_model
 from ..players.mc.player import mc_choose
 from .position import IllegalCard, Position
 from .table_screen import (
@@ -66,12 +68,15 @@ class Bot:
         self.name = self.strategy.name
         self.is_mc = is_mc(self.strategy.builtin_id)
         self._explain = np.zeros((0, 0), np.float64)
+        # the learned player's model, for an mc that reads it (learned rollouts, policy inference)
+        self._net = model_array() if needs_model(self.strategy.builtin_id) else np.zeros((0, MODEL_WIDTH), np.float32)
 
     def choose(self, pos: Position) -> int:
         legal = np.uint64(pos.legal())
         hand = np.uint64(pos.hands[pos.seat])
         if self.is_mc:
-            card = mc_choose(np.int64(self.strategy.builtin_id), legal, hand, pos.state, pos.rng, self._explain)
+            card = mc_choose(np.int64(self.strategy.builtin_id), legal, hand, pos.state, pos.rng, self._explain,
+                             self._net)
         else:
             card = self.strategy.func(legal, hand, pos.state, pos.rng)
         card = int(card)

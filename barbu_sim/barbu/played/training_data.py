@@ -25,6 +25,7 @@ from ...core.bits import highest_bit, lowest_bit, popcount
 from ...core.rng import STREAM_LEARN, stream_key
 from ..engine.deals import random_deal
 from ..players.features import N_FEATURES, domino_card_features, trick_card_features
+from ..players.learned import MODEL_WIDTH
 from ..players.heuristic import heuristic_strategy
 from ..players.mc.player import distinct_cards, mc_estimates
 from ..players.mc.layouts import W_WEIGHTS
@@ -37,6 +38,7 @@ from ..players.ids import HEURISTIC
 
 MC_SHARE = 0.5  # the chance that a seat plays like mc in a training deal (else like heuristic)
 EXPLORE = 0.05  # the chance of a random legal card at any decision
+NO_NET = np.zeros((0, MODEL_WIDTH), np.float32)  # the learned player's model: the rollouts here are heuristic's
 
 
 @njit(cache=True)
@@ -104,7 +106,8 @@ def generate_chunk(seed: int, lo: int, n: int, samples: int) -> dict:
                 weights[:] = 0.0
                 key = np.uint64(stream_key(np.uint64(seed), np.uint64(i * 64 + play_no), STREAM_LEARN))
                 mc_estimates(reps, hand, state, work, key, np.int64(samples), np.int64(HEURISTIC),
-                             np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), miss, sums, squares, np.int64(0))
+                             np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), miss, sums, squares, NO_NET, np.int64(0),
+                             np.int64(0))
                 k = decision_rows(legal, reps, hand, state, np.int64(heur), sums, weights, x, y)
                 xs.append(x[:k].astype(np.float32))
                 ys.append(y[:k].astype(np.float32))

@@ -126,6 +126,38 @@ def learned_choose(legal, hand, state, rng, model, work_at):
     return best
 
 
+@njit(cache=True, _nrt=False)
+def learned_scores(legal, hand, state, rng, model, work_at, out):
+    """Every legal card's predicted value, as :func:`learned_choose` computes it, into ``out[card]`` ((52,) float64;
+    the other entries are left as they are); ``state[work_at:]`` is scratch.
+
+    The policy model of the mc player's inference (:func:`barbu_sim.barbu.players.mc.layouts.policy_weight`)
+    reads them: the softmax of these values is how likely the learned player's model makes each card.
+    """
+    contract = np.int64(state[S_CONTRACT])
+    domino = contract == DOMINO
+    heur = heuristic_domino(legal, hand, state, rng) if domino else heuristic_tricks(legal, hand, state, rng)
+    x = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.float32)[:N_FEATURES]
+    units = state[work_at + L_UNITS:work_at + L_UNITS + MAX_HIDDEN].view(np.float32)[:MAX_HIDDEN]
+    nonzero = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.int32)[N_FEATURES:]
+    row = model[contract]
+    m = legal
+    if domino:
+        dctx = domino_context(hand, state)
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            domino_fill(c, dctx, legal, hand, heur, x)
+            out[c] = np.float64(predict(row, x, units, nonzero))
+    else:
+        tctx = trick_context(legal, hand, state)
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            trick_fill(c, tctx, legal, hand, state, heur, x)
+            out[c] = np.float64(predict(row, x, units, nonzero))
+
+
 def _weights(entry: dict, key: str, shape: tuple, where: str) -> np.ndarray:
     """``entry[key]`` as a float32 array of ``shape``: numbers, all finite (also once in float32)."""
     wanted = f"a list of {shape[0]} numbers" if len(shape) == 1 else f"{shape[0]} rows of {shape[1]} numbers"

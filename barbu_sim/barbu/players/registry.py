@@ -22,7 +22,7 @@ from ...core.strategies import Strategy, StrategyRegistry, lowest_strategy, rand
 from .basic import basic_strategy
 from .heuristic import heuristic_strategy
 from .learned import learned_func, model_id
-from .mc.params import parse_mc
+from .mc.params import needs_model, parse_mc
 from .ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM, USER
 
 __all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LEARNED", "LOWEST", "RANDOM", "REGISTRY", "USER", "canonical_strategy",
@@ -38,8 +38,19 @@ BUILTINS: dict[str, Strategy] = {
 
 
 def _mc_strategy(params: str, name: str = "mc") -> Strategy:
-    """``mc`` (or ``pimc``, without exact endgames) with the parameters after the colon (see :mod:`barbu_sim.barbu.players.mc.player`)."""
-    found = parse_mc(params, name)
+    """``mc`` (or ``pimc``, without exact endgames) with the parameters after the colon (see :mod:`barbu_sim.barbu.players.mc.player`).
+
+    ``model=<id>`` (what :func:`canonical_strategy` adds to an mc that reads the learned player) is
+    accepted when it names the installed model, as ``learned@<id>`` is."""
+    items = params.split(",")
+    models = [i.partition("=")[2].strip() for i in items if i.partition("=")[0].strip() == "model"]
+    found = parse_mc(",".join(i for i in items if i.partition("=")[0].strip() != "model"), name)
+    if models and not needs_model(found.sid):
+        raise ValueError(f"{name} model= names the learned player's model, which only rollout=learned and "
+                         "infer=policy read")
+    if models and models[-1] != model_id():
+        raise ValueError(f"{name} model={models[-1]} names a learned-player model this installation does not have "
+                         f"(its model is {model_id()}, retrained since): play it again without model=")
     return Strategy(found.spec(name), found.sid, lowest_strategy)
 
 
@@ -57,12 +68,15 @@ def _learned_version(version: str) -> Strategy:
 
 def canonical_strategy(spec):
     """``spec`` as a run's manifest records it: ``learned`` with its model's id (``learned@<id>``), ``mc`` and
-    ``pimc`` with every parameter (``mc:samples=64,rollout=heuristic,...``), so that a run is never resumed,
+    ``pimc`` with every parameter (``mc:samples=64,rollout=heuristic,...``; with ``model=<id>`` when it reads
+    the learned player), so that a run is never resumed,
     nor a cached table reused, with another model or other defaults; any other spec unchanged."""
     if isinstance(spec, str) and spec.strip() == "learned":
         return f"learned@{model_id()}"
     if isinstance(spec, str) and spec.strip().partition(":")[0].strip() in ("mc", "pimc"):
-        return REGISTRY.resolve(spec).name
+        found = REGISTRY.resolve(spec)
+        # an mc that reads the learned player (rollout=learned, infer=policy) plays differently with another model
+        return f"{found.name},model={model_id()}" if needs_model(found.builtin_id) else found.name
     return spec
 
 

@@ -23,28 +23,35 @@ from ...core.jit import njit
 from ...core.strategies import lowest_strategy, random_strategy
 from .basic import basic_domino, basic_tricks
 from .heuristic import heuristic_domino, heuristic_tricks
+from .learned import learned_choose
 from ..rules.play_rules import (
     beats, domino_ace_low, domino_ends, domino_openers, domino_playable, domino_position, domino_wrap, forced_discard,
     hand_over, lane, lead_restriction, legal_mask, trick_value,
 )
 from ..rules.config import R_DOMINO_PAYOUT, TRUMPS
 from ..state import (
-    S_CARDS_LEFT, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS,
-    S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
+    S_CARDS_LEFT, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PLAYED, S_SEAT, S_TRICK,
+    S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON, STATE_SIZE,
 )
-from .ids import BASIC, HEURISTIC, LOWEST
+from .ids import BASIC, HEURISTIC, LEARNED, LOWEST
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 
 @njit(inline="always", cache=True)
-def choose_builtin(sid, legal, hand, state, rng, domino):
-    """The card built-in player ``sid`` (heuristic, basic, lowest; anything else: random) plays."""
+def choose_builtin(sid, legal, hand, state, rng, domino, net):
+    """The card built-in player ``sid`` (heuristic, basic, lowest, learned; anything else: random) plays.
+
+    ``net``: the learned player's model array; for learned, ``state`` must go on past ``STATE_SIZE`` with
+    its scratch space (``LEARNED_WORK_SIZE`` entries).
+    """
     if sid == HEURISTIC:
         return heuristic_domino(legal, hand, state, rng) if domino else heuristic_tricks(legal, hand, state, rng)
     if sid == BASIC:
         return basic_domino(legal, hand, state, rng) if domino else basic_tricks(legal, hand, state, rng)
+    if sid == LEARNED:
+        return learned_choose(legal, hand, state, rng, net, STATE_SIZE)
     if sid == LOWEST:
         return lowest_strategy(legal, hand, state, rng)
     return random_strategy(legal, hand, state, rng)
@@ -69,13 +76,14 @@ def trick_so_far(state, k0, leader, contract, trump):
 
 
 @njit(cache=True, _nrt=False)
-def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, scores, stop=13):
+def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, scores, net, stop=13):
     """Finish a trick contract from the position in ``state``; adds each seat's points to ``scores``.
 
     The seat to play (``state[S_SEAT]``) plays ``first_card`` (which must be legal; -1:
-    the rollout player chooses it too); player ``sid`` plays every later card.  ``hands`` and ``state`` are scratch copies:
-    both are played out.  With ``stop`` < 13 the rollout stops when trick ``stop`` is about to
-    begin (``state`` then holds its leader and trick number, ``hands`` what is left) and returns
+    the rollout player chooses it too); player ``sid`` plays every later card (``net``: the learned player's model
+    array, read when ``sid`` is learned; ``state`` then has its scratch space after the fields).  ``hands`` and
+    ``state`` are scratch copies: both are played out.  With ``stop`` < 13 the rollout stops when trick ``stop`` is
+    about to begin (``state`` then holds its leader and trick number, ``hands`` what is left) and returns
     ``stop``, so that an exact search can finish the hand; otherwise it returns 13.
     """
     restricted_lead = lead_restriction(contract, rules)
@@ -109,7 +117,7 @@ def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, s
                 next_card = -1
             else:
                 legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
-                card = choose_builtin(sid, legal, hand, state, rng, False)
+                card = choose_builtin(sid, legal, hand, state, rng, False, net)
             b = U1 << np.uint64(card)
             hands[seat] = hand ^ b
             trick |= b
@@ -157,11 +165,12 @@ def domino_playable_now(start, played):
 
 
 @njit(cache=True, _nrt=False)
-def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores):
+def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores, net):
     """Finish a Domino hand from the position in ``state``; sets the payouts of the seats still holding cards.
 
     The seat to play (``state[S_SEAT]``) plays ``first_card`` (-1: the rollout player
-    chooses it; a seat with nothing playable passes); player ``sid`` plays every later card.  ``hands`` and ``state`` are scratch copies.
+    chooses it; a seat with nothing playable passes); player ``sid`` plays every later card (``net``: as for
+    :func:`rollout_tricks`).  ``hands`` and ``state`` are scratch copies.
     """
     played = state[S_PLAYED]
     ace_low = domino_ace_low(rules)
@@ -176,13 +185,15 @@ def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores):
         hand = hands[seat]
         if hand:
             legal = hand & playable
-            if legal != U0:
+            if legal == U0:  # a pass shows that no playable card is held, as in the engine (learned reads it)
+                state[S_NOT_HELD + seat] |= playable
+            else:
                 state[S_SEAT] = seat
                 if next_card >= 0:
                     card = next_card
                     next_card = -1
                 else:
-                    card = choose_builtin(sid, legal, hand, state, rng, True)
+                    card = choose_builtin(sid, legal, hand, state, rng, True, net)
                 b = U1 << np.uint64(card)
                 hands[seat] = hand ^ b
                 played |= b

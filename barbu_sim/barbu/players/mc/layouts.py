@@ -5,6 +5,8 @@
 - :func:`record_play` and :func:`layout_weight`: inference from the play, a sampled
   layout weighted by how likely the other seats' actual plays were in it under a model
   of their play (the rollout player);
+- :func:`policy_weight`: the same with a policy model, each play weighted by its
+  probability under a softmax of the learned player's card scores (``mc:infer=policy``);
 - :func:`sample_layout`: a random deal of the unseen cards consistent with the first.
 
 It also fixes the layout of the mc player's scratch space (``W_*``).
@@ -13,10 +15,13 @@ It also fixes the layout of the mc player's scratch space (``W_*``).
 import numpy as np
 from ....core.jit import njit
 
-from ....core.bits import popcount
+from ....core.bits import lowest_bit, popcount
 from ....core.fields import ArrayFields
 from ....core.layouts import deal_cards
 from ..endgame import TT_WORDS
+from ..learned import LEARNED_WORK_SIZE, learned_scores
+from ..ids import LEARNED
+from .params import LOG_WEIGHT_FLOOR, POLICY_EPSILON, POLICY_TEMPERATURE
 from ...rules.play_rules import forced_discard, lead_restriction, legal_mask, suit_bits
 from ..rollout import choose_builtin, trick_so_far
 from ...rules.config import RULES_ARRAY_SIZE
@@ -37,7 +42,9 @@ MC_WORK = ArrayFields([
     ("scores", 4),  # a rollout's scores (int64)
     ("rules", RULES_ARRAY_SIZE),  # the rules, signed (int64)
     ("rng", 1),  # the layout's random state
-    ("state", STATE_SIZE),  # the state array a rollout plays on
+    ("state", STATE_SIZE),  # the state array a rollout plays on...
+    ("learned", LEARNED_WORK_SIZE),  # ... and right after it, the learned player's scratch (learned rollouts)
+    ("card_scores", 52),  # policy inference: the learned player's score of each legal card (float64)
     ("sums", 52),  # per card: weighted sum of its values (float64)
     ("squares", 52),  # ... and of their squares (float64)
     ("values", 52),  # one layout's exact endgame values, per card (float64)
@@ -53,6 +60,12 @@ W_LAYOUT, W_HANDS, W_ALLOWED = MC_WORK.offset("layout"), MC_WORK.offset("hands")
 W_CAP, W_SCORES, W_RULES = MC_WORK.offset("cap"), MC_WORK.offset("scores"), MC_WORK.offset("rules")
 W_RNG = MC_WORK.offset("rng")
 W_STATE = MC_WORK.offset("state")
+W_LEARNED = MC_WORK.offset("learned")
+W_CARD_SCORES = MC_WORK.offset("card_scores")
+ROLLOUT_STATE_SIZE = STATE_SIZE + LEARNED_WORK_SIZE  # a rollout's state: the fields, then the learned player's room
+assert W_LEARNED == W_STATE + STATE_SIZE
+_TEMPERATURE = np.array(POLICY_TEMPERATURE, np.float64)
+_EPSILON = np.array(POLICY_EPSILON, np.float64)
 W_SUMS = MC_WORK.offset("sums")
 W_SQUARES = MC_WORK.offset("squares")
 W_VALUES = MC_WORK.offset("values")
@@ -133,13 +146,16 @@ def record_play(state, card):
 
 
 @njit(cache=True, _nrt=False)
-def layout_weight(layout, state, work, me, model, miss, rules, contract, trump, after, rng):
+def layout_weight(layout, state, work, me, model, miss, rules, contract, trump, after, rng, net):
     """How likely the other seats' plays so far are in ``layout``, if they played like ``model``.
 
     Each earlier play of another seat with a choice is replayed from the state it was made
     from, with that seat's hand as the layout has it then; each card the model would not
-    have played multiplies the weight by ``miss``.  ``after``: (4,) uint64 scratch.
+    have played multiplies the weight by ``miss``.  ``after``: (4,) uint64 scratch; ``net``: the learned
+    player's model array (read when ``model`` is the learned player, which is replayed on a copy of the
+    state with its scratch space after it).
     """
+    scratch = work[W_STATE:W_STATE + ROLLOUT_STATE_SIZE]
     weight = 1.0
     restricted_lead = lead_restriction(contract, rules)
     forced = forced_discard(contract, rules)
@@ -155,7 +171,74 @@ def layout_weight(layout, state, work, me, model, miss, rules, contract, trump, 
             k = np.int64(snap[S_N_IN_TRICK])
             _, led, _, _, _, top_trump = trick_so_far(snap, k, np.int64(snap[S_LEADER]) & 3, contract, trump)
             legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
-            if popcount(legal) > 1 and choose_builtin(model, legal, hand, snap, rng, False) != card:
-                weight *= miss
+            if popcount(legal) > 1:
+                if model == LEARNED:
+                    for j in range(STATE_SIZE):
+                        scratch[j] = snap[j]
+                    if choose_builtin(model, legal, hand, scratch, rng, False, net) != card:
+                        weight *= miss
+                elif choose_builtin(model, legal, hand, snap, rng, False, net) != card:
+                    weight *= miss
         after[seat] |= b
     return weight
+
+
+@njit(cache=True, _nrt=False)
+def policy_weight(layout, state, work, me, net, policy, rules, contract, trump, after, rng):
+    """How likely the other seats' plays so far are in ``layout`` under the policy model (``mc:infer=policy``).
+
+    Each earlier play of another seat with a choice is replayed as in :func:`layout_weight`,
+    and its card's probability is ``(1 - eps) * softmax(v / T) + eps / n`` over the ``n`` legal
+    cards, ``v`` the learned player's card scores from that seat's view in the layout
+    (:func:`barbu_sim.barbu.players.learned.learned_scores`), ``T`` and ``eps`` those fitted
+    for the contract on the table ``policy`` names (``params.POLICY_TEMPERATURE``).  The
+    probabilities are multiplied in log space (each softmax taken from its largest term) and the
+    weight is ``exp`` of the sum, floored at ``exp(LOG_WEIGHT_FLOOR)`` so that no layout's weight
+    nor its square is 0.  The weights need no normalising: mc uses only their ratios.
+    """
+    t = _TEMPERATURE[policy, contract]
+    eps = _EPSILON[policy, contract]
+    restricted_lead = lead_restriction(contract, rules)
+    forced = forced_discard(contract, rules)
+    scratch = work[W_STATE:W_STATE + ROLLOUT_STATE_SIZE]
+    scores = work[W_CARD_SCORES:W_CARD_SCORES + 52].view(np.float64)
+    log_w = 0.0
+    for j in range(4):
+        after[j] = U0
+    for i in range(popcount(state[S_PLAYED]) - 1, -1, -1):
+        snap = work[W_HIST + i * STATE_SIZE:W_HIST + (i + 1) * STATE_SIZE]
+        seat = np.int64(snap[S_SEAT]) & 3
+        card = np.int64(work[W_HIST_CARD + i])
+        b = U1 << np.uint64(card)
+        if seat != me:
+            hand = layout[seat] | after[seat] | b
+            k = np.int64(snap[S_N_IN_TRICK])
+            _, led, _, _, _, top_trump = trick_so_far(snap, k, np.int64(snap[S_LEADER]) & 3, contract, trump)
+            legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
+            n = popcount(legal)
+            if n > 1:
+                for j in range(STATE_SIZE):
+                    scratch[j] = snap[j]
+                learned_scores(legal, hand, scratch, rng, net, STATE_SIZE, scores)
+                log_w += policy_log_prob(legal, card, scores, t, eps)
+        after[seat] |= b
+    return np.exp(max(log_w, LOG_WEIGHT_FLOOR))
+
+
+@njit(cache=True, _nrt=False)
+def policy_log_prob(legal, card, scores, t, eps):
+    """log of ``card``'s probability among ``legal`` under ``(1 - eps) * softmax(scores / t) + eps / n``."""
+    top = -np.inf
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - U1
+        top = max(top, scores[c])
+    total = 0.0
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - U1
+        total += np.exp((scores[c] - top) / t)
+    n = popcount(legal)
+    return np.log((1.0 - eps) * np.exp((scores[card] - top) / t) / total + eps / n)

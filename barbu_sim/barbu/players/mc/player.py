@@ -39,7 +39,7 @@ from .params import (  # noqa: F401  (the names the engine and the registry read
     DEFAULT_EARLY, DEFAULT_ENDGAME, DEFAULT_HALVING, DEFAULT_INFER, DEFAULT_SAMPLES, DEFAULT_TAIL, LOOK, MAX_SAMPLES,
     MC, MC_EARLY_MASK, MC_EARLY_SHIFT, MC_ENDGAME_MASK, MC_ENDGAME_SHIFT, MC_HALVING_MASK, MC_HALVING_SHIFT,
     MC_INFER_MASK, MC_INFER_SHIFT, MC_ROLLOUT_MASK, MC_ROLLOUT_SHIFT, MC_SAMPLES_MASK, MC_SAMPLES_SHIFT,
-    MC_TAIL_MASK, MC_TAIL_SHIFT, ROLLOUTS, MCParams, mc_id, parse_mc,
+    MC_POLICY_MASK, MC_POLICY_SHIFT, MC_TAIL_MASK, MC_TAIL_SHIFT, ROLLOUTS, MCParams, mc_id, parse_mc,
 )
 from .values import STREAM_MC, copy_rules, exact_from, layout_values, race  # noqa: F401  (STREAM_MC: re-exported)
 from ...rules.play_rules import above, below, suit_bits, trick_value
@@ -98,7 +98,8 @@ def distinct_cards(legal, hand, state, contract):
 
 
 @njit(cache=True, _nrt=False)
-def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail, miss, sums, squares, first=0):
+def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail, miss, sums, squares, net, policy,
+                 first=0):
     """Value every card of ``cards`` on ``samples`` layouts; per-card sums and sums of squares of own score.
 
     A card's value in a layout is the seat's points from here on: by exact search when at
@@ -108,7 +109,9 @@ def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail,
     layout weighted by :func:`layout_weight` with ``miss`` the weight per unexpected play (0.0:
     no inference; it needs the deal's history, which the engine's loops keep) and its weights
     added to the ``W_WEIGHTS`` entries.  The model of the other seats is the rollout player; a
-    random one says nothing about a layout, so with ``rollout`` random there is no inference.  The
+    random one says nothing about a layout, so with ``rollout`` random there is no inference.  ``net``: the
+    learned player's model array (learned rollouts, policy inference; else it may be empty); ``policy``: 0, or
+    policy inference instead of ``miss`` (see :func:`barbu_sim.barbu.players.mc.values.layout_values`).  The
     layouts are ``first .. samples - 1``: layout ``k`` and its rollouts draw from the
     counter-based stream ``(key, k)``, the same for every card.
     """
@@ -117,7 +120,7 @@ def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail,
     weights = work[W_WEIGHTS:W_WEIGHTS + 52].view(np.float64)
     exact, stop = exact_from(state, np.int64(state[S_CONTRACT]), endgame, tail)
     for k in range(first, samples):
-        w = layout_values(cards, hand, state, work, key, k, rollout, exact, stop, miss)
+        w = layout_values(cards, hand, state, work, key, k, rollout, exact, stop, miss, net, policy)
         cands = cards
         while cands:
             card = lowest_bit(cands)
@@ -153,7 +156,7 @@ def _set_counts(cards, n, counts):
 
 
 @njit(cache=True, _nrt=False)
-def mc_choose(sid, legal, hand, state, rng, explain):
+def mc_choose(sid, legal, hand, state, rng, explain, net):
     """The card an mc seat (strategy id ``sid``, see :func:`mc_id`) plays.
 
     With one legal card, or only equivalent ones (:func:`distinct_cards`), the lowest
@@ -163,7 +166,8 @@ def mc_choose(sid, legal, hand, state, rng, explain):
     worse half of the cards still in play drops out and the rest are valued on new layouts,
     so the close cards are compared on more layouts; the best of the last round is played.  ``state`` must be
     followed by ``MC_WORK_SIZE`` entries of scratch space.  When ``explain`` has rows,
-    the decision is written to it (see ``EX_*``).
+    the decision is written to it (see ``EX_*``).  ``net``: the learned player's model array, read by
+    learned rollouts and policy inference (``params.needs_model``; else it may be empty).
     """
     if popcount(legal) == 1:
         return lowest_bit(legal)
@@ -188,6 +192,7 @@ def mc_choose(sid, legal, hand, state, rng, explain):
         weights[c] = 0.0
     infer = (sid >> MC_INFER_SHIFT) & MC_INFER_MASK
     miss = 0.0 if infer >= 100 else infer / 100.0
+    policy = (sid >> MC_POLICY_SHIFT) & MC_POLICY_MASK
     sign = -1.0 if state[S_RULES + R_BEST_TOTAL] == U1 else 1.0  # best-total=lowest: the lowest mean is best
     n = popcount(reps)
     rounds = 1
@@ -202,9 +207,10 @@ def mc_choose(sid, legal, hand, state, rng, explain):
         upto = done + (samples if rounds == 1 else max(1, samples * n // (rounds * m)))
         if early:
             finalists = race(finalists, reps, hand, state, work, key, done, upto, rollout, endgame, tail, miss, sign,
-                             early / 10.0, LOOK, sums, squares, counts)
+                             early / 10.0, LOOK, sums, squares, counts, net, policy)
         else:
-            mc_estimates(finalists, hand, state, work, key, upto, rollout, endgame, tail, miss, sums, squares, done)
+            mc_estimates(finalists, hand, state, work, key, upto, rollout, endgame, tail, miss, sums, squares, net,
+                         policy, done)
         done = upto
         if popcount(finalists) == 1:
             break

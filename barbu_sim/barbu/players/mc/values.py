@@ -19,7 +19,7 @@ from ....core.rng import STREAM_MC, next_u64, stream_key
 from ..endgame import TT_WORDS, new_search, solve_cards, solve_domino_cards, solve_from_trick
 from .layouts import (
     W_ALLOWED, W_CAP, W_COUNTS, W_CROSS, W_HANDS, W_LAYOUT, W_LAYOUT_SUMS, W_RNG, W_RULES, W_SCORES, W_STATE, W_TT,
-    W_VALUES, W_WEIGHTS, layout_weight, sample_layout,
+    W_VALUES, W_WEIGHTS, ROLLOUT_STATE_SIZE, layout_weight, policy_weight, sample_layout,
 )
 from ..rollout import rollout_domino, rollout_tricks
 from ...rules.config import DOMINO, RULES_ARRAY_SIZE
@@ -51,11 +51,13 @@ def copy_rules(state, work):
 
 
 @njit(cache=True, _nrt=False)
-def layout_values(cards, hand, state, work, key, k, rollout, exact, stop, miss):
+def layout_values(cards, hand, state, work, key, k, rollout, exact, stop, miss, net, policy):
     """Sample layout ``k`` and value every card of ``cards`` in it (into ``W_VALUES``); returns the layout's weight.
 
     The work of one layout of :func:`mc_estimates` (see there); ``exact`` and ``stop`` as
-    :func:`exact_from` gives them.
+    :func:`exact_from` gives them; ``net``: the learned player's model array (learned rollouts, policy
+    inference); ``policy``: 0, or policy inference with the temperatures of that table
+    (:func:`barbu_sim.barbu.players.mc.layouts.policy_weight`), which then replaces ``miss``.
     """
     me = np.int64(state[S_SEAT]) & 3
     contract = np.int64(state[S_CONTRACT])
@@ -67,15 +69,17 @@ def layout_values(cards, hand, state, work, key, k, rollout, exact, stop, miss):
     cap = work[W_CAP:W_CAP + 4].view(np.int64)
     scores = work[W_SCORES:W_SCORES + 4].view(np.int64)
     rng = work[W_RNG:W_RNG + 1]
-    scratch = work[W_STATE:W_STATE + STATE_SIZE]
+    scratch = work[W_STATE:W_STATE + ROLLOUT_STATE_SIZE]  # the fields, then the learned player's room
     values = work[W_VALUES:W_VALUES + 52].view(np.float64)
     tt = work[W_TT:W_TT + TT_WORDS]
     rng[0] = stream_key(key, np.uint64(k), STREAM_MC)
     sample_layout(rng, me, hand, state, layout, allowed, cap)
     roll = next_u64(rng)
     w = 1.0
-    if miss > 0.0 and contract != DOMINO and rollout != RANDOM:
-        w = layout_weight(layout, state, work, me, rollout, miss, rules, contract, param, allowed, rng)
+    if policy > 0 and contract != DOMINO:
+        w = policy_weight(layout, state, work, me, net, policy, rules, contract, param, allowed, rng)
+    elif miss > 0.0 and contract != DOMINO and rollout != RANDOM:
+        w = layout_weight(layout, state, work, me, rollout, miss, rules, contract, param, allowed, rng, net)
     if exact or stop < 13:
         new_search(tt)
     if exact:
@@ -97,8 +101,8 @@ def layout_values(cards, hand, state, work, key, k, rollout, exact, stop, miss):
             scratch[i] = state[i]
         rng[0] = roll
         if contract == DOMINO:
-            rollout_domino(hands, param, rules, rollout, scratch, rng, card, scores)
-        elif rollout_tricks(hands, contract, param, rules, rollout, scratch, rng, card, scores, stop) < 13:
+            rollout_domino(hands, param, rules, rollout, scratch, rng, card, scores, net)
+        elif rollout_tricks(hands, contract, param, rules, rollout, scratch, rng, card, scores, net, stop) < 13:
             t0, t1, t2, t3 = solve_from_trick(hands, stop, np.int64(scratch[S_LEADER]) & 3, contract, param,
                                               rules, me, tt, values)
             scores[me] += t0 if me == 0 else (t1 if me == 1 else (t2 if me == 2 else t3))
@@ -151,7 +155,7 @@ def race_drop(alive, reps, sums, cross, total, total_sq, sign, z):
 
 @njit(cache=True, _nrt=False)
 def race(alive, reps, hand, state, work, key, first, upto, rollout, endgame, tail, miss, sign, z, look,
-         sums, squares, counts):
+         sums, squares, counts, net, policy):
     """Value the cards of ``alive`` on layouts ``first .. upto - 1``, dropping those shown worse; the cards left.
 
     After every ``look`` layouts of the decision (from 16 on) :func:`race_drop` drops the
@@ -159,7 +163,8 @@ def race(alive, reps, hand, state, work, key, first, upto, rollout, endgame, tai
     the decision's distinct cards.  ``sums`` / ``squares`` / ``counts`` and ``W_WEIGHTS``:
     per card, as :func:`barbu_sim.barbu.players.mc.player.mc_choose` keeps them; the sums of products between
     the cards (``W_CROSS``) and the layouts' total weights are kept in the scratch space from
-    ``first`` = 0 on, so that a race can go on over later layouts (sequential halving's rounds).
+    ``first`` = 0 on, so that a race can go on over later layouts (sequential halving's rounds).  ``net``,
+    ``policy``: as for :func:`layout_values`.
     """
     copy_rules(state, work)
     values = work[W_VALUES:W_VALUES + 52].view(np.float64)
@@ -173,7 +178,7 @@ def race(alive, reps, hand, state, work, key, first, upto, rollout, endgame, tai
         totals[1] = 0.0
     exact, stop = exact_from(state, np.int64(state[S_CONTRACT]), endgame, tail)
     for k in range(first, upto):
-        w = layout_values(alive, hand, state, work, key, k, rollout, exact, stop, miss)
+        w = layout_values(alive, hand, state, work, key, k, rollout, exact, stop, miss, net, policy)
         totals[0] += w
         totals[1] += w * w
         m = alive
