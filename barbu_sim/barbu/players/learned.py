@@ -15,13 +15,12 @@ manifests and cache keys: ``learned`` resolves to ``learned@<id>``.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 from ...core.jit import njit
+from ...core.model_files import read_model_file
 
 from ...core.bits import lowest_bit, popcount
 from ...core.fields import ArrayFields
@@ -223,21 +222,7 @@ def load_model(path: str = str(MODEL_PATH)) -> tuple[np.ndarray, str]:
     Any fault of the file (unreadable, not JSON, a missing contract, a wrong shape, a weight that is
     not a finite number) is a one-line ValueError that names the file.
     """
-    what = f"the learned player's model {path}"
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ValueError(f"cannot read {what}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{what} is not UTF-8 text: it is damaged; reinstall the package or retrain") from None
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{what} is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno}): it is truncated "
-                         "or damaged; reinstall the package or retrain") from None
-    try:
-        model = model_from_dict(data)
-    except ValueError as e:
-        raise ValueError(f"{what}: {e}") from None
-    return model, hashlib.sha256(model.tobytes()).hexdigest()[:12]
+    return read_model_file(path, f"the learned player's model {path}", model_from_dict)
 
 
 def model_array() -> np.ndarray:

@@ -15,8 +15,6 @@ player as ``learned@<id>``.  ``scripts/train_clabber_player.py`` makes the model
 
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import cache
 from pathlib import Path
 
@@ -24,6 +22,7 @@ import numpy as np
 
 from ...core.bits import lowest_bit, popcount
 from ...core.jit import njit
+from ...core.model_files import read_model_file
 from .features import N_FEATURES, fill_features
 from .heuristic import heuristic_strategy
 
@@ -127,19 +126,7 @@ def model_from_dict(data: dict) -> np.ndarray:
 def load_model(path: str = str(MODEL_PATH)) -> tuple[np.ndarray, str]:
     """The model array of the file at ``path`` and its id (12 hex digits of the array's sha256); any fault
     of the file is a one-line ValueError naming it."""
-    what = f"the Clabber learned player's model {path}"
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ValueError(f"cannot read {what}: {e.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError(f"{what} is not valid JSON: it is truncated or damaged; reinstall the package or "
-                         "retrain") from None
-    try:
-        model = model_from_dict(data)
-    except ValueError as e:
-        raise ValueError(f"{what}: {e}") from None
-    return model, hashlib.sha256(model.tobytes()).hexdigest()[:12]
+    return read_model_file(path, f"the Clabber learned player's model {path}", model_from_dict)
 
 
 def model_array() -> np.ndarray:
