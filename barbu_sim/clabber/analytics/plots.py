@@ -110,10 +110,11 @@ def plot_strong_changes(by_trumps: pl.DataFrame, by_rank: pl.DataFrame, sweeps: 
     axes[0].set_title("makers' success by trump count\n(labels: change in points of %, paired)", fontsize=10)
     axes[1].set_title("makers' success by turned-up rank\n(labels: change in points of %, paired)", fontsize=10)
     ax = axes[2]
-    for name, rows in sweeps.items():  # each player in its colour of the bars (the baseline's, then the strong one's)
-        xs = [r["threshold"] for r in rows]
-        ax.errorbar(xs, [r["mean"] for r in rows], yerr=[r["half"] for r in rows], marker="o", capsize=3,
-                    label=name, color=PALETTE[2 if name.split(":")[0] == names[0] else 1])
+    for name, rows in sweeps.items():  # each player in its colour of the bars, set a little apart to be seen
+        strong = name.split(":")[0] == names[0]
+        xs = [r["threshold"] + (0.3 if strong else -0.3) for r in rows]
+        ax.errorbar(xs, [r["mean"] for r in rows], yerr=[r["half"] for r in rows], marker="o" if strong else "s",
+                    capsize=3, label=name, color=PALETTE[2 if strong else 1], ls="-" if strong else "--")
     ax.axhline(0.5, color="grey", lw=0.8, ls=":")
     ax.set_xlabel("N+S bid by threshold:X (E+W by threshold:60)")
     ax.set_ylabel("N+S game win rate")
