@@ -120,8 +120,9 @@ def sweep_markdown(sweep: dict) -> list[str]:
           "|---|---|---|---|---|"]
     for r in sweep["rows"]:
         a, b, c, d = r["round_net"], r["round_vs_baseline"], r["game_win_rate"], r["game_vs_baseline"]
-        md.append(f"| {r['policy']} | {a['mean']:+.2f} ± {1.96 * a['se']:.2f} | {b['mean']:+.2f} ± {1.96 * b['se']:.2f} | "
-                  f"{c['mean']:.4f} ± {1.96 * c['se']:.4f} | {d['mean']:+.4f} ± {1.96 * d['se']:.4f} |")
+        md.append(f"| {r['policy']} | {a['mean']:+.2f} ± {1.96 * a['se']:.2f} | "
+                  f"{b['mean']:+.2f} ± {1.96 * b['se']:.2f} | {c['mean']:.4f} ± {1.96 * c['se']:.4f} | "
+                  f"{d['mean']:+.4f} ± {1.96 * d['se']:.4f} |")
     return md
 
 
