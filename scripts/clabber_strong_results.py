@@ -45,7 +45,7 @@ from barbu_sim.core.tables import to_markdown  # noqa: E402
 
 STUDIES = {"accept-first": ("accept-first", (None, "maker_trumps", "turned_rank")),
            "threshold55": ("threshold:55", (None, "maker_trumps", "turned_rank", "bid_round", "maker_rel"))}
-THRESHOLDS = (40, 45, 50, 52, 55, 57, 60, 65, 70)
+THRESHOLDS = (40, 45, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 60, 65, 70)  # every X near the best
 
 
 def compare(a_dir: Path, b_dir: Path, study: str, keys) -> pl.DataFrame:
@@ -128,6 +128,7 @@ def main(argv=None):
     p.add_argument("--sweep-games", type=int, default=20_000)
     p.add_argument("--mc-bid-rounds", type=int, default=20_000, help="rounds per dealer for the mc:32 bidding "
                    "policy, and a fifth as many games (0: left out)")
+    p.add_argument("--thresholds", default=",".join(map(str, THRESHOLDS)), help="the X of the sweep, comma-separated")
     p.add_argument("--confirm", default="mc", help="the reference card player of the confirmation ('' for none)")
     p.add_argument("--confirm-rounds", type=int, default=200_000)
     p.add_argument("--out", default=str(ROOT / "runs" / "clabber-strong"))
@@ -137,6 +138,10 @@ def main(argv=None):
     try:
         for s in (args.strategy, args.baseline, *([args.confirm] if args.confirm else [])):
             resolve_strategy(s)
+        try:
+            thresholds = tuple(int(x) for x in args.thresholds.split(","))
+        except ValueError:
+            raise ValueError(f"--thresholds takes whole numbers separated by commas, not {args.thresholds!r}") from None
         if min(args.rounds, args.games, args.sweep_rounds, args.sweep_games) < 1:
             raise ValueError("--rounds, --games, --sweep-rounds and --sweep-games must be at least 1")
         backend = make_backend(args.backend, None)
@@ -168,7 +173,7 @@ def main(argv=None):
         t = time.perf_counter()
         sweeps[player] = threshold_sweep(args.sweep_rounds, args.sweep_games,
                                          min(args.mc_bid_rounds, args.sweep_rounds),
-                                         min(args.mc_bid_rounds // 5, args.sweep_games), player, THRESHOLDS)
+                                         min(args.mc_bid_rounds // 5, args.sweep_games), player, thresholds)
         timing[f"sweep-{player}"] = time.perf_counter() - t
     (results / "sweep.json").write_text(json.dumps(sweeps, indent=1) + "\n")
     curves = {p: [{"threshold": int(r["policy"].split(":")[1]), "mean": r["game_win_rate"]["mean"],
@@ -209,7 +214,7 @@ def main(argv=None):
                  f"{names[0]} lie within the 95% CI of {confirm}'s; of the {moved.height} values that move from "
                  f"{names[1]} to {names[0]}, {same_sign.height} move the same way from {names[1]} to {confirm}.\n")
     (results / "changes.md").write_text(text)
-    findings = {"rounds": args.rounds, "players": list(names), "games": games, "sweep_thresholds": list(THRESHOLDS),
+    findings = {"rounds": args.rounds, "players": list(names), "games": games, "sweep_thresholds": list(thresholds),
                 "best_threshold": {p: {f: best(s, f) for f in ("game_win_rate", "round_net")}
                                    for p, s in sweeps.items()},
                 "confirm": confirm, "confirm_rounds": min(args.confirm_rounds, args.rounds) if confirm else 0}

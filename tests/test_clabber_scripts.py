@@ -43,7 +43,7 @@ def test_clabber_bid_review_time_runs_tiny(tmp_path):
 
 
 STRONG_TINY = ("--rounds", "3000", "--games", "40", "--sweep-rounds", "200", "--sweep-games", "20",
-               "--mc-bid-rounds", "40", "--confirm-rounds", "60")
+               "--thresholds", "50,55,60", "--mc-bid-rounds", "40", "--confirm-rounds", "60")
 
 
 def strong_files(results: Path) -> dict[str, bytes]:
@@ -70,7 +70,7 @@ def test_clabber_strong_results_runs_tiny(tmp_path):
     assert abs(whole["difference"] - (whole["a"] - whole["b"])) < 1e-12
     sweep = json.loads((results / "sweep.json").read_text())
     assert set(sweep) == {"learned", "heuristic"}
-    assert [r["policy"] for r in sweep["learned"]["rows"]][-1] == "mc:32"
+    assert [r["policy"] for r in sweep["learned"]["rows"]] == ["threshold:50", "threshold:55", "threshold:60", "mc:32"]
     assert (results / "charts" / "strong_vs_heuristic.png").stat().st_size > 10_000
     changes = (results / "changes.md").read_text()
     assert "Best by game win rate" in changes and "On the first 60 rounds" in changes
