@@ -39,11 +39,12 @@ THRESHOLDS = (30, 40, 45, 50, 55, 60, 70, 80, 90)
 BASELINE = 60
 
 
-def study_run(out: Path, name: str, rounds: int, strategy: str, results: Path, bidding: str = "accept-first") -> dict:
+def study_run(out: Path, name: str, rounds: int, strategy: str, results: Path, bidding: str = "accept-first",
+              backend=None) -> dict:
     """A run of ``rounds`` (dealer N, seed 1) with its report; its JSON tables and charts copied to results."""
     run_dir = out / name
     run(run_dir, RunConfig(rounds=rounds, seed=1, dealer=0, bidding=[bidding] * 4, strategies=[strategy] * 4),
-        force=True, progress=False)
+        force=True, progress=False, backend=backend)
     tables = build_tables(run_dir)
     write_report(run_dir, tables)
     dest = results / name
@@ -70,42 +71,59 @@ def heuristic_vs_random(n: int) -> dict:
     return {"makers": paired(hm - base_m), "defenders": paired(hd - base_d)}
 
 
-def ns_net(policy, rounds: int) -> np.ndarray:
+def ns_net(policy, rounds: int, strategy: str = "heuristic") -> np.ndarray:
     """N+S's round score minus E+W's, per round, for each dealer in turn (independent deals per dealer)."""
     nets = []
     for dealer in range(4):
-        rows = play_rounds(30 + dealer, 0, rounds, dealer, policy, "heuristic").astype(np.int64)
+        rows = play_rounds(30 + dealer, 0, rounds, dealer, policy, strategy).astype(np.int64)
         nets.append(rows[:, COL["score_ns"]] - rows[:, COL["score_ew"]])
     return np.concatenate(nets)
 
 
-def ns_wins(policy, games: int) -> np.ndarray:
-    g = play_games(3, 0, games, policy, "heuristic")
+def ns_wins(policy, games: int, strategy: str = "heuristic") -> np.ndarray:
+    """1 for each game N+S win, 0.5 for a draw (games of seed 3, ``strategy`` at every seat)."""
+    g = play_games(3, 0, games, policy, strategy)
     return (g[:, 5] == 0).astype(float) + 0.5 * (g[:, 5] == 2)
 
 
-def threshold_sweep(rounds: int, games: int, mc_rounds: int, mc_games: int) -> dict:
-    """N+S bid by threshold:X (and mc), E+W by threshold:60; heuristic play; paired over the same deals and games.
+def threshold_sweep(rounds: int, games: int, mc_rounds: int, mc_games: int, strategy: str = "heuristic",
+                    thresholds=THRESHOLDS) -> dict:
+    """N+S bid by threshold:X (and mc), E+W by threshold:60; ``strategy`` plays every seat; paired over the
+    same deals and games (mc left out when ``mc_rounds`` is 0).
 
     Deals are the same for every policy (round i depends only on the seed and i, game g's rounds
     only on the seed and g), so each difference from the baseline is a paired one.
     """
     rows = []
-    base_net = ns_net([f"threshold:{BASELINE}"] * 4, rounds)
-    base_win = ns_wins([f"threshold:{BASELINE}"] * 4, games)
-    for x in THRESHOLDS:
+    base_net = ns_net([f"threshold:{BASELINE}"] * 4, rounds, strategy)
+    base_win = ns_wins([f"threshold:{BASELINE}"] * 4, games, strategy)
+    for x in thresholds:
         policy = [f"threshold:{x}", f"threshold:{BASELINE}"] * 2
-        net, win = ns_net(policy, rounds), ns_wins(policy, games)
+        net, win = ns_net(policy, rounds, strategy), ns_wins(policy, games, strategy)
         rows.append({"policy": f"threshold:{x}", "round_net": paired(net), "round_vs_baseline": paired(net - base_net),
                      "game_win_rate": paired(win), "game_vs_baseline": paired(win - base_win)})
+    base = {"rows": rows, "baseline": BASELINE, "rounds_per_dealer": rounds, "games": games, "strategy": strategy}
+    if mc_rounds < 1:
+        return base | {"mc_rounds_per_dealer": 0, "mc_games": 0}
     policy = ["mc:32", f"threshold:{BASELINE}"] * 2
-    net, win = ns_net(policy, mc_rounds), ns_wins(policy, mc_games)
+    net, win = ns_net(policy, mc_rounds, strategy), ns_wins(policy, mc_games, strategy)
     # The same deals as the baseline's first mc_rounds of each dealer block, and its first mc_games games.
     base_sub = np.concatenate([base_net[d * rounds:d * rounds + mc_rounds] for d in range(4)])
     rows.append({"policy": "mc:32", "round_net": paired(net), "round_vs_baseline": paired(net - base_sub),
                  "game_win_rate": paired(win), "game_vs_baseline": paired(win - base_win[:mc_games])})
-    return {"rows": rows, "baseline": BASELINE, "rounds_per_dealer": rounds, "games": games,
-            "mc_rounds_per_dealer": mc_rounds, "mc_games": mc_games}
+    return base | {"mc_rounds_per_dealer": mc_rounds, "mc_games": mc_games}
+
+
+def sweep_markdown(sweep: dict) -> list[str]:
+    """The sweep's table as markdown lines (± the 95% half-width)."""
+    md = [f"| N+S policy | N+S net per round | vs threshold:{BASELINE} | N+S game win rate | vs threshold:{BASELINE} |",
+          "|---|---|---|---|---|"]
+    for r in sweep["rows"]:
+        a, b, c, d = r["round_net"], r["round_vs_baseline"], r["game_win_rate"], r["game_vs_baseline"]
+        md.append(f"| {r['policy']} | {a['mean']:+.2f} ± {1.96 * a['se']:.2f} | "
+                  f"{b['mean']:+.2f} ± {1.96 * b['se']:.2f} | {c['mean']:.4f} ± {1.96 * c['se']:.4f} | "
+                  f"{d['mean']:+.4f} ± {1.96 * d['se']:.4f} |")
+    return md
 
 
 def exact_meld_counts() -> dict:
@@ -175,13 +193,7 @@ def main(argv=None):
         md.append(f"- as {side}: {r['mean']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] (n = {r['n']:,})")
     md += ["", f"## Bidding policy for N+S (E+W bid threshold:{BASELINE}; heuristic play; paired)", "",
            f"Rounds: {sweep['rounds_per_dealer']:,} per dealer seat (mc: {sweep['mc_rounds_per_dealer']:,}); games: "
-           f"{sweep['games']:,} (mc: {sweep['mc_games']:,}). ± is the 95% half-width.", "",
-           f"| N+S policy | N+S net per round | vs threshold:{BASELINE} | N+S game win rate | vs threshold:{BASELINE} |",
-           "|---|---|---|---|---|"]
-    for r in sweep["rows"]:
-        a, b, c, d = r["round_net"], r["round_vs_baseline"], r["game_win_rate"], r["game_vs_baseline"]
-        md.append(f"| {r['policy']} | {a['mean']:+.2f} ± {1.96 * a['se']:.2f} | {b['mean']:+.2f} ± {1.96 * b['se']:.2f} | "
-                  f"{c['mean']:.4f} ± {1.96 * c['se']:.4f} | {d['mean']:+.4f} ± {1.96 * d['se']:.4f} |")
+           f"{sweep['games']:,} (mc: {sweep['mc_games']:,}). ± is the 95% half-width.", "", *sweep_markdown(sweep)]
     (results / "findings.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
 

@@ -105,3 +105,39 @@ def meld_frequencies(records: pl.LazyFrame) -> pl.DataFrame:
         rows.append(stats.select(pl.lit(name).alias("meld"), pl.col("mean").alias("p"), "se",
                                  (pl.col("rounds") * 4).alias("n")))
     return pl.concat(rows)
+
+
+PAIRED_METRICS = {"makers_made": "made", "makers_round_score": "makers_score",
+                  "defenders_round_score": "defenders_score"}
+
+
+def paired_by_group(a: pl.LazyFrame, b: pl.LazyFrame, key: str | None = None) -> pl.DataFrame:
+    """Two runs' records of the same rounds (same seed and bidding, other players), paired by ``round``.
+
+    Per value of ``key`` (``None``: every played round together) and metric (``made``,
+    ``makers_score``, ``defenders_score``): ``n``, each run's mean (``a``, ``b``) and the paired
+    difference a - b with its 95% CI (``difference``, ``se``, ``ci_low``, ``ci_high``) and
+    ``moves`` (the CI excludes 0).  Rounds played in one run only (the same deal bid otherwise)
+    are left out, as are those that only one run holds.
+    """
+    keys = [key] if key else []
+    cols = ["round", "bid_round", "makers", *[k for k in keys if k != "bid_round"], *PAIRED_METRICS]
+    joined = team_values(a).select(cols).join(team_values(b).select(cols), on="round", suffix="_b", how="inner")
+    same = (pl.col("makers") == pl.col("makers_b")) & (pl.col("bid_round") == pl.col("bid_round_b"))
+    if key:
+        same &= pl.col(key) == pl.col(f"{key}_b")
+    diffs = [(pl.col(c) - pl.col(f"{c}_b")).alias(f"d_{c}") for c in PAIRED_METRICS]
+    frame = joined.filter(same).with_columns(diffs)
+    aggs = [pl.len().alias("n")]
+    for c in PAIRED_METRICS:
+        aggs += [pl.col(c).sum().alias(f"a_{c}"), pl.col(f"{c}_b").sum().alias(f"b_{c}"),
+                 pl.col(f"d_{c}").sum().alias(f"sum_{c}"), (pl.col(f"d_{c}") ** 2).sum().alias(f"sq_{c}")]
+    wide = frame.group_by(keys).agg(aggs).collect().sort(keys) if keys else frame.select(aggs).collect()
+    parts = []
+    for c, label in PAIRED_METRICS.items():
+        part = with_ci(wide, "n", f"sum_{c}", f"sq_{c}").rename({"mean": "difference"})
+        parts.append(part.select(
+            *[pl.col(k).cast(pl.String) for k in keys], pl.lit(label).alias("metric"), "n",
+            (pl.col(f"a_{c}") / pl.col("n")).alias("a"), (pl.col(f"b_{c}") / pl.col("n")).alias("b"),
+            "difference", "se", "ci_low", "ci_high", ((pl.col("ci_low") > 0) | (pl.col("ci_high") < 0)).alias("moves")))
+    return pl.concat(parts)  # per metric, the values in their own order (ranks 9 .. A)

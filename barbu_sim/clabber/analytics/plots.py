@@ -82,3 +82,44 @@ def write_plots(tables: dict[str, pl.DataFrame], out_dir) -> list[Path]:
         if not tables[f"by_{key}"].is_empty():
             paths += save_figure(plot_grouping(tables[f"by_{key}"], key), out_dir / f"by_{key}")
     return paths
+
+
+def plot_strong_changes(by_trumps: pl.DataFrame, by_rank: pl.DataFrame, sweeps: dict[str, list[dict]],
+                        names: tuple[str, str]) -> plt.Figure:
+    """Where strong play moves Clabber's answers: makers' success by trump count and by turned-up rank
+    (paired tables of :func:`~barbu_sim.clabber.analytics.analysis.paired_by_group` with the grouping's
+    values in ``value``; ``a`` = ``names[0]``),
+    and N+S's game win rate by bidding threshold under each player (``sweeps``: player -> rows of
+    ``threshold``, ``mean``, ``half``)."""
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.4))
+    for ax, table, label in ((axes[0], by_trumps, "trumps dealt to the maker"),
+                             (axes[1], by_rank, "rank of the turned-up card")):
+        made = table.filter(pl.col("metric") == "made")
+        order = made["value"].to_list()
+        x = np.arange(len(order))
+        for i, (col, name) in enumerate((("b", names[1]), ("a", names[0]))):
+            ax.bar(x + (i - 0.5) * 0.38, 100 * made[col].to_numpy(), 0.38, label=name, color=PALETTE[1 + i])
+        for j, r in enumerate(made.to_dicts()):
+            ax.annotate(f"{100 * r['difference']:+.1f}", (j, 100 * max(r["a"], r["b"]) + 1.5), ha="center",
+                        fontsize=8, color="black" if r["moves"] else "grey")
+        ax.set_xticks(x, order)
+        ax.set_ylim(0, 112)
+        ax.set_xlabel(label)
+        ax.set_ylabel("makers scored (% of rounds)")
+        ax.legend(frameon=False, ncols=2, loc="upper left", fontsize=8)
+    axes[0].set_title("makers' success by trump count\n(labels: change in points of %, paired)", fontsize=10)
+    axes[1].set_title("makers' success by turned-up rank\n(labels: change in points of %, paired)", fontsize=10)
+    ax = axes[2]
+    for name, rows in sweeps.items():  # each player in its colour of the bars, set a little apart to be seen
+        strong = name.split(":")[0] == names[0]
+        xs = [r["threshold"] + (0.3 if strong else -0.3) for r in rows]
+        ax.errorbar(xs, [r["mean"] for r in rows], yerr=[r["half"] for r in rows], marker="o" if strong else "s",
+                    capsize=3, label=name, color=PALETTE[2 if strong else 1], ls="-" if strong else "--")
+    ax.axhline(0.5, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("N+S bid by threshold:X (E+W by threshold:60)")
+    ax.set_ylabel("N+S game win rate")
+    ax.set_title("bidding threshold, games to 500", fontsize=10)
+    ax.legend(frameon=False, fontsize=8)
+    fig.suptitle(f"Clabber: {names[0]} card play at every seat against {names[1]}, same rounds, 95% CIs")
+    fig.tight_layout()
+    return fig
