@@ -57,7 +57,8 @@ def _clabber(strategies):
     return run
 
 
-# Two shares of about the same compile time (measured on 2 cores): mc's engines and estimator, the rest.
+# Two shares of about the same compile time (measured on 2 cores): mc's engines, the estimator, the players
+# called from Python and Clabber's learned engine; the rest.
 SHARES = (
     (("barbu-mc", _barbu(["mc:samples=2", "heuristic", "heuristic", "heuristic"])),
      ("barbu-estimator", _barbu_estimator),
