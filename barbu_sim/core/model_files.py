@@ -33,3 +33,23 @@ def read_model_file(path: str, what: str, to_array: Callable[[dict], np.ndarray]
     except ValueError as e:
         raise ValueError(f"{what}: {e}") from None
     return model, hashlib.sha256(model.tobytes()).hexdigest()[:12]
+
+
+def weights_array(entry: dict, key: str, shape: tuple, where: str) -> np.ndarray:
+    """``entry[key]`` as a float32 array of ``shape``: numbers, all finite (also once in float32); else a
+    one-line ValueError that begins with ``where`` and names the key."""
+    wanted = f"a list of {shape[0]} numbers" if len(shape) == 1 else f"{shape[0]} rows of {shape[1]} numbers"
+    try:
+        a = np.asarray(entry[key], np.float64)
+    except KeyError:
+        raise ValueError(f"{where}: {key} must be {wanted}, and is missing") from None
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: {key} must be {wanted}, and is not a table of numbers") from None
+    if a.shape != shape:
+        got = "a number" if a.ndim == 0 else " by ".join(map(str, a.shape))
+        raise ValueError(f"{where}: {key} must be {wanted}, not {got}")
+    with np.errstate(over="ignore"):
+        if not (np.isfinite(a).all() and np.isfinite(a.astype(np.float32)).all()):
+            raise ValueError(f"{where}: {key} holds weights that are not finite numbers (NaN, infinity, or beyond "
+                             "float32)")
+    return a.astype(np.float32)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 from ...core.jit import njit
-from ...core.model_files import read_model_file
+from ...core.model_files import read_model_file, weights_array
 
 from ...core.bits import lowest_bit, popcount
 from ...core.fields import ArrayFields
@@ -157,30 +157,13 @@ def learned_scores(legal, hand, state, rng, model, work_at, out):
             out[c] = np.float64(predict(row, x, units, nonzero))
 
 
-def _weights(entry: dict, key: str, shape: tuple, where: str) -> np.ndarray:
-    """``entry[key]`` as a float32 array of ``shape``: numbers, all finite (also once in float32)."""
-    wanted = f"a list of {shape[0]} numbers" if len(shape) == 1 else f"{shape[0]} rows of {shape[1]} numbers"
-    try:
-        a = np.asarray(entry[key], np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{where}: {key} must be {wanted}, and is not a table of numbers") from None
-    if a.shape != shape:
-        got = "a number" if a.ndim == 0 else " by ".join(map(str, a.shape))
-        raise ValueError(f"{where}: {key} must be {wanted}, not {got}")
-    with np.errstate(over="ignore"):
-        if not (np.isfinite(a).all() and np.isfinite(a.astype(np.float32)).all()):
-            raise ValueError(f"{where}: {key} holds weights that are not finite numbers (NaN, infinity, or beyond "
-                             "float32)")
-    return a.astype(np.float32)
-
-
 def model_row(weights: dict, where: str = "a contract") -> np.ndarray:
     """One contract's row of the model array from its JSON entry (``w``, and ``W1``, ``b1``, ``w2`` if hidden);
     raises ValueError, naming ``where`` and the entry, when a shape or a weight is wrong."""
     if not isinstance(weights, dict):
         raise ValueError(f"{where} is not an object of weights (w, W1, b1, w2)")
     row = np.zeros(MODEL_WIDTH, np.float32)
-    row[W_LINEAR:W_LINEAR + N_FEATURES] = _weights(weights, "w", (N_FEATURES,), where)
+    row[W_LINEAR:W_LINEAR + N_FEATURES] = weights_array(weights, "w", (N_FEATURES,), where)
     hidden = [k for k in ("W1", "b1", "w2") if weights.get(k)]
     if not hidden:
         return row
@@ -189,12 +172,12 @@ def model_row(weights: dict, where: str = "a contract") -> np.ndarray:
     h = len(weights["W1"]) if isinstance(weights["W1"], list) else 0  # one row of W1 per unit
     if not 0 < h <= MAX_HIDDEN:
         raise ValueError(f"{where}: W1 must hold one row per hidden unit, 1 to {MAX_HIDDEN} of them, not {h}")
-    w1 = _weights(weights, "W1", (h, N_FEATURES), where)
+    w1 = weights_array(weights, "W1", (h, N_FEATURES), where)
     row[0] = h
     for i in range(N_FEATURES):
         row[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] = w1[:, i]
-    row[W_BIAS:W_BIAS + h] = _weights(weights, "b1", (h,), where)
-    row[W_OUTPUT:W_OUTPUT + h] = _weights(weights, "w2", (h,), where)
+    row[W_BIAS:W_BIAS + h] = weights_array(weights, "b1", (h,), where)
+    row[W_OUTPUT:W_OUTPUT + h] = weights_array(weights, "w2", (h,), where)
     return row
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ...core.bits import lowest_bit, popcount
 from ...core.jit import njit
-from ...core.model_files import read_model_file
+from ...core.model_files import read_model_file, weights_array
 from .features import N_FEATURES, fill_features
 from .heuristic import heuristic_strategy
 
@@ -82,23 +82,6 @@ def learned_choose(legal, hand, state, know, model, xs, units):
     return best
 
 
-def _weights(entry: dict, key: str, shape: tuple, where: str) -> np.ndarray:
-    """``entry[key]`` as float32 of ``shape``, every weight finite (also once in float32); else ValueError."""
-    wanted = f"a list of {shape[0]} numbers" if len(shape) == 1 else f"{shape[0]} rows of {shape[1]} numbers"
-    try:
-        a = np.asarray(entry[key], np.float64)
-    except (KeyError, TypeError, ValueError):
-        raise ValueError(f"{where}: {key} must be {wanted}") from None
-    if a.shape != shape:
-        got = "a number" if a.ndim == 0 else " by ".join(map(str, a.shape))
-        raise ValueError(f"{where}: {key} must be {wanted}, not {got}")
-    with np.errstate(over="ignore"):
-        if not (np.isfinite(a).all() and np.isfinite(a.astype(np.float32)).all()):
-            raise ValueError(f"{where}: {key} holds weights that are not finite numbers (NaN, infinity, or beyond "
-                             "float32)")
-    return a.astype(np.float32)
-
-
 def model_from_dict(data: dict) -> np.ndarray:
     """The model array of a model file's contents; ValueError (one line) when it is not one."""
     if not isinstance(data, dict) or not isinstance(data.get("weights"), dict):
@@ -107,18 +90,18 @@ def model_from_dict(data: dict) -> np.ndarray:
         raise ValueError(f"it was trained on {data.get('features')} features, this version computes {N_FEATURES}")
     weights = data["weights"]
     model = np.zeros(MODEL_WIDTH, np.float32)
-    model[W_LINEAR:W_LINEAR + N_FEATURES] = _weights(weights, "w", (N_FEATURES,), "weights")
+    model[W_LINEAR:W_LINEAR + N_FEATURES] = weights_array(weights, "w", (N_FEATURES,), "weights")
     w1 = weights.get("W1") or []
     h = len(w1) if isinstance(w1, list) else -1
     if not 0 <= h <= MAX_HIDDEN:
         raise ValueError(f"weights: W1 must hold one row per hidden unit, 0 to {MAX_HIDDEN} of them")
     if h:
-        w1 = _weights(weights, "W1", (h, N_FEATURES), "weights")
+        w1 = weights_array(weights, "W1", (h, N_FEATURES), "weights")
         model[0] = h
         for i in range(N_FEATURES):
             model[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] = w1[:, i]
-        model[W_BIAS:W_BIAS + h] = _weights(weights, "b1", (h,), "weights")
-        model[W_OUTPUT:W_OUTPUT + h] = _weights(weights, "w2", (h,), "weights")
+        model[W_BIAS:W_BIAS + h] = weights_array(weights, "b1", (h,), "weights")
+        model[W_OUTPUT:W_OUTPUT + h] = weights_array(weights, "w2", (h,), "weights")
     return model
 
 
