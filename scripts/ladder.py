@@ -101,18 +101,19 @@ def parse_deals(text: str, n_pairs: int) -> list[int]:
     return counts
 
 
-def block_sums(strong: str, weak: str, contracts: list[int], seed: int, lo: int, n: int):
+def block_sums(strong: str, weak: str, contracts: list[int], seed: int, lo: int, n: int, models=None):
     """Deals ``lo .. lo + n - 1``: per deal and contract, the strong and the weak player's score summed
-    over the seats and declarers, each ``(n, len(contracts))`` (a pure function: any process may play it)."""
+    over the seats and declarers, each ``(n, len(contracts))`` (a pure function: any process may play it).
+    ``models``: the learned players' models, when not the installed ones (``api.play_batch``)."""
     configs = [(c, PARAMS.get(c, 0), d) for c in contracts for d in range(N_SEATS)]
     k = len(contracts)
     strong_sum, weak_sum = np.zeros((n, k)), np.zeros((n, k))
-    base, _ = play_batch(seed, lo, n, configs, weak)
+    base, _ = play_batch(seed, lo, n, configs, weak, models=models)
     base = base.reshape(n, k, N_SEATS, N_SEATS).astype(np.float64)  # deal, contract, declarer, seat
     for seat in range(N_SEATS):
         mix = [weak] * N_SEATS
         mix[seat] = strong
-        s, _ = play_batch(seed, lo, n, configs, mix)
+        s, _ = play_batch(seed, lo, n, configs, mix, models=models)
         s = s.reshape(n, k, N_SEATS, N_SEATS)
         strong_sum += s[:, :, :, seat].sum(axis=2)
         weak_sum += base[:, :, :, seat].sum(axis=2)

@@ -17,6 +17,12 @@ Two steps, each reproducible from the seed:
     python scripts/train_player.py --deals 2000 --out /tmp/model.json --data /tmp/learn-data
     python scripts/train_player.py --fit-only --hidden 0    # refit a linear model on the data already made
     python scripts/train_player.py --ablation               # what each feature group is worth (linear fits)
+    python scripts/train_player.py --teacher-model M.json --data runs/round-2   # expert iteration: mc plays
+                                                            # out the deals with model M, seats play like it too
+
+With `--teacher-model`, the teacher is `mc:rollout=learned` on that model (the previous round's), and a
+seat plays like that model with the chance `--learned-share` (positions from the learned player's own
+play), like mc with `--mc-share`, like heuristic otherwise (scripts/expert_iteration.py runs the rounds).
 
 The packaged model is barbu_sim/barbu/players/models/learned.json (docs/learned-player.md).
 """
@@ -42,8 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from barbu_sim.barbu.players.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES
-from barbu_sim.barbu.players.learned import MAX_HIDDEN, MODEL_PATH
-from barbu_sim.barbu.played.training_data import generate_chunk
+from barbu_sim.barbu.players.learned import MAX_HIDDEN, MODEL_PATH, load_model
+from barbu_sim.barbu.played.training_data import MC_SHARE, generate_chunk
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO
 from barbu_sim.core.backends import make_backend
 from barbu_sim.core.fitting import fit, groups_of, regrets
@@ -53,6 +59,8 @@ HOLD_OUT = 10  # deals i with i % HOLD_OUT == 0 are the held-out set
 
 
 DEFAULTS = {"seed": DEFAULT_SEED, "samples": 32, "chunk": 500}  # the data's settings, as config.json records them
+# ... and who teaches and which seats play how (a record without them is the first model's data: heuristic rollouts)
+TEACHER_DEFAULTS = {"teacher": "heuristic", "mc_share": MC_SHARE, "learned_share": 0.0}
 MAX_SAMPLES = 1_000_000
 
 
@@ -84,12 +92,13 @@ def data_settings(args) -> dict:
     """
     data = Path(args.data)
     given = {k: getattr(args, k) for k in DEFAULTS if getattr(args, k) is not None}
+    given.update(teacher_settings(args))
     record_path = data / "config.json"
     if not record_path.exists():
         if data.is_dir() and any(data.glob("chunk-*.npz")):
             raise TrainError(f"{data} holds data chunks but no config.json saying how they were made: "
                              "use another --data folder")
-        return {**DEFAULTS, **given, "features": N_FEATURES}
+        return {**DEFAULTS, **TEACHER_DEFAULTS, **given, "features": N_FEATURES}
     try:
         record = json.loads(record_path.read_text(encoding="utf-8"))
         if not isinstance(record, dict) or any(not isinstance(record.get(k), int) for k in DEFAULTS):
@@ -100,13 +109,45 @@ def data_settings(args) -> dict:
     if record.get("features", N_FEATURES) != N_FEATURES:
         raise TrainError(f"the data in {data} has {record['features']} features per card, this version computes "
                          f"{N_FEATURES}: use another --data folder")
+    record = {**TEACHER_DEFAULTS, **record}
     differ = {k: v for k, v in given.items() if record[k] != v}
     if differ:
+        flag = {"teacher": "teacher-model", "mc_share": "mc-share", "learned_share": "learned-share"}
         raise TrainError(f"the data in {data} was made with "
-                         + ", ".join(f"--{k} {record[k]}" for k in differ) + ", not "
-                         + ", ".join(f"--{k} {v}" for k, v in differ.items())
+                         + ", ".join(f"--{flag.get(k, k)} {record[k]}" for k in differ) + ", not "
+                         + ", ".join(f"--{flag.get(k, k)} {v}" for k, v in differ.items())
                          + ": give the data's settings, or another --data folder")
-    return {**{k: record[k] for k in DEFAULTS}, "features": N_FEATURES}
+    return {**{k: record[k] for k in (*DEFAULTS, *TEACHER_DEFAULTS)}, "features": N_FEATURES}
+
+
+def teacher_settings(args) -> dict:
+    """The teacher's settings given on the command line: the model's id for ``--teacher-model`` (the data
+    says which model taught it), and the seats' shares when given; the model file's faults are one line."""
+    out = {}
+    if args.teacher_model is not None:
+        try:
+            out["teacher"] = load_model(str(Path(args.teacher_model).resolve()))[1]
+        except ValueError as e:
+            raise TrainError(str(e)) from None
+    for key in ("mc_share", "learned_share"):
+        value = getattr(args, key)
+        if value is not None:
+            if not 0.0 <= value <= 1.0:
+                raise TrainError(f"--{key.replace('_', '-')} is a chance from 0 to 1, not {value}")
+            out[key] = value
+    if out.get("learned_share") and args.teacher_model is None:
+        raise TrainError("--learned-share needs --teacher-model: the model the learned seats play")
+    if out.get("mc_share", MC_SHARE) + out.get("learned_share", 0.0) > 1.0:
+        raise TrainError("--mc-share and --learned-share together are more than 1")
+    return out
+
+
+def teacher_flags(settings: dict) -> str:
+    """The command line's flags for the teacher settings that are not the first model's."""
+    if settings["teacher"] == "heuristic":
+        return "" if settings["mc_share"] == MC_SHARE else f" --mc-share {settings['mc_share']}"
+    return (f" --teacher-model learned@{settings['teacher']} --mc-share {settings['mc_share']} "
+            f"--learned-share {settings['learned_share']}")
 
 
 def planned_chunks(deals: int, chunk: int) -> list[tuple[int, int]]:
@@ -150,11 +191,16 @@ def make_data(args, settings: dict) -> list[Path]:
         record.write_text(json.dumps(settings) + "\n")
     chunk, seed, samples = settings["chunk"], settings["seed"], settings["samples"]
     chunks = planned_chunks(args.deals, chunk)
-    todo = [(seed, lo, n, samples) for lo, n in chunks if not chunk_path(data, lo, n).exists()]
+    if settings["teacher"] != "heuristic" and args.teacher_model is None:
+        raise TrainError(f"the data in {data} is taught by learned@{settings['teacher']}: give its file as "
+                         "--teacher-model")
+    model = None if settings["teacher"] == "heuristic" else load_model(str(Path(args.teacher_model).resolve()))[0]
+    todo = [(seed, lo, n, samples, model, settings["mc_share"], settings["learned_share"])
+            for lo, n in chunks if not chunk_path(data, lo, n).exists()]
     backend = make_backend(args.backend, args.ray_address)
     with tqdm(total=len(chunks), initial=len(chunks) - len(todo), desc="training data", unit="chunk",
               disable=args.no_progress) as bar:
-        for (seed, lo, n, _), part in zip(todo, backend.imap(generate_chunk, todo, what="chunk")):
+        for (seed, lo, n, *_), part in zip(todo, backend.imap(generate_chunk, todo, what="chunk")):
             tmp = data / f".tmp-{lo}.npz"
             np.savez(tmp, **part)
             tmp.rename(chunk_path(data, lo, n))
@@ -278,6 +324,12 @@ def main(argv=None):
                          "folder made with other settings is refused)")
     ap.add_argument("--out", default=str(MODEL_PATH), help="the model file to write")
     ap.add_argument("--fit-only", action="store_true", help="make no data: fit on the chunks already in --data")
+    ap.add_argument("--teacher-model", default=None, help="expert iteration: a learned-player model file (the "
+                    "previous round's): mc's rollouts are that player's, and seats may play like it")
+    ap.add_argument("--mc-share", type=float, default=None,
+                    help=f"the chance that a seat plays like mc (default {MC_SHARE}, or the data's)")
+    ap.add_argument("--learned-share", type=float, default=None, help="the chance that a seat plays like the "
+                    "--teacher-model player (default 0, or the data's)")
     ap.add_argument("--ablation", action="store_true", help="also fit linear models without each feature group")
     ap.add_argument("--backend", default="local", help="local, or ray: the data chunks as Ray tasks (same bytes)")
     ap.add_argument("--ray-address", default=None)
@@ -303,10 +355,12 @@ def main(argv=None):
     out = {"name": "learned", "features": N_FEATURES, "hidden": hidden,
            "feature_names": {"tricks": list(TRICK_FEATURES), "domino": list(DOMINO_FEATURES)},
            "training": {"seed": seed, "deals": deals, "samples": samples, "epochs": args.epochs,
+                        "teacher": settings["teacher"], "mc_share": settings["mc_share"],
+                        "learned_share": settings["learned_share"],
                         "rows": len(data["y"]), "held_out": report,
                         "command": (f"python scripts/train_player.py --seed {seed} --deals {deals} "
                                     f"--samples {samples} --chunk {chunk} --hidden {args.hidden} "
-                                    f"--epochs {args.epochs}")},
+                                    f"--epochs {args.epochs}" + teacher_flags(settings))},
            "contracts": models}
     try:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -171,6 +171,61 @@ def test_a_run_records_the_model_and_refuses_another():
     assert resolve_strategy(f"learned@{model_id()}").name == "learned"
 
 
+def test_learned1_is_the_model_before_the_packaged_one_and_old_runs_name_it_by_id():
+    from barbu_sim.barbu.players.learned import MODEL_NAMES, model_path
+    from barbu_sim.barbu.players.registry import canonical_strategy
+    assert MODEL_NAMES == ("learned", "learned1")
+    old = model_id("learned1")
+    assert load_model(str(model_path("learned1")))[1] == old
+    assert canonical_strategy("learned1") == f"learned@{old}"
+    # a run recorded as learned@<id> replays with the model of that id, whichever slot holds it now
+    assert resolve_strategy(f"learned@{old}").func(*_first_decision()) == resolve_strategy("learned1").func(
+        *_first_decision())
+    assert strategy_fingerprint("learned1") == f"learned@{old}"
+
+
+def _first_decision():
+    pos = Position(random_deal(3, 0), 1, 0, 0, seed=3, index=0)
+    return pos.legal(), pos.hands[pos.seat], pos.state, pos.rng.copy()
+
+
+@pytest.mark.parametrize("contract", [0, 6])
+def test_each_learned_seat_reads_the_rows_of_its_own_model(monkeypatch, contract):
+    """learned and learned1 at one table: each seat plays by its own slot of the model array (a second model
+    that plays differently stands in for learned1)."""
+    import barbu_sim.barbu.api as api
+    from barbu_sim.barbu.players.full_state import LEARNED_AT
+    from barbu_sim.barbu.players.learned import learned_choose, model_array
+    first = model_array()[:7]
+    other = first.copy()
+    other[:, 1:] *= -1.0  # every prediction turned over (the hidden-unit count in column 0 kept)
+    both = np.ascontiguousarray(np.concatenate([first, other]))
+    monkeypatch.setattr(api, "model_array", lambda: both)
+    specs = ["learned", "learned1", "learned1", "learned"]
+    differ = 0
+    for i in range(3):
+        hands = random_deal(31, i)
+        result = play_deal(hands, contract, specs, param=PARAMS.get(contract, 0), declarer=i, seed=31, index=i)
+        pos = Position(hands, contract, PARAMS.get(contract, 0), i, seed=31, index=i)
+        for seat, card in zip(result.seats.tolist(), result.cards.tolist()):
+            if card != PASS and popcount_of(pos.legal()) > 1:
+                slot = 1 if specs[seat] == "learned1" else 0
+                state = pos.state.copy()
+                mine = learned_choose(np.uint64(pos.legal()), np.uint64(pos.hands[seat]), state, pos.rng.copy(), both,
+                                      np.int64(LEARNED_AT), np.int64(slot))
+                theirs = learned_choose(np.uint64(pos.legal()), np.uint64(pos.hands[seat]), state, pos.rng.copy(),
+                                        both, np.int64(LEARNED_AT), np.int64(1 - slot))
+                assert card == mine
+                differ += mine != theirs
+            _step(pos, card)
+        assert pos.scores.tolist() == result.scores.tolist()
+    assert differ >= 10  # the two models disagree often, so the seat's slot is what decided
+
+
+def popcount_of(mask) -> int:
+    return bin(int(mask)).count("1")
+
+
 def test_advice_says_on_which_play_its_numbers_rest():
     from barbu_sim.cli.games import _played_by
     assert _played_by("learned").startswith(f"Numbers from learned@{model_id()} play at every seat")

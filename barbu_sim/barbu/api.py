@@ -27,7 +27,7 @@ from .rules.choice_from_hand import resolve_param
 from .rules.config import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
 from .state import STATE_SIZE
 from .players.registry import USER, seat_strategies
-from .players.ids import LEARNED, is_mc
+from .players.ids import is_learned, is_mc
 from .players.mc.params import needs_model
 
 MAX_SEED = 2**64 - 1
@@ -45,13 +45,13 @@ def _uses_mc(ids: np.ndarray) -> bool:
 
 def _uses_learned(ids: np.ndarray) -> bool:
     """True when a seat plays learned: the kernels must then be an engine compiled with it."""
-    return bool((ids == LEARNED).any())
+    return bool(is_learned(ids).any())
 
 
 def _model(ids: np.ndarray) -> np.ndarray:
     """The kernels' ``model`` argument: the learned player's weights when a seat plays it, or an mc seat reads it
     (learned rollouts, policy inference: ``mc.params.needs_model``); else an empty array."""
-    return model_array() if (ids == LEARNED).any() or any(needs_model(int(i)) for i in ids) else NO_MODEL
+    return model_array() if is_learned(ids).any() or any(needs_model(int(i)) for i in ids) else NO_MODEL
 
 
 def _no_explain(ids: np.ndarray):
@@ -267,7 +267,7 @@ def play_named(hands, contract: Contract, strategies, *, declarer: int, choice: 
 
 
 def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *,
-               rules: Rules | None = None, chunk: int = 512, with_params: bool = False):
+               rules: Rules | None = None, chunk: int = 512, with_params: bool = False, models=None):
     """Play deals ``start .. start+n-1`` of run ``seed`` under each configuration, in parallel.
 
     ``configs`` is a sequence of ``(contract, param, declarer)``; every
@@ -276,6 +276,9 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     (n, n_configs, 4) int16 and ``tricks`` (n, n_configs, 4) int8, by seat, and with
     ``with_params`` also the trump suit / starting rank played, (n, n_configs) int8.  Deal ``i`` depends only
     on ``(seed, start + i)``, so the result is the same for any thread count or chunk.
+    ``models``: the learned players' model array (7 rows per model: ``learned`` reads the first 7,
+    ``learned1`` the next; :func:`barbu_sim.barbu.players.learned.model_array`), for models not
+    installed, as expert iteration measures them; default the installed ones.
     """
     if n < 0 or start < 0 or start + n > MAX_INDEX:
         raise ValueError("start and the number of deals must be non-negative (and below 2^63)")
@@ -295,8 +298,8 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     rules_array = rules.to_array()
     kernel = batch_kernel(_uses_mc(ids), _uses_learned(ids))
     _run_kernel(kernel, ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
-                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(), _model(ids),
-                _no_explain(ids))
+                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(),
+                _model(ids) if models is None else np.ascontiguousarray(models, np.float32), _no_explain(ids))
     bad = np.flatnonzero(errors)
     if bad.size:
         index = start + int(bad[0])

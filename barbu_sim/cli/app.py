@@ -14,7 +14,7 @@ from .. import __version__
 # The built-in choices the help screens list.  The registries themselves (barbu_sim.barbu.players.registry,
 # barbu_sim.barbu.players.mc.player, barbu_sim.clabber.players.registry, barbu_sim.clabber.players.bidding) import numba, which
 # `--help` and `report` should not wait for: tests/test_cli_help.py checks these against them.
-BARBU_STRATEGIES = ("random", "basic", "heuristic", "lowest", "learned")  # barbu.strategies.BUILTINS
+BARBU_STRATEGIES = ("random", "basic", "heuristic", "lowest", "learned", "learned1")  # barbu.strategies.BUILTINS
 MC_ROLLOUTS = ("heuristic", "basic", "random", "learned")  # barbu.mc.ROLLOUTS
 BARBU_STRATEGY_CHOICES = (", ".join(BARBU_STRATEGIES) + f", mc[:samples=N,rollout={'|'.join(MC_ROLLOUTS)},"
                           "endgame=N,tail=N,halving=on|off,infer=1..100|policy[:TABLE],early=Z|off], pimc[:samples=N,rollout=...]")

@@ -200,9 +200,9 @@ def advise(
 
       barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,domino,barbu --hand-in-block 5 --samples 200 --verbose
 
-      barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,barbu --hand-in-block 6 --doubles-owed E=1,S=2,W=0
+      barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,barbu --hand-in-block 6 --doubles-owed E=1,S=2,W=0 --samples 200
 
-      barbu-sim advise "T98.765.AK32.QJ2" --double trumps:S --declarer N --seat E --remaining trumps,domino,barbu
+      barbu-sim advise "T98.765.AK32.QJ2" --double trumps:S --declarer N --seat E --remaining trumps,domino,barbu --samples 200
     """
     from textwrap import fill
 

@@ -37,7 +37,7 @@ from ..state import (
 )
 from ..players.full_state import FULL_STATE_SIZE, LEARNED_AT
 from ..players.learned import learned_choose
-from ..players.ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM, is_mc
+from ..players.ids import BASIC, HEURISTIC, LOWEST, RANDOM, is_learned, is_mc, learned_slot
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -69,8 +69,8 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain
         return lowest_strategy(legal, hand, state, rng)
     if is_mc(sid):  # parameters in the higher bits (see mc.params.MC_ID); a call, not inlined: it is big
         return _mc_if_compiled_in(sid, legal, hand, state, rng, explain, model)
-    if sid == LEARNED:
-        return _learned_if_compiled_in(legal, hand, state, rng, model, explain)
+    if is_learned(sid):  # the slot of its model in the higher bits (learned or learned1)
+        return _learned_if_compiled_in(legal, hand, state, rng, model, explain, learned_slot(sid))
     return user_fns[seat](legal, hand, state, rng)
 
 
@@ -97,15 +97,17 @@ def _mc_if_compiled_in_impl(sid, legal, hand, state, rng, explain, model):
                                                                           model)
 
 
-def _learned_if_compiled_in(legal, hand, state, rng, model, explain):
-    """The learned player's card (see :mod:`barbu_sim.barbu.players.learned`); -1 in the engine compiled without it."""
+def _learned_if_compiled_in(legal, hand, state, rng, model, explain, slot):
+    """The learned player's card by the model in ``slot`` (see :mod:`barbu_sim.barbu.players.learned`); -1 in the
+    engine compiled without it."""
 
 
 @overload(_learned_if_compiled_in)
-def _learned_if_compiled_in_impl(legal, hand, state, rng, model, explain):
+def _learned_if_compiled_in_impl(legal, hand, state, rng, model, explain, slot):
     if isinstance(explain, types.NoneType):
-        return lambda legal, hand, state, rng, model, explain: -1  # never reached: the API picks the strong engine
-    return lambda legal, hand, state, rng, model, explain: learned_choose(legal, hand, state, rng, model, LEARNED_AT)
+        return lambda legal, hand, state, rng, model, explain, slot: -1  # never reached: the API picks the strong engine
+    return lambda legal, hand, state, rng, model, explain, slot: learned_choose(legal, hand, state, rng, model,
+                                                                                np.int64(LEARNED_AT), np.int64(slot))
 
 
 def _infer_if_compiled_in(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump, top_trump,

@@ -237,8 +237,8 @@ def strategy_fingerprint(spec) -> str:
     if isinstance(spec, str) and is_plugin_spec(spec):
         return f"{spec.strip()}@{plugin_stamp(spec)}"
     name = str(getattr(spec, "name", spec)).strip()
-    if name == "learned":  # a retrained model is another player
-        return f"learned@{model_id()}"
+    if name in ("learned", "learned1"):  # a retrained model is another player
+        return f"learned@{model_id(name)}"
     return name
 
 

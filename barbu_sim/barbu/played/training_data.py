@@ -11,9 +11,14 @@ the play as ``mc`` has them by default) and every legal card becomes a row: its 
 (:mod:`barbu_sim.barbu.players.features`) and that value.
 
 Which card is then played decides what positions the data holds: each seat of a deal
-plays, by a draw, like ``heuristic`` or like ``mc`` (the best estimated card), and now and
-then a random legal card, so that the positions cover both the ladder's tables (one
+plays, by a draw, like ``heuristic``, like ``mc`` (the best estimated card) or, given a
+model, like the ``learned`` player of that model (its own play, as DAgger takes it), and now
+and then a random legal card, so that the positions cover both the ladder's tables (one
 strong seat among ``heuristic`` ones) and the strong tables (strong play at every seat).
+
+The teacher is ``mc`` with ``heuristic`` rollouts, or, given a model, with rollouts by the
+``learned`` player of that model (``mc:rollout=learned``): expert iteration trains the next
+model on the estimates of an ``mc`` that plays out the deals with the previous one.
 """
 
 from __future__ import annotations
@@ -34,9 +39,11 @@ from ..rules.play_rules import below
 from .position import Position
 from ..rules.config import DOMINO, N_CONTRACTS, TRUMPS
 from ..state import S_CONTRACT, STATE_SIZE
-from ..players.ids import HEURISTIC
+from ..players.full_state import LEARNED_AT
+from ..players.ids import HEURISTIC, LEARNED
+from ..players.learned import learned_choose
 
-MC_SHARE = 0.5  # the chance that a seat plays like mc in a training deal (else like heuristic)
+MC_SHARE = 0.5  # the chance that a seat plays like mc in a training deal (else like heuristic, or learned)
 EXPLORE = 0.05  # the chance of a random legal card at any decision
 NO_NET = np.zeros((0, MODEL_WIDTH), np.float32)  # the learned player's model: the rollouts here are heuristic's
 
@@ -69,13 +76,23 @@ def _param(contract: int, draw: np.random.Generator) -> int:
     return 0
 
 
-def generate_chunk(seed: int, lo: int, n: int, samples: int) -> dict:
+def generate_chunk(seed: int, lo: int, n: int, samples: int, model: np.ndarray | None = None,
+                   mc_share: float = MC_SHARE, learned_share: float = 0.0) -> dict:
     """Rows of deals ``lo .. lo + n - 1`` of ``seed`` (see the module doc), as numpy arrays.
 
     ``x`` (rows, N_FEATURES) float32 features, ``y`` (rows,) float32 mc values, ``decision``
     (rows,) int64 a decision's number (unique within the chunk: ``deal * 64 + play``),
     ``contract`` (rows,) int8.  Feature 0 marks the card ``heuristic`` plays.
+
+    ``model``: None (the teacher's rollouts are ``heuristic``'s), or a learned player's model
+    array: the teacher's rollouts are that player's, and a seat plays like it with the chance
+    ``learned_share`` (like ``mc`` with ``mc_share``, like ``heuristic`` otherwise).  The
+    defaults give the data of the first model.
     """
+    if model is None and learned_share:
+        raise ValueError("learned seats need the learned player's model")
+    rollout = HEURISTIC if model is None else LEARNED
+    net = NO_NET if model is None else np.ascontiguousarray(model, np.float32)
     xs, ys, ds, cs = [], [], [], []
     x = np.zeros((13, N_FEATURES), np.float32)  # as the player computes them
     y = np.zeros(13, np.float64)
@@ -86,7 +103,9 @@ def generate_chunk(seed: int, lo: int, n: int, samples: int) -> dict:
         draw = np.random.default_rng([seed, i, 1])
         contract = i % N_CONTRACTS
         pos = Position(random_deal(seed, i), contract, _param(contract, draw), 0, seed=seed, index=i)
-        like_mc = draw.random(4) < MC_SHARE
+        kind = draw.random(4)  # a seat plays like mc below mc_share, like learned up to + learned_share
+        like_mc = kind < mc_share
+        like_learned = ~like_mc & (kind < mc_share + learned_share)
         play_no = 0
         while not pos.over:
             if pos.must_pass():
@@ -97,6 +116,8 @@ def generate_chunk(seed: int, lo: int, n: int, samples: int) -> dict:
             state = pos.state
             heur = int(heuristic_strategy(legal, hand, state, pos.rng))
             card = heur
+            if like_learned[pos.seat]:
+                card = int(learned_choose(legal, hand, state, pos.rng, net, np.int64(LEARNED_AT), np.int64(0)))
             reps = np.uint64(distinct_cards(legal, hand, state, np.int64(contract)))
             if popcount(reps) > 1:
                 work = state[STATE_SIZE:]
@@ -105,8 +126,8 @@ def generate_chunk(seed: int, lo: int, n: int, samples: int) -> dict:
                 weights = work[W_WEIGHTS:W_WEIGHTS + 52].view(np.float64)
                 weights[:] = 0.0
                 key = np.uint64(stream_key(np.uint64(seed), np.uint64(i * 64 + play_no), STREAM_LEARN))
-                mc_estimates(reps, hand, state, work, key, np.int64(samples), np.int64(HEURISTIC),
-                             np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), miss, sums, squares, NO_NET, np.int64(0),
+                mc_estimates(reps, hand, state, work, key, np.int64(samples), np.int64(rollout),
+                             np.int64(DEFAULT_ENDGAME), np.int64(DEFAULT_TAIL), miss, sums, squares, net, np.int64(0),
                              np.int64(0))
                 k = decision_rows(legal, reps, hand, state, np.int64(heur), sums, weights, x, y)
                 xs.append(x[:k].astype(np.float32))

@@ -6,11 +6,14 @@ the player plays the card with the highest prediction (ties: the lowest card).  
 one small network per contract: a linear part plus ``hidden`` rectified units, trained by
 ``scripts/train_player.py`` on ``mc``'s own estimates (docs/learned-player.md).
 
-The weights live in a JSON file under the package (:data:`MODEL_PATH`), are loaded once per
-process into a (7, :data:`MODEL_WIDTH`) float32 array (:func:`model_array`) and travel to the
-kernels as an argument, so a retrained model never meets a stale compiled kernel.  The
-model's id (:func:`model_id`, a hash of the weights) is part of the strategy's name in
-manifests and cache keys: ``learned`` resolves to ``learned@<id>``.
+The weights live in JSON files under the package, one per model (:data:`MODEL_NAMES`: ``learned``, the
+packaged model, at :data:`MODEL_PATH`; ``learned1``, the model it was trained from, kept playable so
+that the ladder shows each step and old runs replay).  They are loaded once per process into one
+float32 array of 7 rows (one per contract) per model, model after model (:func:`model_array`), and
+travel to the kernels as an argument, so a retrained model never meets a stale compiled kernel; a
+seat's strategy id says which model's rows it reads (:func:`barbu_sim.barbu.players.ids.learned_slot`).
+A model's id (:func:`model_id`, a hash of its weights) is part of the strategy's name in manifests
+and cache keys: ``learned`` resolves to ``learned@<id>``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from .vector_sums import LANES, add_scaled16, copy16
 from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS
 from ..state import S_CONTRACT, STATE_SIZE
 
-MODEL_PATH = Path(__file__).with_name("models") / "learned.json"
+MODEL_NAMES = ("learned", "learned1")  # the models' slots in the model array; each a file models/<name>.json
+MODEL_PATH = Path(__file__).with_name("models") / "learned.json"  # the packaged model, slot 0
 MAX_HIDDEN = 32
 # One contract's row of the model array; units past the row's H are unused.
 MODEL_ROW = ArrayFields([
@@ -89,8 +93,13 @@ def predict(row, x, a, nonzero):
 
 
 @njit(cache=True, _nrt=False)
-def learned_choose(legal, hand, state, rng, model, work_at):
-    """The legal card with the highest predicted value (see the module doc); ``state[work_at:]`` is scratch."""
+def learned_choose(legal, hand, state, rng, model, work_at, slot):
+    """The legal card with the highest predicted value (see the module doc) by the model in ``slot`` of the model
+    array ``model``; ``state[work_at:]`` is scratch.
+
+    Callers pass ``work_at`` and ``slot`` as int64 values, never literals, so that one compiled version
+    serves every caller (a literal argument compiles a version of its own).
+    """
     if popcount(legal) == 1:
         return lowest_bit(legal)
     contract = np.int64(state[S_CONTRACT])
@@ -100,7 +109,7 @@ def learned_choose(legal, hand, state, rng, model, work_at):
     x = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.float32)[:N_FEATURES]
     units = state[work_at + L_UNITS:work_at + L_UNITS + MAX_HIDDEN].view(np.float32)[:MAX_HIDDEN]
     nonzero = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.int32)[N_FEATURES:]
-    row = model[contract]
+    row = model[slot * N_CONTRACTS + contract]
     best, best_v = -1, np.float32(-np.inf)
     m = legal
     # What belongs to the position is read once (the context); each card's vector is filled from it.
@@ -127,8 +136,9 @@ def learned_choose(legal, hand, state, rng, model, work_at):
 
 @njit(cache=True, _nrt=False)
 def learned_scores(legal, hand, state, rng, model, work_at, out):
-    """Every legal card's predicted value, as :func:`learned_choose` computes it, into ``out[card]`` ((52,) float64;
-    the other entries are left as they are); ``state[work_at:]`` is scratch.
+    """Every legal card's predicted value, as :func:`learned_choose` computes it with the packaged model (slot 0),
+    into ``out[card]`` ((52,) float64; the other entries are left as they are); ``state[work_at:]`` is scratch
+    (``work_at`` an int64 value, as for :func:`learned_choose`).
 
     The policy model of the mc player's inference (:func:`barbu_sim.barbu.players.mc.layouts.policy_weight`)
     reads them: the softmax of these values is how likely the learned player's model makes each card.
@@ -208,22 +218,36 @@ def load_model(path: str = str(MODEL_PATH)) -> tuple[np.ndarray, str]:
     return read_model_file(path, f"the learned player's model {path}", model_from_dict)
 
 
+def model_path(name: str = "learned") -> Path:
+    """The file of the model named ``name`` (one of :data:`MODEL_NAMES`)."""
+    return MODEL_PATH.with_name(f"{name}.json")
+
+
+@cache
 def model_array() -> np.ndarray:
-    """The packaged model, as the kernels take it."""
-    return load_model()[0]
+    """Every installed model, as the kernels take them: 7 rows per model, in the order of :data:`MODEL_NAMES`."""
+    return np.ascontiguousarray(np.concatenate([load_model(str(model_path(name)))[0] for name in MODEL_NAMES]))
 
 
-def model_id() -> str:
-    """The packaged model's id: it changes whenever a weight does."""
-    return load_model()[1]
+def model_id(name: str = "learned") -> str:
+    """The id of the model named ``name`` (the packaged one by default): it changes whenever a weight does."""
+    return load_model(str(model_path(name)))[1]
 
 
-def learned_func(legal, hand, state, rng):
-    """The learned player called from Python on a position (the table, reviews): the packaged model.
+def _learned_func(slot: int):
+    def learned_func(legal, hand, state, rng):
+        """The learned player called from Python on a position (the table, reviews).
 
-    ``state``: the ``STATE_SIZE`` fields (as a plugin sees them) or more; the player reads the
-    fields from a copy with its own scratch space after them, so the caller's array is never
-    written.
-    """
-    work = np.concatenate([np.asarray(state, np.uint64)[:STATE_SIZE], np.zeros(LEARNED_WORK_SIZE, np.uint64)])
-    return learned_choose(np.uint64(legal), np.uint64(hand), work, rng, model_array(), STATE_SIZE)
+        ``state``: the ``STATE_SIZE`` fields (as a plugin sees them) or more; the player reads the
+        fields from a copy with its own scratch space after them, so the caller's array is never
+        written.
+        """
+        work = np.concatenate([np.asarray(state, np.uint64)[:STATE_SIZE], np.zeros(LEARNED_WORK_SIZE, np.uint64)])
+        return learned_choose(np.uint64(legal), np.uint64(hand), work, rng, model_array(), np.int64(STATE_SIZE),
+                              np.int64(slot))
+    learned_func.__name__ = f"{MODEL_NAMES[slot]}_func"
+    return learned_func
+
+
+learned_func = _learned_func(0)  # the packaged model
+learned1_func = _learned_func(1)  # the model before it

@@ -1,5 +1,5 @@
-"""Barbu's play strategies: the built-in ``random``, ``basic``, ``heuristic``, ``lowest``, ``learned``, ``mc``
-and ``pimc``, and user plugins.
+"""Barbu's play strategies: the built-in ``random``, ``basic``, ``heuristic``, ``lowest``, ``learned`` (and
+``learned1``, the learned player's model before the packaged one), ``mc`` and ``pimc``, and user plugins.
 
 A strategy is an ``@njit`` function ``(legal, hand, state, rng) -> card``; see
 :mod:`barbu_sim.barbu.state` for what ``state`` holds and
@@ -21,9 +21,9 @@ from __future__ import annotations
 from ...core.strategies import Strategy, StrategyRegistry, lowest_strategy, random_strategy
 from .basic import basic_strategy
 from .heuristic import heuristic_strategy
-from .learned import learned_func, model_id
+from .learned import MODEL_NAMES, learned1_func, learned_func, model_id
 from .mc.params import needs_model, parse_mc
-from .ids import BASIC, HEURISTIC, LEARNED, LOWEST, RANDOM, USER
+from .ids import BASIC, HEURISTIC, LEARNED, LEARNED1, LOWEST, RANDOM, USER
 
 __all__ = ["BASIC", "BUILTINS", "HEURISTIC", "LEARNED", "LOWEST", "RANDOM", "REGISTRY", "USER", "canonical_strategy",
            "resolve_strategy", "seat_strategies"]
@@ -34,7 +34,9 @@ BUILTINS: dict[str, Strategy] = {
     "heuristic": Strategy("heuristic", HEURISTIC, heuristic_strategy),
     "lowest": Strategy("lowest", LOWEST, lowest_strategy),
     "learned": Strategy("learned", LEARNED, learned_func),
+    "learned1": Strategy("learned1", LEARNED1, learned1_func),
 }
+assert [name for name in BUILTINS if name.startswith("learned")] == list(MODEL_NAMES)
 
 
 def _mc_strategy(params: str, name: str = "mc") -> Strategy:
@@ -59,20 +61,24 @@ def _pimc_strategy(params: str) -> Strategy:
 
 
 def _learned_version(version: str) -> Strategy:
-    """``learned@<model id>``: the learned player, when that model is the one installed."""
-    if version != model_id():
-        raise ValueError(f"learned@{version} names a learned-player model this installation does not have (its model "
-                         f"is learned@{model_id()}, retrained since): play it again with 'learned'")
-    return BUILTINS["learned"]
+    """``learned@<model id>``: the learned player of that model, when it is installed (the packaged model, or
+    ``learned1`` before it: a run recorded with either replays)."""
+    for name in MODEL_NAMES:
+        if version == model_id(name):
+            return BUILTINS[name]
+    installed = ", ".join(f"{name} (learned@{model_id(name)})" for name in MODEL_NAMES)
+    raise ValueError(f"learned@{version} names a learned-player model this installation does not have (retrained "
+                     f"since; its models: {installed}): play it again with 'learned'")
 
 
 def canonical_strategy(spec):
-    """``spec`` as a run's manifest records it: ``learned`` with its model's id (``learned@<id>``), ``mc`` and
+    """``spec`` as a run's manifest records it: ``learned`` (or ``learned1``) with its model's id (``learned@<id>``),
+    ``mc`` and
     ``pimc`` with every parameter (``mc:samples=64,rollout=heuristic,...``; with ``model=<id>`` when it reads
     the learned player), so that a run is never resumed,
     nor a cached table reused, with another model or other defaults; any other spec unchanged."""
-    if isinstance(spec, str) and spec.strip() == "learned":
-        return f"learned@{model_id()}"
+    if isinstance(spec, str) and spec.strip() in MODEL_NAMES:  # learned, learned1: the model by its id
+        return f"learned@{model_id(spec.strip())}"
     if isinstance(spec, str) and spec.strip().partition(":")[0].strip() in ("mc", "pimc"):
         found = REGISTRY.resolve(spec)
         # an mc that reads the learned player (rollout=learned, infer=policy) plays differently with another model

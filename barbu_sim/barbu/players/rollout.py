@@ -51,7 +51,7 @@ def choose_builtin(sid, legal, hand, state, rng, domino, net):
     if sid == BASIC:
         return basic_domino(legal, hand, state, rng) if domino else basic_tricks(legal, hand, state, rng)
     if sid == LEARNED:
-        return learned_choose(legal, hand, state, rng, net, STATE_SIZE)
+        return learned_choose(legal, hand, state, rng, net, np.int64(STATE_SIZE), np.int64(0))  # the packaged model
     if sid == LOWEST:
         return lowest_strategy(legal, hand, state, rng)
     return random_strategy(legal, hand, state, rng)

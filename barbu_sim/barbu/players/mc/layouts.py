@@ -219,7 +219,7 @@ def policy_weight(layout, state, work, me, net, policy, rules, contract, trump, 
             if n > 1:
                 for j in range(STATE_SIZE):
                     scratch[j] = snap[j]
-                learned_scores(legal, hand, scratch, rng, net, STATE_SIZE, scores)
+                learned_scores(legal, hand, scratch, rng, net, np.int64(STATE_SIZE), scores)
                 log_w += policy_log_prob(legal, card, scores, t, eps)
         after[seat] |= b
     return np.exp(max(log_w, LOG_WEIGHT_FLOOR))
