@@ -95,7 +95,7 @@ def test_interrupted_run_resumes_to_identical_tables(tmp_path, monkeypatch):
 def test_killed_process_resumes_without_duplicates(tmp_path):
     out = tmp_path / "killed"
     code = (f"from barbu_sim.barbu.runs import RunConfig, run\n"
-            f"run({str(out)!r}, RunConfig(deals=400000, seed=2, chunk_deals=2000), progress=False)\n")
+            f"run({str(out)!r}, RunConfig(deals=120000, seed=2, chunk_deals=1200), progress=False)\n")
     proc = subprocess.Popen([sys.executable, "-c", code])
     deadline = time.time() + 120
     while time.time() < deadline and len(list((out / "records").glob("part-*.parquet"))) < 3:
@@ -103,12 +103,12 @@ def test_killed_process_resumes_without_duplicates(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     done = len(list((out / "records").glob("part-*.parquet")))
-    assert 3 <= done < 200, "the run should have been killed part-way"
+    assert 3 <= done < 100, "the run should have been killed part-way"
     run(out, resume=True, progress=False)
     df = scan_run(out).select("deal", "contract").collect()
-    assert df.height == 400000 * 7 and df.unique().height == df.height
+    assert df.height == 120000 * 7 and df.unique().height == df.height
     whole = tmp_path / "whole"
-    run(whole, RunConfig(deals=400000, seed=2, chunk_deals=2000), progress=False)
+    run(whole, RunConfig(deals=120000, seed=2, chunk_deals=1200), progress=False)
     assert build_tables(out)["expected_scores"].equals(build_tables(whole)["expected_scores"])
 
 

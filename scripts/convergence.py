@@ -1,0 +1,121 @@
+"""The published answers under each level of play: do they hold as the players get stronger?
+
+Reads the tables of three studies of the same deals (seed 2026, the first 1,000,000), one per level:
+`heuristic` at every seat (`results/`), the first learned model (`results/strong-learned1/`) and the
+packaged one (`results/strong/`), and writes, per answer, its value at each level with the 95% CI:
+
+- the best fixed domino starting rank (the declarer's mean; the ranks within the CI of the best);
+- the best trump policy (longest suit, strongest suit, a fixed suit);
+- the declarer's value per contract (its mean raw score; its edge over the mean of the other three).
+
+An answer is *stable* across the last two levels when the choice is the same (ranks, policies) or
+the two values' difference is within its 95% CI (values; the studies are not paired in the tables,
+so the CI is the unpaired one: a conservative test).  Results go to `--out` (JSON) and a Markdown
+table is printed (docs/findings.md holds it).
+
+    python scripts/convergence.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVELS = (("heuristic", ROOT / "results"), ("learned1", ROOT / "results" / "strong-learned1"),
+          ("learned", ROOT / "results" / "strong"))
+CONTRACTS = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "barbu", "trumps", "domino")
+Z = 1.959963984540054
+
+
+def _load(folder: Path, name: str) -> list[dict]:
+    path = folder / f"{name}.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"Error: cannot read {path} ({e}): make that study first (docs/findings.md)") from None
+
+
+def _player(folder: Path) -> str:
+    manifest = json.loads((folder / "manifest.json").read_text())
+    strategies = manifest.get("config", manifest).get("strategies", manifest.get("strategy"))
+    return strategies[0] if isinstance(strategies, list) else str(strategies)
+
+
+def best_domino_rank(folder: Path) -> dict:
+    rows = [r for r in _load(folder, "domino_ranks") if r["rel_seat"] == "declarer"]
+    assert len(rows) == 13, f"{folder}: {len(rows)} declarer rows of domino ranks, not 13"
+    best = max(rows, key=lambda r: r["mean"])
+    close = [r["domino_rank"] for r in rows if r["ci_high"] >= best["ci_low"] and r is not best]
+    return {"answer": best["domino_rank"], "mean": best["mean"], "ci_low": best["ci_low"], "ci_high": best["ci_high"],
+            "within_ci": close}
+
+
+def best_trump_policy(folder: Path) -> dict:
+    policies = [r for r in _load(folder, "policies") if r["contract"] == "trumps" and r["rel_seat"] == "declarer"]
+    fixed = [r for r in _load(folder, "trumps") if r["choice"] == "fixed" and r["rel_seat"] == "declarer"]
+    assert len(policies) >= 2 and len(fixed) == 4, f"{folder}: {len(policies)} policies, {len(fixed)} fixed suits"
+    rows = [(r["choice"], r) for r in policies] + [(f"fixed {r['trump']}", r) for r in fixed]
+    name, best = max(rows, key=lambda nr: nr[1]["mean"])
+    return {"answer": name, "mean": best["mean"], "ci_low": best["ci_low"], "ci_high": best["ci_high"],
+            "others": {n: round(r["mean"], 3) for n, r in rows if r is not best}}
+
+
+def declarer_values(folder: Path) -> dict:
+    scores = {r["contract"]: r for r in _load(folder, "contract_scores") if r["rel_seat"] == "declarer"}
+    edges = {r["contract"]: r for r in _load(folder, "declarer_edge")}
+    assert set(scores) == set(CONTRACTS) and set(edges) == set(CONTRACTS), f"{folder}: a contract is missing"
+    return {c: {"mean": scores[c]["mean"], "se": scores[c]["se"], "edge": edges[c]["mean"], "edge_se": edges[c]["se"]}
+            for c in CONTRACTS}
+
+
+def _same_value(a: float, sa: float, b: float, sb: float) -> tuple[float, float, bool]:
+    half = Z * math.hypot(sa, sb)
+    return b - a, half, abs(b - a) <= half
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(ROOT / "results" / "convergence.json"))
+    args = ap.parse_args(argv)
+    levels = [{"level": name, "folder": str(folder.relative_to(ROOT)), "player": _player(folder),
+               "domino_rank": best_domino_rank(folder), "trump_policy": best_trump_policy(folder),
+               "declarer": declarer_values(folder)} for name, folder in LEVELS]
+    last, new = levels[-2], levels[-1]
+    stable = {"domino_rank": last["domino_rank"]["answer"] == new["domino_rank"]["answer"],
+              "trump_policy": last["trump_policy"]["answer"] == new["trump_policy"]["answer"]}
+    moves = {}
+    for c in CONTRACTS:
+        a, b = last["declarer"][c], new["declarer"][c]
+        d, half, same = _same_value(a["mean"], a["se"], b["mean"], b["se"])
+        de, half_e, same_e = _same_value(a["edge"], a["edge_se"], b["edge"], b["edge_se"])
+        moves[c] = {"value_change": round(d, 4), "value_ci": round(half, 4), "value_stable": same,
+                    "edge_change": round(de, 4), "edge_ci": round(half_e, 4), "edge_stable": same_e}
+    out = {"method": __doc__.split("\n\n")[2].replace("\n", " "), "levels": levels, "stable_last_two": stable,
+           "declarer_last_two": moves}
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+
+    names = [lv["level"] for lv in levels]
+    print("| answer | " + " | ".join(f"`{lv['player']}`" for lv in levels) + " | stable over the last two |")
+    print("|---|" + "---:|" * len(levels) + "---|")
+    ci = lambda r: f"{r['mean']:+.2f} ({r['ci_low']:+.2f} .. {r['ci_high']:+.2f})"  # noqa: E731
+    print("| best fixed domino rank | " + " | ".join(
+        f"{lv['domino_rank']['answer']}: {ci(lv['domino_rank'])}"
+        + (f"; within the CI: {', '.join(lv['domino_rank']['within_ci'])}" if lv["domino_rank"]["within_ci"] else "")
+        for lv in levels) + f" | {'yes' if stable['domino_rank'] else 'no'} |")
+    print("| best trump policy | " + " | ".join(f"{lv['trump_policy']['answer']}: {ci(lv['trump_policy'])}"
+                                              for lv in levels) + f" | {'yes' if stable['trump_policy'] else 'no'} |")
+    for c in CONTRACTS:
+        cells = [f"{lv['declarer'][c]['mean']:+.2f} ± {Z * lv['declarer'][c]['se']:.2f} "
+                 f"(edge {lv['declarer'][c]['edge']:+.2f})" for lv in levels]
+        m = moves[c]
+        verdict = ("yes" if m["value_stable"] else f"no ({m['value_change']:+.2f} ± {m['value_ci']:.2f})")
+        print(f"| declarer's value, {c} | " + " | ".join(cells) + f" | {verdict} |")
+    print(f"\nlevels: {', '.join(names)}; written to {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
