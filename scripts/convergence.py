@@ -6,7 +6,8 @@ packaged one (`results/strong/`), and writes, per answer, its value at each leve
 
 - the best fixed domino starting rank (the declarer's mean; the ranks within the CI of the best);
 - the best trump policy (longest suit, strongest suit, a fixed suit);
-- the declarer's value per contract (its mean raw score; its edge over the mean of the other three).
+- the declarer's value per contract (its mean raw score; its edge over the mean of the other three);
+- the best contract-order policy, on settled and on raw points per 7-hand block (`compare-orders`).
 
 An answer is *stable* across the last two levels when the choice is the same (ranks, policies) or
 the two values' difference is within its 95% CI (values; the studies are not paired in the tables,
@@ -27,6 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = (("heuristic", ROOT / "results"), ("learned1", ROOT / "results" / "strong-learned1"),
           ("learned", ROOT / "results" / "strong"))
+ORDERS = {"heuristic": ROOT / "results" / "orders", "learned1": ROOT / "results" / "strong-learned1" / "orders",
+          "learned": ROOT / "results" / "orders" / "strong"}  # compare-orders' tables at each level
 CONTRACTS = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "barbu", "trumps", "domino")
 Z = 1.959963984540054
 
@@ -72,6 +75,18 @@ def declarer_values(folder: Path) -> dict:
             for c in CONTRACTS}
 
 
+def best_orders(folder: Path) -> dict:
+    rows = [r for r in _load(folder, "orders_blocks") if r["doubling"] == "compulsory-only"]
+    out = {}
+    for score in ("settled", "raw"):
+        mine = [r for r in rows if r["score"] == score]
+        assert len(mine) >= 2, f"{folder}: {len(mine)} {score} rows"
+        best = max(mine, key=lambda r: r["mean"])
+        out[score] = {"answer": best["policy"], "mean": best["mean"], "ci_low": best["ci_low"],
+                      "ci_high": best["ci_high"], "blocks": best["n"]}
+    return out
+
+
 def _same_value(a: float, sa: float, b: float, sb: float) -> tuple[float, float, bool]:
     half = Z * math.hypot(sa, sb)
     return b - a, half, abs(b - a) <= half
@@ -83,10 +98,12 @@ def main(argv=None):
     args = ap.parse_args(argv)
     levels = [{"level": name, "folder": str(folder.relative_to(ROOT)), "player": _player(folder),
                "domino_rank": best_domino_rank(folder), "trump_policy": best_trump_policy(folder),
-               "declarer": declarer_values(folder)} for name, folder in LEVELS]
+               "declarer": declarer_values(folder), "orders": best_orders(ORDERS[name])} for name, folder in LEVELS]
     last, new = levels[-2], levels[-1]
     stable = {"domino_rank": last["domino_rank"]["answer"] == new["domino_rank"]["answer"],
-              "trump_policy": last["trump_policy"]["answer"] == new["trump_policy"]["answer"]}
+              "trump_policy": last["trump_policy"]["answer"] == new["trump_policy"]["answer"],
+              **{f"order_{score}": last["orders"][score]["answer"] == new["orders"][score]["answer"]
+                 for score in ("settled", "raw")}}
     moves = {}
     for c in CONTRACTS:
         a, b = last["declarer"][c], new["declarer"][c]
@@ -108,6 +125,10 @@ def main(argv=None):
         for lv in levels) + f" | {'yes' if stable['domino_rank'] else 'no'} |")
     print("| best trump policy | " + " | ".join(f"{lv['trump_policy']['answer']}: {ci(lv['trump_policy'])}"
                                               for lv in levels) + f" | {'yes' if stable['trump_policy'] else 'no'} |")
+    for score in ("settled", "raw"):
+        print(f"| best contract order, {score} points a block | " + " | ".join(
+            f"{lv['orders'][score]['answer']}: {ci(lv['orders'][score])}" for lv in levels)
+            + f" | {'yes' if stable['order_' + score] else 'no'} |")
     for c in CONTRACTS:
         cells = [f"{lv['declarer'][c]['mean']:+.2f} ± {Z * lv['declarer'][c]['se']:.2f} "
                  f"(edge {lv['declarer'][c]['edge']:+.2f})" for lv in levels]
