@@ -1,8 +1,8 @@
 """Expert iteration: train the next `learned` on the estimates of an `mc` that plays with the last one.
 
-Round k (1, 2, ...) makes its data with round k-1's model (round 0's is the first model,
-barbu_sim/barbu/players/models/learned1.json, which `python scripts/train_player.py` makes from
-seed 2027):
+Round k (1, 2, ...) makes its data with round k-1's model (round 0's is the first model, kept as
+barbu_sim/barbu/players/models/learned1.json: `python scripts/train_player.py` makes it from seed
+2027 with heuristic rollouts as the teacher):
 
 1. **Data** (`scripts/train_player.py --teacher-model`): deals of seed `--seed + k`, every legal
    card of every real decision valued by `mc:rollout=learned` on the previous model (its rollouts
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -115,9 +116,12 @@ def main(argv=None):
     try:
         previous_path = Path(args.first_model)
         previous = load_model(str(previous_path.resolve()))[0]
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)  # refused now, not after a round of work
+        if Path(args.out).is_dir() or not os.access(Path(args.out).parent, os.W_OK):
+            raise ValueError(f"--out {args.out} cannot be written: name a file in a folder you may write to")
         backend = make_backend(args.backend, args.ray_address)
-    except ValueError as e:
-        sys.exit(f"Error: {e}")
+    except (OSError, ValueError) as e:
+        sys.exit(f"Error: {getattr(e, 'strerror', None) or e}")
     log = (lambda m: None) if args.no_progress else (lambda m: print(m, file=sys.stderr, flush=True))
     rounds = []
     for k in range(1, args.rounds + 1):

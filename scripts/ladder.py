@@ -42,7 +42,7 @@ from barbu_sim.core.stats import summarize
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PAIRS = "basic:random,heuristic:basic"
-RUNGS = ["random", "basic", "heuristic", "learned", "pimc", "mc"]
+RUNGS = ["random", "basic", "heuristic", "learned1", "learned", "pimc", "mc"]
 PARAMS = {TRUMPS: TRUMP_LONGEST, DOMINO: DEFAULT_DOMINO_RANK}
 
 

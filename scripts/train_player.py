@@ -17,12 +17,14 @@ Two steps, each reproducible from the seed:
     python scripts/train_player.py --deals 2000 --out /tmp/model.json --data /tmp/learn-data
     python scripts/train_player.py --fit-only --hidden 0    # refit a linear model on the data already made
     python scripts/train_player.py --ablation               # what each feature group is worth (linear fits)
-    python scripts/train_player.py --teacher-model M.json --data runs/round-2   # expert iteration: mc plays
-                                                            # out the deals with model M, seats play like it too
+    python scripts/train_player.py --teacher-model learned --learned-share 0.3333 --mc-share 0.3333 \
+        --seed 2028 --data runs/round-1 --out /tmp/next.json  # expert iteration: mc plays the deals out with
+                                                              # the packaged model, and a third of the seats too
 
-With `--teacher-model`, the teacher is `mc:rollout=learned` on that model (the previous round's), and a
-seat plays like that model with the chance `--learned-share` (positions from the learned player's own
-play), like mc with `--mc-share`, like heuristic otherwise (scripts/expert_iteration.py runs the rounds).
+With `--teacher-model` (a model file, or an installed model: `learned`, `learned1`, `learned@<id>`), the
+teacher is `mc:rollout=learned` on that model (the previous round's), and a seat plays like that model
+with the chance `--learned-share` (positions from the learned player's own play), like mc with
+`--mc-share`, like heuristic otherwise (scripts/expert_iteration.py runs the rounds).
 
 The packaged model is barbu_sim/barbu/players/models/learned.json (docs/learned-player.md).
 """
@@ -48,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from barbu_sim.barbu.players.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES
-from barbu_sim.barbu.players.learned import MAX_HIDDEN, MODEL_PATH, load_model
+from barbu_sim.barbu.players.learned import MAX_HIDDEN, MODEL_NAMES, MODEL_PATH, load_model, model_id, model_path
 from barbu_sim.barbu.played.training_data import MC_SHARE, generate_chunk
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO
 from barbu_sim.core.backends import make_backend
@@ -98,7 +100,9 @@ def data_settings(args) -> dict:
         if data.is_dir() and any(data.glob("chunk-*.npz")):
             raise TrainError(f"{data} holds data chunks but no config.json saying how they were made: "
                              "use another --data folder")
-        return {**DEFAULTS, **TEACHER_DEFAULTS, **given, "features": N_FEATURES}
+        settings = {**DEFAULTS, **TEACHER_DEFAULTS, **given, "features": N_FEATURES}
+        check_shares(settings)
+        return settings
     try:
         record = json.loads(record_path.read_text(encoding="utf-8"))
         if not isinstance(record, dict) or any(not isinstance(record.get(k), int) for k in DEFAULTS):
@@ -112,12 +116,41 @@ def data_settings(args) -> dict:
     record = {**TEACHER_DEFAULTS, **record}
     differ = {k: v for k, v in given.items() if record[k] != v}
     if differ:
-        flag = {"teacher": "teacher-model", "mc_share": "mc-share", "learned_share": "learned-share"}
         raise TrainError(f"the data in {data} was made with "
-                         + ", ".join(f"--{flag.get(k, k)} {record[k]}" for k in differ) + ", not "
-                         + ", ".join(f"--{flag.get(k, k)} {v}" for k, v in differ.items())
+                         + ", ".join(_flag(k, record[k]) for k in differ) + ", not "
+                         + ", ".join(_flag(k, v) for k, v in differ.items())
                          + ": give the data's settings, or another --data folder")
-    return {**{k: record[k] for k in (*DEFAULTS, *TEACHER_DEFAULTS)}, "features": N_FEATURES}
+    settings = {**{k: record[k] for k in (*DEFAULTS, *TEACHER_DEFAULTS)}, "features": N_FEATURES}
+    check_shares(settings)
+    return settings
+
+
+def _flag(key: str, value) -> str:
+    """A setting as its command-line flag says it (the first model's teacher has no flag)."""
+    if key == "teacher":
+        return "no --teacher-model" if value == "heuristic" else f"--teacher-model learned@{value}"
+    return f"--{key.replace('_', '-')} {value}"
+
+
+def check_shares(settings: dict) -> None:
+    if settings["learned_share"] and settings["teacher"] == "heuristic":
+        raise TrainError("--learned-share needs --teacher-model: the model the learned seats play")
+    if settings["mc_share"] + settings["learned_share"] > 1.0:
+        raise TrainError("--mc-share and --learned-share together are more than 1")
+
+
+def teacher_path(spec: str) -> Path:
+    """The model file ``--teacher-model`` names: a path, or an installed model (``learned``, ``learned1``,
+    ``learned@<id>``: what a model file's recorded command says)."""
+    if spec in MODEL_NAMES:
+        return model_path(spec)
+    if spec.startswith("learned@"):
+        for name in MODEL_NAMES:
+            if model_id(name) == spec.partition("@")[2]:
+                return model_path(name)
+        raise TrainError(f"--teacher-model {spec}: no installed model has that id (installed: "
+                         + ", ".join(f"{n} (learned@{model_id(n)})" for n in MODEL_NAMES) + "); give its file")
+    return Path(spec).resolve()
 
 
 def teacher_settings(args) -> dict:
@@ -126,7 +159,9 @@ def teacher_settings(args) -> dict:
     out = {}
     if args.teacher_model is not None:
         try:
-            out["teacher"] = load_model(str(Path(args.teacher_model).resolve()))[1]
+            out["teacher"] = load_model(str(teacher_path(args.teacher_model)))[1]
+        except TrainError:
+            raise
         except ValueError as e:
             raise TrainError(str(e)) from None
     for key in ("mc_share", "learned_share"):
@@ -135,10 +170,6 @@ def teacher_settings(args) -> dict:
             if not 0.0 <= value <= 1.0:
                 raise TrainError(f"--{key.replace('_', '-')} is a chance from 0 to 1, not {value}")
             out[key] = value
-    if out.get("learned_share") and args.teacher_model is None:
-        raise TrainError("--learned-share needs --teacher-model: the model the learned seats play")
-    if out.get("mc_share", MC_SHARE) + out.get("learned_share", 0.0) > 1.0:
-        raise TrainError("--mc-share and --learned-share together are more than 1")
     return out
 
 
@@ -194,7 +225,7 @@ def make_data(args, settings: dict) -> list[Path]:
     if settings["teacher"] != "heuristic" and args.teacher_model is None:
         raise TrainError(f"the data in {data} is taught by learned@{settings['teacher']}: give its file as "
                          "--teacher-model")
-    model = None if settings["teacher"] == "heuristic" else load_model(str(Path(args.teacher_model).resolve()))[0]
+    model = None if settings["teacher"] == "heuristic" else load_model(str(teacher_path(args.teacher_model)))[0]
     todo = [(seed, lo, n, samples, model, settings["mc_share"], settings["learned_share"])
             for lo, n in chunks if not chunk_path(data, lo, n).exists()]
     backend = make_backend(args.backend, args.ray_address)
@@ -325,7 +356,8 @@ def main(argv=None):
     ap.add_argument("--out", default=str(MODEL_PATH), help="the model file to write")
     ap.add_argument("--fit-only", action="store_true", help="make no data: fit on the chunks already in --data")
     ap.add_argument("--teacher-model", default=None, help="expert iteration: a learned-player model file (the "
-                    "previous round's): mc's rollouts are that player's, and seats may play like it")
+                    "previous round's), or an installed one (learned, learned1, learned@ID): mc's rollouts are that "
+                    "player's, and seats may play like it")
     ap.add_argument("--mc-share", type=float, default=None,
                     help=f"the chance that a seat plays like mc (default {MC_SHARE}, or the data's)")
     ap.add_argument("--learned-share", type=float, default=None, help="the chance that a seat plays like the "

@@ -222,6 +222,20 @@ def test_each_learned_seat_reads_the_rows_of_its_own_model(monkeypatch, contract
     assert differ >= 10  # the two models disagree often, so the seat's slot is what decided
 
 
+def test_models_given_to_a_batch_are_checked():
+    from barbu_sim.barbu.players.learned import model_array
+    one = model_array()[:7]
+    with pytest.raises(ValueError, match="a seat plays the one in slot 1"):
+        play_batch(1, 0, 2, [(0, 0, 0)], ["learned1", "learned", "learned", "learned"], models=one)
+    with pytest.raises(ValueError, match="7 rows of"):
+        play_batch(1, 0, 2, [(0, 0, 0)], "learned", models=one[:5])
+    with pytest.raises(ValueError, match="7 rows of"):
+        play_batch(1, 0, 2, [(0, 0, 0)], "learned", models=one[:, :10])
+    # the installed models given explicitly play as the default
+    assert np.array_equal(play_batch(1, 0, 20, [(3, 0, 1)], "learned1", models=model_array())[0],
+                          play_batch(1, 0, 20, [(3, 0, 1)], "learned1")[0])
+
+
 def popcount_of(mask) -> int:
     return bin(int(mask)).count("1")
 

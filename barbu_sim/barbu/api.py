@@ -27,7 +27,7 @@ from .rules.choice_from_hand import resolve_param
 from .rules.config import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
 from .state import STATE_SIZE
 from .players.registry import USER, seat_strategies
-from .players.ids import is_learned, is_mc
+from .players.ids import is_learned, is_mc, learned_slot
 from .players.mc.params import needs_model
 
 MAX_SEED = 2**64 - 1
@@ -52,6 +52,20 @@ def _model(ids: np.ndarray) -> np.ndarray:
     """The kernels' ``model`` argument: the learned player's weights when a seat plays it, or an mc seat reads it
     (learned rollouts, policy inference: ``mc.params.needs_model``); else an empty array."""
     return model_array() if is_learned(ids).any() or any(needs_model(int(i)) for i in ids) else NO_MODEL
+
+
+def _checked_models(models, ids: np.ndarray) -> np.ndarray:
+    """``models`` as the kernels take them, refused (ValueError) unless it holds 7 rows of MODEL_WIDTH per model
+    and a model for every learned seat's slot (the kernels read the rows unchecked)."""
+    arr = np.ascontiguousarray(models, np.float32)
+    slots = [int(learned_slot(int(i))) for i in ids if is_learned(int(i))]
+    if arr.ndim != 2 or arr.shape[1] != MODEL_WIDTH or arr.shape[0] % N_CONTRACTS or not arr.shape[0]:
+        raise ValueError(f"models must hold {N_CONTRACTS} rows of {MODEL_WIDTH} weights per model, not the shape "
+                         f"{arr.shape}")
+    if slots and arr.shape[0] < N_CONTRACTS * (max(slots) + 1):
+        raise ValueError(f"models holds {arr.shape[0] // N_CONTRACTS} model(s), and a seat plays the one in slot "
+                         f"{max(slots)}")
+    return arr
 
 
 def _no_explain(ids: np.ndarray):
@@ -121,12 +135,14 @@ def _raise_failed_play(code: int, resolved: list[Strategy], where: str, snap: np
     raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
 
 
-def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, where: str):
+def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, where: str, models=None):
     """Replay the deals of a batch item that failed, one by one with their record, to explain the failure.
 
     ``deals``: ``(hands, seed, index)`` in the order the batch played them; every
-    configuration is played on each, as the batch did, until one fails again.
+    configuration is played on each, as the batch did, until one fails again (``models``: the batch's
+    learned models, when not the installed ones).
     """
+    model = _model(ids) if models is None else models
     for hands, key, index in deals:
         for contract, param, declarer in cfg:
             named = int(resolve_param(int(contract), int(param), hands[declarer]))
@@ -135,7 +151,7 @@ def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, whe
             code = _run_kernel(kernel, ids, hands, int(contract), named, int(declarer), rules_array,
                                ids, fns, np.uint64(key), np.uint64(index), np.zeros(4, np.int64), np.zeros(4, np.int64),
                                np.zeros(MAX_ACTIONS, np.int8), np.zeros(MAX_ACTIONS, np.int8),
-                               np.full(13, -1, np.int8), snap, _model(ids), _no_explain(ids))
+                               np.full(13, -1, np.int8), snap, model, _no_explain(ids))
             if code < 0:
                 _raise_failed_play(code, resolved, where, snap)
     raise StrategyError(f"a strategy failed in {where}, but not when its deals were played again one by one")
@@ -288,6 +304,7 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     cfg = config_array(configs)
     rules = rules or Rules()
     ids, fns, resolved = seat_strategies(strategies)
+    models = None if models is None else _checked_models(models, ids)
     if _uses_mc(ids):
         chunk = 1  # an mc deal costs thousands of rollouts: threads claim deals one by one
     scores = np.zeros((n, len(cfg), 4), np.int16)
@@ -299,12 +316,12 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     kernel = batch_kernel(_uses_mc(ids), _uses_learned(ids))
     _run_kernel(kernel, ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
                 ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(),
-                _model(ids) if models is None else np.ascontiguousarray(models, np.float32), _no_explain(ids))
+                _model(ids) if models is None else models, _no_explain(ids))
     bad = np.flatnonzero(errors)
     if bad.size:
         index = start + int(bad[0])
         _replay_failure([(random_deal(seed, index), key, index)], cfg, rules_array, ids, fns, resolved,
-                        f"deal {index} of seed {seed}")
+                        f"deal {index} of seed {seed}", models)
     return (scores, tricks, params) if with_params else (scores, tricks)
 
 

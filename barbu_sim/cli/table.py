@@ -161,7 +161,7 @@ LENGTH_HELP = "deal (one deal), block (seven contracts: one declarer's block) or
 def table(
     seat: Annotated[str, typer.Option(metavar="SEAT", help="Your seat: N, E, S or W.")] = "S",
     length: Annotated[str, typer.Option(metavar="LENGTH", help=f"What to play: {LENGTH_HELP}.")] = "deal",
-    bots: Annotated[str, typer.Option(metavar="NAME", help="The bots' play strategy: random, basic, heuristic, lowest, learned, mc[:samples=N], or file.py:func.")] = "heuristic",
+    bots: Annotated[str, typer.Option(metavar="NAME", help="The bots' play strategy: random, basic, heuristic, lowest, learned, learned1, mc[:samples=N], or file.py:func.")] = "heuristic",
     bot: Annotated[Optional[list[str]], typer.Option(metavar="SEAT=NAME", help="One bot's play strategy, e.g. W=mc:samples=32. Repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals: deal h of the session is deal h of the seed.")] = 0,
     declarer: Annotated[Optional[str], typer.Option(metavar="SEAT", help="Declarer of a deal, or first declarer of a block or game (default: you in a deal or block, drawn from the seed in a game).")] = None,

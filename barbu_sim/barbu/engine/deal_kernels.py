@@ -132,8 +132,9 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
     scores, tricks : (n, k, 4) int16 / int8, params : (n, k) int8 (deal batches; else (0, 0, 0) / (0, 0)).
     sums, squares : (n, k, 4) int64, zeroed (hand evaluation; else (0, 0, 0)).
     errors : (n,) int64, zeroed: a negative error code for an item that stopped on a failed play.
-    model : the learned player's (7, MODEL_WIDTH) float32 weights (:mod:`barbu_sim.barbu.players.learned`),
-        or a (0, MODEL_WIDTH) array when no seat plays it.
+    model : the learned players' float32 weights, 7 rows of MODEL_WIDTH per model (the packaged model, then
+        ``learned1``: :func:`barbu_sim.barbu.players.learned.model_array`), or a (0, MODEL_WIDTH) array when no
+        seat plays it.
     explain : None for the engine without the strong players (mc, learned), an empty (0, 0)
         float64 array for the engine with them (get the kernel from :func:`batch_kernel`).
 

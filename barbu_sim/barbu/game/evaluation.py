@@ -25,7 +25,7 @@ from ...core.plugins import is_plugin_spec
 from ..api import evaluate_hands
 from ..engine.deals import random_deal
 from ..rules.config import DOMINO, N_CONTRACTS, NEGATIVE_CONTRACTS, TRUMPS, Rules
-from ..players.learned import model_id
+from ..players.learned import MODEL_NAMES, model_id
 from ..players.mc.params import parse_mc
 
 N_SUBSETS = 1 << N_CONTRACTS
@@ -237,7 +237,7 @@ def strategy_fingerprint(spec) -> str:
     if isinstance(spec, str) and is_plugin_spec(spec):
         return f"{spec.strip()}@{plugin_stamp(spec)}"
     name = str(getattr(spec, "name", spec)).strip()
-    if name in ("learned", "learned1"):  # a retrained model is another player
+    if name in MODEL_NAMES:  # a retrained model is another player
         return f"learned@{model_id(name)}"
     return name
 

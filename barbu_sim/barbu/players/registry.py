@@ -51,8 +51,8 @@ def _mc_strategy(params: str, name: str = "mc") -> Strategy:
         raise ValueError(f"{name} model= names the learned player's model, which only rollout=learned and "
                          "infer=policy read")
     if models and models[-1] != model_id():
-        raise ValueError(f"{name} model={models[-1]} names a learned-player model this installation does not have "
-                         f"(its model is {model_id()}, retrained since): play it again without model=")
+        raise ValueError(f"{name} model={models[-1]} is not the packaged learned-player model, the one mc reads (it is "
+                         f"{model_id()}: retrained since): play it again without model=")
     return Strategy(found.spec(name), found.sid, lowest_strategy)
 
 
