@@ -99,3 +99,11 @@ def test_the_chain_runs_a_round_and_measures_it_head_to_head(tmp_path):
                                                           "barbu", "trumps", "domino"]
     assert check["deals"] == 8 and check["seven"]["ci_low"] <= check["seven"]["difference"] <= check["seven"]["ci_high"]
     assert len(only["held_out"]) == 7
+
+
+def test_mc1_is_todays_mc_frozen():
+    from barbu_sim.barbu.players.registry import MC1, canonical_strategy, resolve_strategy
+    assert resolve_strategy("mc1").name == f"mc:{MC1}" == canonical_strategy("mc1")
+    assert resolve_strategy("mc1").builtin_id == resolve_strategy(f"mc:{MC1}").builtin_id
+    with pytest.raises(ValueError, match="mc1 takes no parameters"):
+        resolve_strategy("mc1:samples=8")

@@ -17,7 +17,7 @@ from .. import __version__
 BARBU_STRATEGIES = ("random", "basic", "heuristic", "lowest", "learned", "learned1")  # barbu.strategies.BUILTINS
 MC_ROLLOUTS = ("heuristic", "basic", "random", "learned")  # barbu.mc.ROLLOUTS
 BARBU_STRATEGY_CHOICES = (", ".join(BARBU_STRATEGIES) + f", mc[:samples=N,rollout={'|'.join(MC_ROLLOUTS)},"
-                          "endgame=N,tail=N,halving=on|off,infer=1..100|policy[:TABLE],early=Z|off], pimc[:samples=N,rollout=...]")
+                          "endgame=N,tail=N,halving=on|off,infer=1..100|policy[:TABLE],early=Z|off], mc1, pimc[:samples=N,rollout=...]")
 CLABBER_STRATEGIES = ("random", "heuristic")  # clabber.strategies.BUILTINS
 CLABBER_BIDDING = ("accept-first", "random", "threshold[:X]", "mc[:SAMPLES]")  # clabber.bidding.POLICIES
 PLUGIN_SPECS = "path/to/file.py:func or module:func"

@@ -1,5 +1,6 @@
 """Barbu's play strategies: the built-in ``random``, ``basic``, ``heuristic``, ``lowest``, ``learned`` (and
-``learned1``, the learned player's model before the packaged one), ``mc`` and ``pimc``, and user plugins.
+``learned1``, the learned player's model before the packaged one), ``mc`` (and ``mc1``, today's ``mc`` kept
+whatever its defaults become) and ``pimc``, and user plugins.
 
 A strategy is an ``@njit`` function ``(legal, hand, state, rng) -> card``; see
 :mod:`barbu_sim.barbu.state` for what ``state`` holds and
@@ -60,6 +61,17 @@ def _pimc_strategy(params: str) -> Strategy:
     return _mc_strategy(params, "pimc")
 
 
+# mc as it stood when the learned player was first retrained on an mc that plays with it (expert iteration):
+# mc1 plays it whatever mc's defaults become, so that the ladder shows each step and old runs replay.
+MC1 = "samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"
+
+
+def _mc1_strategy(params: str) -> Strategy:
+    if params.strip():
+        raise ValueError(f"mc1 takes no parameters: it is mc:{MC1} (give mc:... to change one)")
+    return _mc_strategy(MC1)
+
+
 def _learned_version(version: str) -> Strategy:
     """``learned@<model id>``: the learned player of that model, when it is installed (the packaged model, or
     ``learned1`` before it: a run recorded with either replays)."""
@@ -79,14 +91,14 @@ def canonical_strategy(spec):
     nor a cached table reused, with another model or other defaults; any other spec unchanged."""
     if isinstance(spec, str) and spec.strip() in MODEL_NAMES:  # learned, learned1: the model by its id
         return f"learned@{model_id(spec.strip())}"
-    if isinstance(spec, str) and spec.strip().partition(":")[0].strip() in ("mc", "pimc"):
+    if isinstance(spec, str) and spec.strip().partition(":")[0].strip() in ("mc", "pimc", "mc1"):
         found = REGISTRY.resolve(spec)
         # an mc that reads the learned player (rollout=learned, infer=policy) plays differently with another model
         return f"{found.name},model={model_id()}" if needs_model(found.builtin_id) else found.name
     return spec
 
 
-REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy, "pimc": _pimc_strategy},
+REGISTRY = StrategyRegistry(BUILTINS, USER, {"mc": _mc_strategy, "pimc": _pimc_strategy, "mc1": _mc1_strategy},
                             {"learned": _learned_version}, canonical_strategy)
 resolve_strategy = REGISTRY.resolve
 
