@@ -142,7 +142,7 @@ def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, whe
     configuration is played on each, as the batch did, until one fails again (``models``: the batch's
     learned models, when not the installed ones).
     """
-    model = _model(ids) if models is None else models
+    model = _model(ids) if models is None else models  # play_batch passes the array it played with
     for hands, key, index in deals:
         for contract, param, declarer in cfg:
             named = int(resolve_param(int(contract), int(param), hands[declarer]))
@@ -304,7 +304,7 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     cfg = config_array(configs)
     rules = rules or Rules()
     ids, fns, resolved = seat_strategies(strategies)
-    models = None if models is None else _checked_models(models, ids)
+    model = _model(ids) if models is None else _checked_models(models, ids)  # the array the kernels read
     if _uses_mc(ids):
         chunk = 1  # an mc deal costs thousands of rollouts: threads claim deals one by one
     scores = np.zeros((n, len(cfg), 4), np.int16)
@@ -315,13 +315,13 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     rules_array = rules.to_array()
     kernel = batch_kernel(_uses_mc(ids), _uses_learned(ids))
     _run_kernel(kernel, ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
-                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(),
-                _model(ids) if models is None else models, _no_explain(ids))
+                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(), model,
+                _no_explain(ids))
     bad = np.flatnonzero(errors)
     if bad.size:
         index = start + int(bad[0])
         _replay_failure([(random_deal(seed, index), key, index)], cfg, rules_array, ids, fns, resolved,
-                        f"deal {index} of seed {seed}", models)
+                        f"deal {index} of seed {seed}", model)
     return (scores, tricks, params) if with_params else (scores, tricks)
 
 
