@@ -1,15 +1,17 @@
 """mc on the learned player: each variant against today's ``mc`` in one seat, on the same deals, paired.
 
-For each table type (the three other seats: ``learned``, ``heuristic`` or ``basic``), contract and
-variant, the variant sits at one seat among three opponents, and so does today's ``mc`` on the same
-deals; with each at every seat in turn and the declarer at every seat (16 plays per deal), the
-per-deal mean of variant − ``mc`` gets a 95% CI over deals (as ``scripts/seat_ab.py``; ``mc`` is played
-once per table and contract and shared by the variants).  A variant's ``{table}`` stands for the
+For each table type (the three other seats: ``learned``, ``learned1``, ``heuristic`` or ``basic``),
+contract and variant, the variant sits at one seat among three opponents, and so does today's ``mc``
+(the player ``mc1`` keeps, card for card) on the same deals; with each at every seat in turn and the
+declarer at every seat (16 plays per deal), the per-deal mean of variant − ``mc`` gets a 95% CI over
+deals (as ``scripts/seat_ab.py``; ``mc`` is played once per table and contract and shared by the
+variants).  A variant's ``{table}`` stands for the
 table type, so that policy inference uses the temperatures fitted on that table's plays:
 
     python scripts/mc_learned.py --opponents learned -c barbu -n 300            # -> results/mc_learned.json
     python scripts/mc_learned.py --opponents heuristic --opponents basic -c domino -n 200
     python scripts/mc_learned.py --variant "mc:infer=policy:heuristic" --opponents learned -c barbu -n 100
+    python scripts/mc_learned.py --variant mc:rollout=learned --opponents learned1 -n 150   # the new mc against mc1
 
 Default variants: ``mc:rollout=learned`` (learned rollouts; the learned player is also the model of
 ``infer=70``), ``mc:infer=policy:{table}`` (policy inference), and both.  Rows of other variants,
@@ -35,7 +37,7 @@ from seat_ab import seat_means  # noqa: E402  (the paired measurement of scripts
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "mc"
 VARIANTS = ("mc:rollout=learned", "mc:infer=policy:{table}", "mc:rollout=learned,infer=policy:{table}")
-TABLES = ("learned", "heuristic", "basic")
+TABLES = ("learned", "learned1", "heuristic", "basic")
 
 
 def main(argv=None):
