@@ -177,6 +177,7 @@ def test_learned1_is_the_model_before_the_packaged_one_and_old_runs_name_it_by_i
     assert MODEL_NAMES == ("learned", "learned1")
     old = model_id("learned1")
     assert load_model(str(model_path("learned1")))[1] == old
+    assert old == "ae1c04aaf97e" != model_id()  # the first model, before expert iteration's round 1
     assert canonical_strategy("learned1") == f"learned@{old}"
     # a run recorded as learned@<id> replays with the model of that id, whichever slot holds it now
     assert resolve_strategy(f"learned@{old}").func(*_first_decision()) == resolve_strategy("learned1").func(
