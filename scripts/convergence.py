@@ -9,8 +9,9 @@ packaged one (`results/strong/`), and writes, per answer, its value at each leve
 - the declarer's value per contract (its mean raw score; its edge over the mean of the other three);
 - the best contract-order policy, on settled and on raw points per 7-hand block (`compare-orders`).
 
-An answer is *stable* across the last two levels when the choice is the same (ranks, policies) or
-the two values' difference is within its 95% CI (values; the studies are not paired in the tables,
+An answer is *stable* across the last two levels when the choice is the same (ranks, policies), or
+each level's best rank is within the CI of the other level's best (tied: the order of two ranks
+within the noise is no answer), or the two values' difference is within its 95% CI (values; the studies are not paired in the tables,
 so the CI is the unpaired one: a conservative test).  Results go to `--out` (JSON) and a Markdown
 table is printed (docs/findings.md holds it).
 
@@ -92,6 +93,19 @@ def _same_value(a: float, sa: float, b: float, sb: float) -> tuple[float, float,
     return b - a, half, abs(b - a) <= half
 
 
+RANK_VERDICT = {"same": "yes", "tied": "yes: the two best ranks are tied at both levels", "moved": "no"}
+
+
+def _choice_moves(last: dict, new: dict) -> str:
+    """``same`` (the same best rank), ``tied`` (each level's best is within the CI of the other level's best:
+    the two levels tie the same ranks, only their order within the noise differs) or ``moved``."""
+    if last["answer"] == new["answer"]:
+        return "same"
+    if last["answer"] in new["within_ci"] and new["answer"] in last["within_ci"]:
+        return "tied"
+    return "moved"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(ROOT / "results" / "convergence.json"))
@@ -100,7 +114,8 @@ def main(argv=None):
                "domino_rank": best_domino_rank(folder), "trump_policy": best_trump_policy(folder),
                "declarer": declarer_values(folder), "orders": best_orders(ORDERS[name])} for name, folder in LEVELS]
     last, new = levels[-2], levels[-1]
-    stable = {"domino_rank": last["domino_rank"]["answer"] == new["domino_rank"]["answer"],
+    rank_how = _choice_moves(last["domino_rank"], new["domino_rank"])
+    stable = {"domino_rank": rank_how != "moved", "domino_rank_how": rank_how,
               "trump_policy": last["trump_policy"]["answer"] == new["trump_policy"]["answer"],
               **{f"order_{score}": last["orders"][score]["answer"] == new["orders"][score]["answer"]
                  for score in ("settled", "raw")}}
@@ -122,7 +137,7 @@ def main(argv=None):
     print("| best fixed domino rank | " + " | ".join(
         f"{lv['domino_rank']['answer']}: {ci(lv['domino_rank'])}"
         + (f"; within the CI: {', '.join(lv['domino_rank']['within_ci'])}" if lv["domino_rank"]["within_ci"] else "")
-        for lv in levels) + f" | {'yes' if stable['domino_rank'] else 'no'} |")
+        for lv in levels) + f" | {RANK_VERDICT[rank_how]} |")
     print("| best trump policy | " + " | ".join(f"{lv['trump_policy']['answer']}: {ci(lv['trump_policy'])}"
                                               for lv in levels) + f" | {'yes' if stable['trump_policy'] else 'no'} |")
     for score in ("settled", "raw"):

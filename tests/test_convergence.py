@@ -38,3 +38,11 @@ def test_an_answer_that_moves_is_not_stable(tmp_path, monkeypatch):
     assert data["stable_last_two"]["domino_rank"] is False and data["stable_last_two"]["trump_policy"] is True
     moved = data["declarer_last_two"]["no-hearts"]
     assert moved["value_stable"] is False and abs(moved["value_change"] - (-8.09 + 7.28)) < 0.01
+
+
+def test_two_ranks_tied_at_both_levels_are_a_stable_answer():
+    two, ace = {"answer": "2", "within_ci": ["A"]}, {"answer": "A", "within_ci": ["2"]}
+    assert convergence._choice_moves(two, two) == "same"
+    assert convergence._choice_moves(two, ace) == "tied"
+    assert convergence._choice_moves(two, {"answer": "A", "within_ci": []}) == "moved"  # 2 is now clearly worse
+    assert convergence._choice_moves({"answer": "8", "within_ci": ["9"]}, ace) == "moved"

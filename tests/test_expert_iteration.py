@@ -13,7 +13,7 @@ from barbu_sim.barbu.played.position import Position
 from barbu_sim.barbu.played.training_data import generate_chunk
 from barbu_sim.barbu.players.features import N_FEATURES, trick_card_features
 from barbu_sim.barbu.players.heuristic import heuristic_strategy
-from barbu_sim.barbu.players.learned import learned_func, load_model, model_id, model_path
+from barbu_sim.barbu.players.learned import learned1_func, load_model, model_id, model_path
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 sys.path.insert(0, str(SCRIPTS))
@@ -51,7 +51,7 @@ def test_a_learned_seat_plays_the_models_card():
                 trick_card_features(np.int64(c), legal, hand, pos.state, heur, x)
                 assert np.array_equal(row, x)
             compared += 1
-        pos.play(learned_func(legal, hand, pos.state, pos.rng))
+        pos.play(learned1_func(legal, hand, pos.state, pos.rng))  # the model the data was made with
         play_no += 1
     assert compared >= 4
 
