@@ -131,7 +131,8 @@ def main(argv=None):
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
 
     names = [lv["level"] for lv in levels]
-    print("| answer | " + " | ".join(f"`{lv['player']}`" for lv in levels) + " | stable over the last two |")
+    head = [f"`{lv['level']}`" + (f" (`{lv['player']}`)" if lv["player"] != lv["level"] else "") for lv in levels]
+    print("| answer | " + " | ".join(head) + " | stable over the last two |")
     print("|---|" + "---:|" * len(levels) + "---|")
     ci = lambda r: f"{r['mean']:+.2f} ({r['ci_low']:+.2f} .. {r['ci_high']:+.2f})"  # noqa: E731
     print("| best fixed domino rank | " + " | ".join(
