@@ -11,9 +11,9 @@ how each refinement of the ``mc`` player was measured against ``pimc`` (docs/str
 
 Trumps is played with diamonds as trumps, Domino from the 7; seed 4242 by default.  Under a rules
 preset (``--rules``, repeatable) where the lowest total wins, "A better by" is B - A.  How the
-learned player was checked under the presets that move the point values (docs/learned-player.md):
+learned player was checked under every preset (docs/learned-player.md):
 
-    python scripts/seat_ab.py learned heuristic -n 4000 --seed 11 --rules positive-penalties --rules high-hearts-4 --rules last-two-12 --out results/learned_presets.json
+    python scripts/seat_ab.py learned heuristic -n 4000 --seed 11 --rules all --out results/learned_presets.json
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ def main(argv=None):
     ap.add_argument("-n", "--deals", type=int, default=150, help="deals per contract (default 150)")
     ap.add_argument("-c", "--contract", action="append", help="a contract (repeatable; default all seven)")
     ap.add_argument("--seed", type=int, default=4242)
-    ap.add_argument("--rules", action="append", help="a rules preset (repeatable; default: the rules as written); "
-                    "where the lowest total wins, 'A better by' is B - A")
+    ap.add_argument("--rules", action="append", help="a rules preset, or 'all' for every preset (repeatable; default: "
+                    "the rules as written); where the lowest total wins, 'A better by' is B - A")
     ap.add_argument("--out", help="also write the rows to this JSON file")
     args = ap.parse_args(argv)
     try:
@@ -66,6 +66,8 @@ def main(argv=None):
         if args.deals < 2:
             raise ValueError("--deals must be at least 2")
         presets = args.rules or ["default"]
+        if "all" in presets:  # every preset once, in the package's order
+            presets = list(PRESETS)
         for name in presets:
             if name not in PRESETS:
                 raise ValueError(f"unknown rules preset {name!r} (one of: {', '.join(PRESETS)})")

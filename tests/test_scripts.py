@@ -110,3 +110,16 @@ def test_seat_ab_refuses_an_unknown_preset_in_one_line():
                           capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.strip().startswith("Error: unknown rules preset 'nope'")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_seat_ab_rules_all_plays_every_preset_once(tmp_path):
+    from barbu_sim.barbu.rules import PRESETS
+
+    out = tmp_path / "ab.json"
+    run_script("seat_ab.py", "heuristic", "basic", "-n", "4", "-c", "barbu", "--rules", "all", "--out", str(out))
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["rules"] for r in rows] == list(PRESETS) and len(rows) == len(PRESETS) > 10
+    by_rules = {r["rules"]: r for r in rows}
+    # the same game with every sign turned over: the same gain, the means with their signs turned over
+    assert by_rules["positive-penalties"]["a_better_by"] == pytest.approx(by_rules["default"]["a_better_by"])
+    assert by_rules["positive-penalties"]["a_mean"] == pytest.approx(-by_rules["default"]["a_mean"]) != 0
