@@ -1,8 +1,9 @@
 """The published answers under each level of play: do they hold as the players get stronger?
 
-Reads the tables of three studies of the same deals (seed 2026, the first 1,000,000), one per level:
-`heuristic` at every seat (`results/`), the first learned model (`results/strong-learned1/`) and the
-packaged one (`results/strong/`), and writes, per answer, its value at each level with the 95% CI:
+Reads the tables of four studies of the same deals (seed 2026, the first 1,000,000), one per level:
+`heuristic` at every seat (`results/`), the first learned model (`results/strong-learned1/`), round 1
+of expert iteration (`results/strong-round1/`) and the packaged model (`results/strong/`), and writes,
+per answer, its value at each level with the 95% CI:
 
 - the best fixed domino starting rank (the declarer's mean; the ranks within the CI of the best);
 - the best trump policy (longest suit, strongest suit, a fixed suit);
@@ -28,8 +29,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = (("heuristic", ROOT / "results"), ("learned1", ROOT / "results" / "strong-learned1"),
-          ("learned", ROOT / "results" / "strong"))
+          ("round 1", ROOT / "results" / "strong-round1"), ("learned", ROOT / "results" / "strong"))
 ORDERS = {"heuristic": ROOT / "results" / "orders", "learned1": ROOT / "results" / "strong-learned1" / "orders",
+          "round 1": ROOT / "results" / "strong-round1" / "orders",
           "learned": ROOT / "results" / "orders" / "strong"}  # compare-orders' tables at each level
 CONTRACTS = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "barbu", "trumps", "domino")
 Z = 1.959963984540054

@@ -8,7 +8,9 @@ barbu_sim/barbu/players/models/learned1.json: `python scripts/train_player.py` m
    card of every real decision valued by `mc:rollout=learned` on the previous model (its rollouts
    play that model), and each seat playing, by a draw, like that model (its own positions, as
    DAgger takes them), like `mc` or like `heuristic`.
-2. **Fit**: the same network as the first model, on that data.
+2. **Fit**: a network of `--hidden` units on that data (the first model's, 16 and 32 in Trumps, by
+   default).  `--hidden` may be given once per round: round k takes the k-th, later rounds the last
+   (the network grows where the held-out regret says so: docs/learned-player.md).
 3. **Head to head**: the new model at one seat among three of the previous one, against the
    previous one in that seat on the same deals (every seat and declarer: 16 plays a deal), per
    contract and over the seven together, with 95% CIs (`scripts/ladder.py`'s pairing).
@@ -18,12 +20,13 @@ is above 0, up to `--rounds`.  Everything is kept under `--work` (`round-K/`: th
 resumable, and `model.json`), and the rounds' figures go to `--out`.  The chain is reproducible
 from its seed: the same command makes the same models, byte for byte.
 
-    python scripts/expert_iteration.py --rounds 1 --backend ray        # about 35 minutes on 2 cores
+    python scripts/expert_iteration.py --rounds 1 --backend ray        # about 40 minutes on 2 cores
     python scripts/expert_iteration.py --rounds 3 --deals 90000 --check-deals 6000
+    python scripts/expert_iteration.py --rounds 3 --hidden 16,trumps=32 --hidden 32 --backend ray   # 32 units from round 2
 
-To install round k's model as `learned` (the previous one stays playable as `learned1`), copy
-`learned.json` to `learned1.json` and `round-K/model.json` to `learned.json` under
-barbu_sim/barbu/players/models/ (docs/learned-player.md).
+To install round k's model as `learned`, copy `round-K/model.json` to
+barbu_sim/barbu/players/models/learned.json (`learned1`, the first model, stays as it is; then play the
+published answers again: docs/learned-player.md).
 """
 
 from __future__ import annotations
@@ -78,6 +81,11 @@ def head_to_head(new: np.ndarray, previous: np.ndarray, deals: int, seed: int, b
                       "ci_high": round(total["ci_high"], 4)}}
 
 
+def round_hidden(hidden: list[str], k: int) -> str:
+    """Round ``k``'s hidden units (1-based): the k-th of the ``--hidden`` values, the last one past their end."""
+    return hidden[min(k, len(hidden)) - 1]
+
+
 class _BlockPlayer:
     """One block of head-to-head deals (a picklable callable, for Ray)."""
 
@@ -99,6 +107,9 @@ def main(argv=None):
     ap.add_argument("--mc-share", type=float, default=0.3333, help="the chance a seat plays like mc (default 0.3333)")
     ap.add_argument("--learned-share", type=float, default=0.3333,
                     help="the chance a seat plays like the previous model (default 0.3333; heuristic the rest)")
+    ap.add_argument("--hidden", action="append", default=None,
+                    help="hidden units per contract, as train_player.py takes them (default 16,trumps=32); give it "
+                    "once per round to change it: round k takes the k-th, later rounds the last")
     ap.add_argument("--check-deals", type=int, default=6000, help="head-to-head deals per round (default 6,000)")
     ap.add_argument("--first-model", default=str(model_path("learned1")),
                     help="round 0's model (default the packaged learned1)")
@@ -113,7 +124,10 @@ def main(argv=None):
                         ("--samples", args.samples)):
         if value < 1:
             sys.exit(f"Error: {flag} must be at least 1, not {value}")
+    hidden = args.hidden or ["16,trumps=32"]
     try:
+        for text in hidden:
+            train_player.parse_hidden(text)  # a bad value is refused now, not after a round of work
         previous_path = Path(args.first_model)
         previous = load_model(str(previous_path.resolve()))[0]
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)  # refused now, not after a round of work
@@ -131,6 +145,7 @@ def main(argv=None):
         train_player.main(["--seed", str(args.seed + k), "--deals", str(args.deals), "--samples", str(args.samples),
                            "--teacher-model", str(previous_path), "--mc-share", str(args.mc_share),
                            "--learned-share", str(args.learned_share), "--data", str(folder / "data"),
+                           "--hidden", round_hidden(hidden, k),
                            "--out", str(model_file), "--backend", args.backend]
                           + (["--ray-address", args.ray_address] if args.ray_address else [])
                           + (["--no-progress"] if args.no_progress else []))

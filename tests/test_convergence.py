@@ -14,7 +14,7 @@ def test_every_level_answers_every_question(tmp_path, capsys):
     out = tmp_path / "c.json"
     convergence.main(["--out", str(out)])
     data = json.loads(out.read_text())
-    assert [lv["level"] for lv in data["levels"]] == ["heuristic", "learned1", "learned"]
+    assert [lv["level"] for lv in data["levels"]] == ["heuristic", "learned1", "round 1", "learned"]
     for lv in data["levels"]:
         assert lv["domino_rank"]["answer"] in {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
         assert lv["trump_policy"]["answer"] in {"longest", "strongest", "fixed C", "fixed D", "fixed H", "fixed S"}
@@ -29,7 +29,7 @@ def test_every_level_answers_every_question(tmp_path, capsys):
 
 def test_an_answer_that_moves_is_not_stable(tmp_path, monkeypatch):
     # the heuristic tables as the last level: the domino rank (2 -> 8) and No Hearts' value move
-    levels = (convergence.LEVELS[0], convergence.LEVELS[1], ("learned", ROOT / "results"))
+    levels = (convergence.LEVELS[0], convergence.LEVELS[1], ("learned", ROOT / "results"))  # learned1, then heuristic
     monkeypatch.setattr(convergence, "LEVELS", levels)
     monkeypatch.setitem(convergence.ORDERS, "learned", ROOT / "results" / "orders")
     out = tmp_path / "c.json"

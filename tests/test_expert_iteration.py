@@ -101,6 +101,23 @@ def test_the_chain_runs_a_round_and_measures_it_head_to_head(tmp_path):
     assert len(only["held_out"]) == 7
 
 
+def test_each_round_takes_its_own_hidden_units(tmp_path):
+    import expert_iteration
+    assert [expert_iteration.round_hidden(["16,trumps=32", "32"], k) for k in (1, 2, 3)] == \
+        ["16,trumps=32", "32", "32"]
+    assert expert_iteration.round_hidden(["8"], 4) == "8"
+    expert_iteration.main(["--rounds", "1", "--deals", "7", "--samples", "2", "--check-deals", "4", "--hidden", "3",
+                           "--hidden", "5", "--work", str(tmp_path / "work"), "--out", str(tmp_path / "c.json"),
+                           "--no-progress"])
+    made = json.loads((tmp_path / "work" / "round-1" / "model.json").read_text())
+    assert set(made["hidden"].values()) == {3}
+    assert "--hidden 3 " in made["training"]["command"]
+    with pytest.raises(SystemExit, match="unknown contract 'spades'"):
+        expert_iteration.main(["--hidden", "16", "--hidden", "16,spades=8", "--work", str(tmp_path / "w2"),
+                               "--out", str(tmp_path / "c2.json")])
+    assert not (tmp_path / "w2").exists()  # refused before any work
+
+
 def test_mc1_is_todays_mc_frozen():
     from barbu_sim.barbu.players.registry import MC1, canonical_strategy, resolve_strategy
     assert resolve_strategy("mc1").name == f"mc:{MC1}" == canonical_strategy("mc1")

@@ -3,7 +3,9 @@
 The reference reads each feature from the position card by card, as the feature list defines it
 (barbu/players/features.py, docs/learned-player.md), in Python integers and floats (float64, rounded
 once to float32 where stored), and runs the network in numpy float32 in its one order of sums: the
-linear part and each unit's inputs feature by feature in slot order, then the units in order.  The
+linear part and each unit's inputs feature by feature in slot order, then the output layer unit after
+unit, or (a model whose file says "output_sum": "tree") its 16-unit blocks each added as a tree of
+halves (lanes j and j + 8, then j + 4, j + 2, j + 1).  The
 kernels build the position's context once per decision and fill each card from it; the plays must
 not change, so the whole record of learned-against-learned deals of every contract is checked
 decision by decision, up to the first divergence.
@@ -21,7 +23,9 @@ from barbu_sim.barbu.players.features import (
     trick_card_features,
 )
 from barbu_sim.barbu.players.heuristic import heuristic_strategy
-from barbu_sim.barbu.players.learned import MAX_HIDDEN, W_BIAS, W_INPUT, W_LINEAR, W_OUTPUT, model_array
+from barbu_sim.barbu.players.learned import (
+    MAX_HIDDEN, TREE_OUTPUT, W_BIAS, W_INPUT, W_LINEAR, W_OUTPUT, model_array,
+)
 from barbu_sim.barbu.played.position import Position
 from barbu_sim.barbu.rules import DOMINO, Rules
 from barbu_sim.barbu.rules.config import (
@@ -182,7 +186,7 @@ def reference_features(pos, legal):
 
 def reference_values(row, x):
     """The network's value of each row of ``x``, in float32, its sums in the one order the player defines."""
-    h = int(row[0])
+    h, tree = int(row[0]) % TREE_OUTPUT, int(row[0]) >= TREE_OUTPUT
     units = np.tile(row[W_BIAS:W_BIAS + h], (len(x), 1))
     v = np.zeros(len(x), np.float32)
     for i in range(N_FEATURES):
@@ -191,9 +195,21 @@ def reference_values(row, x):
         v = np.where(live, v + row[W_LINEAR + i] * xi, v)
         units = np.where(live[:, None], units + row[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] * xi[:, None],
                          units)
-    for j in range(h):
-        v = np.where(units[:, j] > 0, v + row[W_OUTPUT + j] * units[:, j], v)
-    return v
+    if not tree:  # the output layer in order, unit after unit
+        for j in range(h):
+            v = np.where(units[:, j] > 0, v + row[W_OUTPUT + j] * units[:, j], v)
+        return v
+    # As a tree: 16 units at a time (those past H are 0), each block's products added as a tree of halves.
+    units = np.concatenate([units, np.zeros((len(x), MAX_HIDDEN - h), np.float32)], axis=1)
+    out = None
+    for block in range(0, max(h, 1), 16):  # a linear model (H = 0) adds a block of zeros, as the kernels do
+        terms = np.where(units[:, block:block + 16] > 0, units[:, block:block + 16], np.float32(0)) \
+            * row[W_OUTPUT + block:W_OUTPUT + block + 16]
+        while terms.shape[1] > 1:
+            half = terms.shape[1] // 2
+            terms = terms[:, :half] + terms[:, half:]
+        out = terms[:, 0] if out is None else out + terms[:, 0]
+    return v + out
 
 
 def reference_card(pos, legal):
@@ -282,21 +298,24 @@ def test_the_kernels_network_gives_the_reference_values():
     from barbu_sim.barbu.players.learned import predict
     units, nonzero = np.zeros(MAX_HIDDEN, np.float32), np.zeros(N_FEATURES, np.int32)
     compared = 0
-    for contract in range(7):
-        row = model_array()[contract]
-        pos = Position(random_deal(47, contract), contract, 3 if contract in (TRUMPS, DOMINO) else 0, 1)
-        while not pos.over:
-            if pos.must_pass():
-                pos.pass_turn()
-                continue
-            legal = int(pos.legal())
-            x = reference_features(pos, legal)
-            want = reference_values(row, x)
-            got = np.array([predict(row, xc, units, nonzero) for xc in x], np.float32)
-            assert (got == want).all(), (contract, pos.trick_no, got, want)  # equal values (a zero's sign aside)
-            compared += len(x)
-            pos.play(cards_of(legal)[-1])
-    assert compared >= 7 * 20
+    # The packaged model sums its output layer as a tree, learned1 in order: both arithmetics are checked.
+    assert (model_array()[:7, 0] >= TREE_OUTPUT).all() and (model_array()[7:14, 0] < TREE_OUTPUT).all()
+    for slot in (0, 1):
+        for contract in range(7):
+            row = model_array()[slot * 7 + contract]
+            pos = Position(random_deal(47, contract), contract, 3 if contract in (TRUMPS, DOMINO) else 0, 1)
+            while not pos.over:
+                if pos.must_pass():
+                    pos.pass_turn()
+                    continue
+                legal = int(pos.legal())
+                x = reference_features(pos, legal)
+                want = reference_values(row, x)
+                got = np.array([predict(row, xc, units, nonzero) for xc in x], np.float32)
+                assert (got == want).all(), (slot, contract, pos.trick_no, got, want)  # equal (a zero's sign aside)
+                compared += len(x)
+                pos.play(cards_of(legal)[-1])
+    assert compared >= 2 * 7 * 20
 
 
 def test_play_and_run_seat_learned_where_the_lowest_total_wins(tmp_path):

@@ -52,19 +52,19 @@ def _step(pos, card):
 
 @pytest.mark.parametrize("contract", range(7))
 def test_the_kernels_play_the_learned_player_as_python_does_card_by_card(contract):
+    checked = 0  # over the three deals: a Barbu deal may end at the first trick, with the K of hearts
     for i in range(3):
         hands, declarer = random_deal(21, i), i % 4
         specs = ["learned", "heuristic", "learned", "random"]
         result = play_deal(hands, contract, specs, param=PARAMS.get(contract, 0), declarer=declarer, seed=21, index=i)
         pos = Position(hands, contract, PARAMS.get(contract, 0), declarer, seed=21, index=i)
-        checked = 0
         for seat, card in zip(result.seats.tolist(), result.cards.tolist()):
             if card != PASS and specs[seat] == "learned":
                 assert learned_func(pos.legal(), pos.hands[seat], pos.state, pos.rng) == card
                 checked += 1
             _step(pos, card)
-        assert checked >= 10
         assert pos.scores.tolist() == result.scores.tolist()
+    assert checked >= 20
 
 
 def _swap_pair(hands):

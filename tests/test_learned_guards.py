@@ -87,6 +87,21 @@ def test_a_model_with_weights_that_are_not_finite_is_refused(tmp_path, value):
     assert path in str(e.value) and "no-queens" in str(e.value)
 
 
+def test_the_output_sum_is_in_order_or_a_tree_and_part_of_the_id(tmp_path):
+    def drop(d):
+        d.pop("output_sum")
+    in_order, in_order_id = load_model(_model_file(tmp_path, drop))
+    tree, tree_id = load_model(str(MODEL_PATH))
+    # the same weights; only the output layer's order of sums differs, and with it the id
+    assert (in_order[:, 1:] == tree[:, 1:]).all() and (tree[:, 0] - in_order[:, 0] == 64).all()
+    assert in_order_id != tree_id
+    (tmp_path / "bad").mkdir()
+    bad = _model_file(tmp_path / "bad", lambda d: d.update(output_sum="sideways"))
+    with pytest.raises(ValueError, match="output_sum must be in-order or tree, not 'sideways'") as e:
+        load_model(bad)
+    assert bad in str(e.value) and "\n" not in str(e.value)
+
+
 def test_learned_takes_no_parameters_and_says_so():
     for spec in ("learned:samples=3", "learned:"):
         with pytest.raises(ValueError) as e:

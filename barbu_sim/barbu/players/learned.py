@@ -29,16 +29,20 @@ from ...core.bits import lowest_bit, popcount
 from ...core.fields import ArrayFields
 from .features import N_FEATURES, domino_context, domino_fill, trick_context, trick_fill
 from .heuristic import heuristic_domino, heuristic_tricks
-from .vector_sums import LANES, add_scaled16, copy16
+from .vector_sums import LANES, add_scaled16, copy16, relu_dot16
 from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS
 from ..state import S_CONTRACT, STATE_SIZE
 
 MODEL_NAMES = ("learned", "learned1")  # the models' slots in the model array; each a file models/<name>.json
 MODEL_PATH = Path(__file__).with_name("models") / "learned.json"  # the packaged model, slot 0
 MAX_HIDDEN = 32
+# How a model's output layer adds its units (the model file's "output_sum"; absent: "in-order"): one after
+# another, or 16 at a time as a tree (predict).  The order is part of the model: it rounds the values.
+OUTPUT_SUMS = ("in-order", "tree")
+TREE_OUTPUT = 64  # added to a row's H when its output layer adds as a tree (H <= MAX_HIDDEN < TREE_OUTPUT)
 # One contract's row of the model array; units past the row's H are unused.
 MODEL_ROW = ArrayFields([
-    ("hidden", 1),  # H, the hidden units it uses
+    ("hidden", 1),  # H, the hidden units it uses (plus TREE_OUTPUT for a tree-summed output layer)
     ("linear", N_FEATURES),  # the linear weights
     ("input", N_FEATURES * MAX_HIDDEN),  # the input weights feature by feature (F blocks of MAX_HIDDEN: the weights
     # of feature i into each unit, side by side, so that the units' sums run as one vector loop)
@@ -64,10 +68,15 @@ def predict(row, x, a, nonzero):
 
     Only the card's nonzero features are read (most are 0), each adding its weights into the
     hidden units' sums 16 at a time (:func:`add_scaled16`).  Every sum runs in float32 in the one
-    order the model defines (the features in slot order, then the units in order), so that a card's
-    value does not depend on how the loops are laid out.
+    order the model defines, so that a card's value does not depend on how the loops are laid out:
+    the linear part and the units' sums add the features in slot order; the output layer adds the
+    rectified units onto the linear part one after another ("in-order"), or, in a model whose file
+    says "output_sum": "tree", 16 at a time as a tree (:func:`relu_dot16`: four adds deep instead of
+    16 or 32 in a row, most of the network's time), units 16 to 31 after units 0 to 15, then onto
+    the linear part.
     """
-    n = np.int64(row[0])
+    code = np.int64(row[0])
+    n = code & (TREE_OUTPUT - 1)
     # The slots of the nonzero features, in order, listed without a branch: which of a card's features are 0
     # changes from card to card, and a branch per feature would be mispredicted more than the sums cost.
     nz = 0
@@ -84,6 +93,12 @@ def predict(row, x, a, nonzero):
         add_scaled16(a, 0, row, W_INPUT + i * MAX_HIDDEN, xi)
         if n > LANES:
             add_scaled16(a, LANES, row, W_INPUT + i * MAX_HIDDEN + LANES, xi)
+    if code >= TREE_OUTPUT:
+        # The units past H have zero weights and sums of 0: they add 0 to the tree.
+        out = relu_dot16(a, 0, row, W_OUTPUT)
+        if n > LANES:
+            out += relu_dot16(a, LANES, row, W_OUTPUT + LANES)
+        return v + out
     for h in range(n):
         # A unit at or below 0 adds 0 (a select, not a branch): v is unchanged but for the sign of a zero,
         # which no comparison of values sees.
@@ -167,12 +182,14 @@ def learned_scores(legal, hand, state, rng, model, work_at, out):
             out[c] = np.float64(predict(row, x, units, nonzero))
 
 
-def model_row(weights: dict, where: str = "a contract") -> np.ndarray:
-    """One contract's row of the model array from its JSON entry (``w``, and ``W1``, ``b1``, ``w2`` if hidden);
-    raises ValueError, naming ``where`` and the entry, when a shape or a weight is wrong."""
+def model_row(weights: dict, where: str = "a contract", tree: bool = False) -> np.ndarray:
+    """One contract's row of the model array from its JSON entry (``w``, and ``W1``, ``b1``, ``w2`` if hidden),
+    its output layer summed as a tree when ``tree``; raises ValueError, naming ``where`` and the entry, when a
+    shape or a weight is wrong."""
     if not isinstance(weights, dict):
         raise ValueError(f"{where} is not an object of weights (w, W1, b1, w2)")
     row = np.zeros(MODEL_WIDTH, np.float32)
+    row[0] = TREE_OUTPUT if tree else 0
     row[W_LINEAR:W_LINEAR + N_FEATURES] = weights_array(weights, "w", (N_FEATURES,), where)
     hidden = [k for k in ("W1", "b1", "w2") if weights.get(k)]
     if not hidden:
@@ -183,7 +200,7 @@ def model_row(weights: dict, where: str = "a contract") -> np.ndarray:
     if not 0 < h <= MAX_HIDDEN:
         raise ValueError(f"{where}: W1 must hold one row per hidden unit, 1 to {MAX_HIDDEN} of them, not {h}")
     w1 = weights_array(weights, "W1", (h, N_FEATURES), where)
-    row[0] = h
+    row[0] += h
     for i in range(N_FEATURES):
         row[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] = w1[:, i]
     row[W_BIAS:W_BIAS + h] = weights_array(weights, "b1", (h,), where)
@@ -202,7 +219,10 @@ def model_from_dict(data: dict) -> np.ndarray:
     missing = [name for name in CONTRACTS if name not in data["contracts"]]
     if missing:
         raise ValueError(f"not a learned-player model file (missing the contract(s) {', '.join(missing)})")
-    rows = [model_row(data["contracts"][name], f"contract {name}") for name in CONTRACTS]
+    output_sum = data.get("output_sum", "in-order")
+    if output_sum not in OUTPUT_SUMS:
+        raise ValueError(f"output_sum must be {' or '.join(OUTPUT_SUMS)}, not {output_sum!r}")
+    rows = [model_row(data["contracts"][name], f"contract {name}", output_sum == "tree") for name in CONTRACTS]
     model = np.ascontiguousarray(np.stack(rows))
     assert model.shape == (N_CONTRACTS, MODEL_WIDTH)
     return model

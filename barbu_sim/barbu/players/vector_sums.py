@@ -1,4 +1,5 @@
-"""One float32 vector operation for the learned player's network: ``a[i:i+16] += w[j:j+16] * s``.
+"""Float32 vector operations for the learned player's network: ``a[i:i+16] += w[j:j+16] * s``, and the
+output layer's ``sum(max(a[i:i+16], 0) * w[j:j+16])`` added as a tree.
 
 The network adds each nonzero feature's weights into the hidden units' sums.  Written as a loop
 over the units, numba's code keeps each sum in memory and adds them one at a time: the compiler
@@ -7,6 +8,12 @@ weights of the next unit before storing the sum of this one.  :func:`add_scaled1
 sums and the 16 weights first, then multiplies and adds them lane by lane and stores the sums: the
 same float32 operations, each lane rounded exactly as the one-by-one loop rounds it (no fused
 multiply-add), in one vector instruction of each kind.
+
+The output layer is a dot product of the rectified sums with the output weights.  Added one unit
+after another, each add waits for the one before (16 or 32 of them a card, most of the network's
+time); :func:`relu_dot16` multiplies the 16 lanes at once and adds them as a tree of halves (lanes
+``j`` and ``j + 8``, then ``j + 4``, ``j + 2`` and ``j + 1``): four adds deep.  That order is the
+model's arithmetic (``tests/test_features_reference.py`` holds it in plain Python).
 """
 
 from __future__ import annotations
@@ -67,5 +74,36 @@ def add_scaled16(typingctx, a, a_at, w, w_at, s):
                                        ir.Constant(ir.VectorType(ir.IntType(32), LANES), [0] * LANES))
         builder.store(builder.fadd(sums, builder.fmul(weights, splat)), a_ptr, align=4)
         return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def relu_dot16(typingctx, a, a_at, w, w_at):
+    """``sum(max(a[a_at+j], 0) * w[w_at+j] for j < 16)`` on float32 arrays, as a float32.
+
+    The 16 products are made at once (a unit at or below 0 gives 0: a select, so a NaN gives 0 too), then
+    added as a tree of halves: lane ``j`` plus lane ``j + 8`` for j < 8, then ``j + 4``, ``j + 2`` and
+    ``j + 1``; that order is the result's rounding.  No bounds are checked.
+    """
+    if not _float32_arrays(a, w):
+        return None
+    sig = types.float32(a, a_at, w, w_at)
+
+    def codegen(context, builder, signature, args):
+        a_val, a_at_val, w_val, w_at_val = args
+        vec = ir.VectorType(ir.FloatType(), LANES)
+        units = builder.load(_lanes(context, builder, signature.args[0], a_val, a_at_val), align=4)
+        weights = builder.load(_lanes(context, builder, signature.args[2], w_val, w_at_val), align=4)
+        zero = ir.Constant(vec, [0.0] * LANES)
+        terms = builder.fmul(builder.select(builder.fcmp_ordered(">", units, zero), units, zero), weights)
+        n = LANES
+        while n > 1:  # add the upper half of the lanes to the lower half
+            n //= 2
+            low = builder.shuffle_vector(terms, terms, ir.Constant(ir.VectorType(ir.IntType(32), n), list(range(n))))
+            high = builder.shuffle_vector(terms, terms,
+                                          ir.Constant(ir.VectorType(ir.IntType(32), n), list(range(n, 2 * n))))
+            terms = builder.fadd(low, high)
+        return builder.extract_element(terms, ir.Constant(ir.IntType(32), 0))
 
     return sig, codegen
