@@ -118,6 +118,26 @@ def test_each_round_takes_its_own_hidden_units(tmp_path):
     assert not (tmp_path / "w2").exists()  # refused before any work
 
 
+def test_two_model_files_meet_head_to_head(tmp_path, capsys):
+    import head_to_head
+    out = tmp_path / "h.json"
+    head_to_head.main([str(model_path("learned")), str(model_path("learned1")), "--deals", "6", "--seed", "3",
+                       "--out", str(out)])
+    data = json.loads(out.read_text())
+    assert data["models"]["new"]["model"] == f"learned@{model_id()}"
+    assert data["models"]["old"]["model"] == f"learned@{model_id('learned1')}"
+    assert len(data["models"]["old"]["held_out"]) == 7  # each model's own held-out report travels with it
+    check = data["head_to_head"]
+    assert check["deals"] == 6 and check["seed"] == 3 and len(check["contracts"]) == 7
+    assert check["seven"]["ci_low"] <= check["seven"]["difference"] <= check["seven"]["ci_high"]
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("| no-tricks |") and len(table) == 3
+    for bad, needle in (([str(tmp_path / "none.json"), str(model_path("learned1"))], "none.json"),
+                        ([str(model_path()), str(model_path("learned1")), "--deals", "0"], "at least 1")):
+        with pytest.raises(SystemExit, match=needle):
+            head_to_head.main(bad)
+
+
 def test_mc1_is_todays_mc_frozen():
     from barbu_sim.barbu.players.registry import MC1, canonical_strategy, resolve_strategy
     assert resolve_strategy("mc1").name == f"mc:{MC1}" == canonical_strategy("mc1")

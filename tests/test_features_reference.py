@@ -293,6 +293,26 @@ def test_the_feature_functions_give_the_reference_features(contract):
     assert compared >= 20
 
 
+@pytest.mark.parametrize("tree", [False, True])
+def test_the_network_gives_the_reference_values_at_every_width(tree):
+    """Random rows of every width (a linear model, one block of units, part of a second, both), summed in order or
+    as a tree: the compiled network gives the reference's float32 value for random sparse feature vectors."""
+    from barbu_sim.barbu.players.learned import MODEL_WIDTH, predict
+    rng = np.random.default_rng(5)
+    units, nonzero = np.zeros(MAX_HIDDEN, np.float32), np.zeros(N_FEATURES, np.int32)
+    for h in (0, 1, 5, 16, 17, 31, 32):
+        row = np.zeros(MODEL_WIDTH, np.float32)
+        row[0] = h + (TREE_OUTPUT if tree else 0)
+        row[W_LINEAR:W_LINEAR + N_FEATURES] = rng.normal(size=N_FEATURES)
+        for i in range(N_FEATURES):
+            row[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] = rng.normal(size=h)
+        row[W_BIAS:W_BIAS + h] = rng.normal(size=h)
+        row[W_OUTPUT:W_OUTPUT + h] = rng.normal(size=h)
+        x = (rng.normal(size=(50, N_FEATURES)) * (rng.random((50, N_FEATURES)) < 0.3)).astype(np.float32)
+        got = np.array([predict(row, xc, units, nonzero) for xc in x], np.float32)
+        assert (got == reference_values(row, x)).all(), (h, tree)
+
+
 def test_the_kernels_network_gives_the_reference_values():
     """The compiled network (vector sums over the nonzero features) gives each card the reference's float32 value."""
     from barbu_sim.barbu.players.learned import predict

@@ -5,7 +5,7 @@ them can name the ids without importing the others.  A strategy id's low :data:`
 bits say which player it is; ``mc`` (and ``pimc``) pack their parameters in the bits above
 (:data:`barbu_sim.barbu.players.mc.params.MC_ID`), so an mc seat is told by :func:`is_mc`,
 the one test of it, in Python and in the kernels alike.  ``learned`` keeps the slot of its model
-there (:data:`LEARNED1`, the model before the packaged one): :func:`is_learned`, :func:`learned_slot`.
+there (:data:`LEARNED1`, the first model, where expert iteration starts): :func:`is_learned`, :func:`learned_slot`.
 """
 
 from numba.extending import register_jitable

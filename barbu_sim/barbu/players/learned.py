@@ -7,7 +7,7 @@ one small network per contract: a linear part plus ``hidden`` rectified units, t
 ``scripts/train_player.py`` on ``mc``'s own estimates (docs/learned-player.md).
 
 The weights live in JSON files under the package, one per model (:data:`MODEL_NAMES`: ``learned``, the
-packaged model, at :data:`MODEL_PATH`; ``learned1``, the model it was trained from, kept playable so
+packaged model, at :data:`MODEL_PATH`; ``learned1``, the first model, where expert iteration starts, kept playable so
 that the ladder shows each step and old runs replay).  They are loaded once per process into one
 float32 array of 7 rows (one per contract) per model, model after model (:func:`model_array`), and
 travel to the kernels as an argument, so a retrained model never meets a stale compiled kernel; a
@@ -71,9 +71,9 @@ def predict(row, x, a, nonzero):
     order the model defines, so that a card's value does not depend on how the loops are laid out:
     the linear part and the units' sums add the features in slot order; the output layer adds the
     rectified units onto the linear part one after another ("in-order"), or, in a model whose file
-    says "output_sum": "tree", 16 at a time as a tree (:func:`relu_dot16`: four adds deep instead of
-    16 or 32 in a row, most of the network's time), units 16 to 31 after units 0 to 15, then onto
-    the linear part.
+    says "output_sum": "tree", 16 at a time as a tree (:func:`relu_dot16`: four adds deep a block
+    instead of 16 or 32 in a row, the largest part of the network's time), units 16 to 31 after units
+    0 to 15, then onto the linear part.
     """
     code = np.int64(row[0])
     n = code & (TREE_OUTPUT - 1)
@@ -270,4 +270,4 @@ def _learned_func(slot: int):
 
 
 learned_func = _learned_func(0)  # the packaged model
-learned1_func = _learned_func(1)  # the model before it
+learned1_func = _learned_func(1)  # the first model

@@ -1,5 +1,5 @@
 """Barbu's play strategies: the built-in ``random``, ``basic``, ``heuristic``, ``lowest``, ``learned`` (and
-``learned1``, the learned player's model before the packaged one), ``mc`` (and ``mc1``, today's ``mc`` kept
+``learned1``, the learned player's first model, where expert iteration starts), ``mc`` (and ``mc1``, today's ``mc`` kept
 whatever its defaults become) and ``pimc``, and user plugins.
 
 A strategy is an ``@njit`` function ``(legal, hand, state, rng) -> card``; see
@@ -74,7 +74,7 @@ def _mc1_strategy(params: str) -> Strategy:
 
 def _learned_version(version: str) -> Strategy:
     """``learned@<model id>``: the learned player of that model, when it is installed (the packaged model, or
-    ``learned1`` before it: a run recorded with either replays)."""
+    ``learned1``, the first: a run recorded with either replays)."""
     for name in MODEL_NAMES:
         if version == model_id(name):
             return BUILTINS[name]

@@ -10,9 +10,9 @@ same float32 operations, each lane rounded exactly as the one-by-one loop rounds
 multiply-add), in one vector instruction of each kind.
 
 The output layer is a dot product of the rectified sums with the output weights.  Added one unit
-after another, each add waits for the one before (16 or 32 of them a card, most of the network's
-time); :func:`relu_dot16` multiplies the 16 lanes at once and adds them as a tree of halves (lanes
-``j`` and ``j + 8``, then ``j + 4``, ``j + 2`` and ``j + 1``): four adds deep.  That order is the
+after another, each add waits for the one before (16 or 32 of them a card: the largest part of the
+network's time); :func:`relu_dot16` multiplies the 16 lanes at once and adds them as a tree of halves
+(lanes ``j`` and ``j + 8``, then ``j + 4``, ``j + 2`` and ``j + 1``): four adds deep a block.  That order is the
 model's arithmetic (``tests/test_features_reference.py`` holds it in plain Python).
 """
 
