@@ -22,7 +22,7 @@ from its seed: the same command makes the same models, byte for byte.
 
     python scripts/expert_iteration.py --rounds 1 --backend ray        # about 40 minutes on 2 cores
     python scripts/expert_iteration.py --rounds 3 --deals 90000 --check-deals 6000
-    python scripts/expert_iteration.py --rounds 3 --hidden 16,trumps=32 --hidden 32 --backend ray   # 32 units from round 2
+    python scripts/expert_iteration.py --rounds 3 --hidden 16,trumps=32 --hidden 32 --backend ray  # 32 units from round 2
 
 To install round k's model as `learned`, copy `round-K/model.json` to
 barbu_sim/barbu/players/models/learned.json and add `"output_sum": "tree"` to it (its output layer then adds
@@ -109,7 +109,8 @@ def main(argv=None):
     ap.add_argument("--learned-share", type=float, default=0.3333,
                     help="the chance a seat plays like the previous model (default 0.3333; heuristic the rest)")
     ap.add_argument("--hidden", action="append", default=None,
-                    help="hidden units per contract, as train_player.py takes them (default 16,trumps=32); give it "
+                    help=f"hidden units per contract, as train_player.py takes them (default "
+                    f"{train_player.DEFAULT_HIDDEN}); give it "
                     "once per round to change it: round k takes the k-th, later rounds the last")
     ap.add_argument("--check-deals", type=int, default=6000, help="head-to-head deals per round (default 6,000)")
     ap.add_argument("--first-model", default=str(model_path("learned1")),
@@ -125,7 +126,7 @@ def main(argv=None):
                         ("--samples", args.samples)):
         if value < 1:
             sys.exit(f"Error: {flag} must be at least 1, not {value}")
-    hidden = args.hidden or ["16,trumps=32"]
+    hidden = args.hidden or [train_player.DEFAULT_HIDDEN]
     try:
         for text in hidden:
             train_player.parse_hidden(text)  # a bad value is refused now, not after a round of work

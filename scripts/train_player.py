@@ -57,6 +57,7 @@ from barbu_sim.core.backends import make_backend
 from barbu_sim.core.fitting import fit, groups_of, regrets
 
 DEFAULT_SEED = 2027
+DEFAULT_HIDDEN = "16,trumps=32"  # hidden units per contract: 16, and 32 in Trumps (the first model's network)
 HOLD_OUT = 10  # deals i with i % HOLD_OUT == 0 are the held-out set
 
 
@@ -345,7 +346,7 @@ def main(argv=None):
     ap.add_argument("--samples", type=int, default=None, help="mc layouts per decision (default 32, or the data's)")
     ap.add_argument("--seed", type=int, default=None,
                     help=f"deals and initial weights (default {DEFAULT_SEED}, or the data's)")
-    ap.add_argument("--hidden", default="16,trumps=32",
+    ap.add_argument("--hidden", default=DEFAULT_HIDDEN,
                     help=f"hidden units per contract, 0..{MAX_HIDDEN}: one number, then CONTRACT=N for exceptions "
                          "(default 16,trumps=32)")
     ap.add_argument("--epochs", type=int, default=8, help="passes over the data (default 8)")
