@@ -162,3 +162,63 @@ def describe_os_error(e: OSError) -> str:
         return f"{e.filename}: {reason}"
     return reason
 
+
+
+# Reading: every JSON or text file a command reads goes through these, so that a hostile or
+# damaged file (nested a million deep, a device that never ends, gigabytes) is a one-line error.
+
+MAX_JSON_BYTES = 64 << 20  # a model file is about 40 KB, a manifest a few KB: 64 MiB is far past any real one
+
+
+class InputError(ValueError):
+    """A file given to a command cannot be read as what it should be; the message names it."""
+
+
+def read_capped(path, limit: int, what: str = "") -> bytes:
+    """The bytes of ``path``, refusing (:class:`InputError`) a file longer than ``limit`` bytes.
+
+    Reads at most ``limit + 1`` bytes, so a device that never ends (``/dev/zero``) or a huge file
+    costs no more than the cap in time and memory.  ``-`` reads standard input.  An OS error
+    (missing, a folder, no permission) is an :class:`InputError` naming the path too.
+    """
+    name = what or str(path)
+    try:
+        if str(path) == "-":
+            import sys
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+    except OSError as e:
+        raise InputError(f"cannot read {name}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise InputError(f"{name} is larger than {_size(limit)}: not a file this command reads")
+    return data
+
+
+def parse_json(text: str | bytes, what: str):
+    """``text`` parsed as JSON, or an :class:`InputError` naming ``what``: invalid JSON, nesting too deep
+    for Python's parser (a ``RecursionError`` otherwise), not UTF-8.  A UTF-8 byte-order mark is allowed."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise InputError(f"{what} is not UTF-8 text: it is damaged") from None
+    elif text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{what} is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno}): it is "
+                         "truncated or damaged") from None
+    except RecursionError:
+        raise InputError(f"{what} is not a file this command reads: its JSON is nested too deeply") from None
+
+
+def read_json(path, what: str = "", limit: int = MAX_JSON_BYTES):
+    """The JSON file at ``path`` (at most ``limit`` bytes), or a one-line :class:`InputError` naming it."""
+    return parse_json(read_capped(path, limit, what or str(path)), what or str(path))
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n >> 10} KiB" if n >= 1 << 10 else f"{n} bytes"
