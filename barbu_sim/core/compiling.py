@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 import time
 
+from .interrupt import compile_interruptibly
+
 # About how long each kernel takes to compile from an empty cache on the 2-core development
 # machine, in seconds, each in a fresh process (scripts/compile_times.py measures the commands).
 ESTIMATES_S = {
@@ -74,7 +76,8 @@ def ensure_compiled(dispatcher, args: tuple, what: str, estimate_key: str):
             print(f"compiling {what} for first use ({about}once: cached afterwards) ...", file=sys.stderr,
                   flush=True)
             start = time.perf_counter()
-            dispatcher.compile(args)
+            # in a worker thread: Ctrl-C reaches the command at once (core/interrupt.py says why)
+            compile_interruptibly(lambda: dispatcher.compile(args), what)
             print(f"compiled {what} in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     return dispatcher.overloads[args].entry_point
 

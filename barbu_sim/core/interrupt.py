@@ -10,6 +10,14 @@ A prompt (``table``, ``sheet``) reads its line with :func:`interruptible_input`:
 once imported, puts its own SIGINT handler in front of Python's with ``SA_RESTART``,
 so the ``read`` that ``input()`` waits in is restarted after Ctrl-C and Python sees the
 signal only when Enter is pressed.
+
+numba's compiler cannot be interrupted either: LLVM runs as C code and calls back into Python,
+and a ``KeyboardInterrupt`` raised in such a callback is printed and dropped, so a compile
+interrupted by Ctrl-C would go on and the command finish as if nothing had been pressed.
+:func:`compile_interruptibly` compiles in a worker thread (the engines' first use), and
+:func:`stop_at_once_while_compiling` makes Ctrl-C end the process at once, in one line, when it
+lands inside the compiler anyway (a kernel compiled on its first call).  numba writes its disk
+cache under temporary names, then renames, so ending the process mid-compile leaves it whole.
 """
 
 from __future__ import annotations
@@ -59,6 +67,59 @@ def call_kernel(kernel, interruptible: bool, *args):
         return kernel(*args)
 
     return call_interruptibly(call)
+
+
+class CompileInterrupted(KeyboardInterrupt):
+    """Ctrl-C while numba compiled ``what``: the compile goes on in its thread, so the process must end."""
+
+    def __init__(self, what: str):
+        super().__init__(what)
+        self.what = what
+
+
+def compile_interruptibly(compile_fn, what: str) -> None:
+    """``compile_fn()`` in a worker thread, so that Ctrl-C reaches the caller at once as
+    :class:`CompileInterrupted` (the worker cannot be stopped: :func:`kernel_still_running` is then
+    true and the command ends its process).  Off the main thread, where no signal arrives, it simply
+    calls ``compile_fn``."""
+    if threading.current_thread() is not threading.main_thread():
+        compile_fn()
+        return
+    try:
+        call_interruptibly(compile_fn)
+    except KeyboardInterrupt:
+        raise CompileInterrupted(what) from None
+
+
+COMPILE_INTERRUPTED = "Interrupted while compiling {what} for first use: nothing else was done; run the command again"
+
+
+def _inside_compiler(frame) -> bool:
+    """True when ``frame`` or a caller is numba's compiler or llvmlite (not a compiled kernel's call)."""
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if name.startswith(("numba.core.", "llvmlite.")) and not name.startswith("numba.core.serialize"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _on_sigint(signum, frame):
+    if _inside_compiler(frame):
+        print("\n" + COMPILE_INTERRUPTED.format(what="a kernel"), file=sys.stderr)
+        exit_now(130)
+    raise KeyboardInterrupt
+
+
+def stop_at_once_while_compiling() -> None:
+    """Make Ctrl-C raise ``KeyboardInterrupt`` as Python's own handler does, except inside numba's
+    compiler, where it ends the process at once with one line and exit code 130 (see the module's
+    docstring).  Leaves a handler other than Python's default (a caller's own) in place."""
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _on_sigint)
+    except (ValueError, OSError):  # not the main thread (a test runner's worker): nothing to do
+        pass
 
 
 def kernel_still_running() -> bool:
