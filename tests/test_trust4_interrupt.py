@@ -150,3 +150,18 @@ def test_ctrl_c_outside_the_compiler_is_pythons_keyboard_interrupt():
         assert signal.getsignal(signal.SIGINT) is own
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_a_wait_in_a_worker_thread_reports_the_seconds_so_far(capsys):
+    """The compile's elapsed seconds, on a terminal, so that a long first use never looks like a hang."""
+    from barbu_sim.core.compiling import _Ticker
+    from barbu_sim.core.interrupt import call_interruptibly
+    seen = []
+    assert call_interruptibly(time.sleep, 0.7, while_waiting=seen.append) is None
+    assert seen and seen == sorted(seen) and 0 < seen[0] <= seen[-1] < 60
+    ticker = _Ticker()
+    for seconds in (0.1, 0.4, 1.2, 2.5):
+        ticker(seconds)
+    ticker.clear()
+    err = capsys.readouterr().err
+    assert err.count("so far") == 3 and "\r  2 s so far (Ctrl-C stops it)" in err and err.endswith("\r")

@@ -56,6 +56,32 @@ def in_disk_cache(dispatcher, args: tuple) -> bool:
         return False
 
 
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False
+
+
+class _Ticker:
+    """The seconds a compile has taken so far, rewritten in place on a terminal, so that a long wait
+    on a busy machine never looks like a hang (a log or a pipe gets only the lines before and after)."""
+
+    def __init__(self):
+        self.shown = -1
+
+    def __call__(self, seconds: float) -> None:
+        if int(seconds) != self.shown:
+            self.shown = int(seconds)
+            sys.stderr.write(f"\r  {self.shown} s so far (Ctrl-C stops it)")
+            sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.shown >= 0:
+            sys.stderr.write("\r" + " " * 40 + "\r")
+            sys.stderr.flush()
+
+
 def ensure_compiled(dispatcher, args: tuple, what: str, estimate_key: str):
     """``dispatcher`` compiled for ``args``, as a function of exactly that signature: at once if
     this process has it, else from the disk cache, else compiled here, with a line to stderr
@@ -76,8 +102,11 @@ def ensure_compiled(dispatcher, args: tuple, what: str, estimate_key: str):
             print(f"compiling {what} for first use ({about}once: cached afterwards) ...", file=sys.stderr,
                   flush=True)
             start = time.perf_counter()
+            ticker = _Ticker() if _is_terminal(sys.stderr) else None
             # in a worker thread: Ctrl-C reaches the command at once (core/interrupt.py says why)
-            compile_interruptibly(lambda: dispatcher.compile(args), what)
+            compile_interruptibly(lambda: dispatcher.compile(args), what, ticker)
+            if ticker is not None:
+                ticker.clear()
             print(f"compiled {what} in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     return dispatcher.overloads[args].entry_point
 

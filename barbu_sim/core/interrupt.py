@@ -26,12 +26,16 @@ import os
 import signal
 import sys
 import threading
+import time
 
 _WORKER_NAME = "barbu-sim-kernel"
 
 
-def call_interruptibly(fn, *args):
-    """``fn(*args)`` in a worker thread; ``KeyboardInterrupt`` reaches the caller while it runs."""
+def call_interruptibly(fn, *args, while_waiting=None):
+    """``fn(*args)`` in a worker thread; ``KeyboardInterrupt`` reaches the caller while it runs.
+
+    ``while_waiting(seconds)``, if given, is called in the caller's thread about every 0.2 s
+    with the seconds since the call began (a progress line)."""
     outcome: dict = {}
 
     def work():
@@ -42,8 +46,11 @@ def call_interruptibly(fn, *args):
 
     worker = threading.Thread(target=work, name=_WORKER_NAME, daemon=True)
     worker.start()
+    start = time.perf_counter()
     while worker.is_alive():
         worker.join(0.2)
+        if while_waiting is not None and worker.is_alive():
+            while_waiting(time.perf_counter() - start)
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
@@ -77,16 +84,16 @@ class CompileInterrupted(KeyboardInterrupt):
         self.what = what
 
 
-def compile_interruptibly(compile_fn, what: str) -> None:
+def compile_interruptibly(compile_fn, what: str, while_waiting=None) -> None:
     """``compile_fn()`` in a worker thread, so that Ctrl-C reaches the caller at once as
     :class:`CompileInterrupted` (the worker cannot be stopped: :func:`kernel_still_running` is then
-    true and the command ends its process).  Off the main thread, where no signal arrives, it simply
-    calls ``compile_fn``."""
+    true and the command ends its process); ``while_waiting`` as in :func:`call_interruptibly`.
+    Off the main thread, where no signal arrives, it simply calls ``compile_fn``."""
     if threading.current_thread() is not threading.main_thread():
         compile_fn()
         return
     try:
-        call_interruptibly(compile_fn)
+        call_interruptibly(compile_fn, while_waiting=while_waiting)
     except KeyboardInterrupt:
         raise CompileInterrupted(what) from None
 
