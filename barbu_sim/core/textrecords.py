@@ -8,6 +8,8 @@ each game then reads the values.
 
 from __future__ import annotations
 
+import unicodedata
+
 
 def split_record(lines: list[tuple[int, str]], name: str, error, keys, refused=(), seat_marks=False):
     """``(fields, options, play, in_play)`` of a record's ``(line number, text)`` lines (comments gone).
@@ -52,3 +54,35 @@ def read_field(fields: dict, key: str, parse, name: str, error):
         return parse(value)
     except ValueError as e:
         raise error(f"{name} line {number}: {key}: {e}") from None
+
+
+def record_lines(text: str) -> list[str]:
+    """The lines of a record text as an editor counts them: ended by ``\n``, ``\r\n`` or ``\r`` only.
+
+    Not :meth:`str.splitlines`, which also ends a line at U+2028, U+0085, a form feed...: a
+    title holding one would be cut in two, the rest read as a line of its own, and every line
+    number after it would differ from the editor's.
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+# Characters a title may not hold: they act on the terminal (ESC, BEL...), end a line where it is shown
+# (U+2028, U+2029, U+0085) or reorder the text around them (the bidirectional embeddings, overrides and isolates).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def check_title(text: str) -> str:
+    """A record's ``title:``, which review prints as it is: one line of plain text (a tab allowed).
+
+    A control character, a line or paragraph separator or a bidirectional control is refused
+    (``ValueError``, naming it by code point), never printed or silently dropped.
+    """
+    for c in text:
+        if c == "\t":
+            continue
+        kind = unicodedata.category(c)
+        if kind in ("Cc", "Zl", "Zp") or c in BIDI_CONTROLS:
+            what = {"Zl": "a line separator", "Zp": "a paragraph separator"}.get(
+                kind, "a control character" if kind == "Cc" else "a bidirectional control")
+            raise ValueError(f"it holds U+{ord(c):04X} ({what}): a title is one line of plain text")
+    return text

@@ -28,7 +28,7 @@ from ...core.cards import (
     RANK_NAMES, SUIT_LETTERS, format_card, format_pbn, parse_card, parse_pbn, parse_rank, parse_suit,
 )
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES, parse_seat
-from ...core.textrecords import read_field, split_record
+from ...core.textrecords import check_title, read_field, record_lines, split_record
 from ..state import PASS
 from .position import IllegalCard, Position
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, load_rules, parse_contract
@@ -134,28 +134,44 @@ class PlaylogError(ValueError):
     """A played-deal file that cannot be read or describes an impossible deal (one line, where and why)."""
 
 
+# The most a played-deal or played-round file may hold.  A played deal is about 600 bytes and a whole
+# game's table session (28 deals) about 17 KB; a PBN file of an event, with its play and commentary,
+# a few hundred KB.  4 MiB holds some 7,000 played deals, more than a review goes through in a day,
+# and is read in a blink: a device that never ends (/dev/zero) or a file of gigabytes is refused
+# after reading no more than that, not read whole (memory without bound, minutes) for a one-line error.
+MAX_RECORD_BYTES = 4 << 20
+
+STDIN = "-"  # the FILE that names standard input
+
+
+def record_name(path) -> str:
+    """What messages call the file ``path``: its path, or ``standard input`` for ``-``."""
+    return "standard input" if str(path) == STDIN else str(path)
+
+
 def read_record_text(path) -> str:
-    """The text of a played-deal or played-round file, read once (it may be a pipe such as ``/dev/stdin``),
-    without a leading UTF-8 byte-order mark; a missing or unreadable file is a :class:`PlaylogError`."""
-    path = Path(path)
+    """The text of a played-deal or played-round file, read once (it may be a pipe such as ``/dev/stdin``;
+    ``-`` reads standard input) and at most :data:`MAX_RECORD_BYTES`, without a leading UTF-8 byte-order
+    mark; a missing, unreadable or oversized file is a :class:`PlaylogError`."""
+    from ...core.files import InputError, read_capped
+    name = record_name(path)
+    if str(path) != STDIN and Path(path).is_dir():
+        raise PlaylogError(f"{name} is a folder, not a played-deal file")
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise PlaylogError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise PlaylogError(f"{path} is a folder, not a played-deal file") from None
-    except OSError as e:
-        raise PlaylogError(f"cannot read {path}: {e.strerror}") from None
+        data = read_capped(str(path), MAX_RECORD_BYTES, name)  # a str: Path("./-") would be "-", standard input
+    except InputError as e:
+        raise PlaylogError(str(e)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise PlaylogError(f"{path} is not UTF-8 text: save it as UTF-8") from None
+        raise PlaylogError(f"{name} is not UTF-8 text: save it as UTF-8") from None
 
 
 def read_record_base(path) -> Path:
     """The folder a played-deal file's ``rules: FILE.toml`` is found from: the file's own folder
-    (the current directory for a pipe such as ``/dev/stdin``)."""
+    (the current directory for standard input, ``-``, or a pipe such as ``/dev/stdin``)."""
+    if str(path) == STDIN:
+        return Path.cwd()
     path = Path(path)
     try:
         if not path.is_file():
@@ -186,6 +202,32 @@ def parse_playlog(text: str, name: str = "played deal", base=None) -> list[Playe
     return deals
 
 
+def reviewable_deals(text: str, name: str = "played deal", base=None) -> tuple[list[PlayedDeal], list[int]]:
+    """The deals of a played-deal text that may be reviewed, and the places (1-based) of those left out.
+
+    The review shows every hand.  A deal of a table session (a file with a ``table:`` record)
+    that is not over can still go on (``barbu-sim table --resume``): reviewing it would show the
+    player the cards the table hides, so it is left out until it is finished, and a session with
+    no finished deal is refused (:class:`PlaylogError`).  A deal marked ``unfinished: yes`` in any
+    other file (a position typed to study, a PBN claim) cannot be taken up: it is reviewed.
+    """
+    settings, deals = parse_session(text, name, base)
+    if not deals:
+        raise PlaylogError(f"{name}: no deal in it (a played deal starts with 'contract:', see docs/review-and-table.md)")
+    if settings is None:
+        return deals, []
+    left_out = [k for k, d in enumerate(deals, 1) if d.unfinished]
+    if len(left_out) == len(deals):
+        raise PlaylogError(f"{name}: the deal is not over and the table can go on with it ({resume_command(name)}); "
+                           "the review shows every hand, so it waits for the deal's end")
+    return [d for d in deals if not d.unfinished], left_out
+
+
+def resume_command(name: str) -> str:
+    """The command that goes on with the table session in the file ``name``."""
+    return f"barbu-sim table --resume {name if name != record_name(STDIN) else 'FILE'}"
+
+
 def parse_session(text: str, name: str = "played deal", base=None) -> tuple[str | None, list[PlayedDeal]]:
     """The ``table:`` settings line of a table session (None if none) and the deals of a played-deal text.
 
@@ -198,7 +240,7 @@ def parse_session(text: str, name: str = "played deal", base=None) -> tuple[str 
     if is_pbn(text):
         return None, [_parse_record(r, name, base) for r in pbn_records(text, name, PlaylogError, _parse_record)]
     records, current = [], []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(record_lines(text), 1):
         line = raw.split("#", 1)[0].strip()
         if line == SEPARATOR:
             records.append(current)
@@ -256,7 +298,7 @@ def _parse_record(lines: list[tuple[int, str]], name: str, base=None) -> PlayedD
                       index=get("index", _key) if "index" in fields else 0,
                       hand_no=get("hand", _hand) - 1 if "hand" in fields else None,
                       doubles=get("doubles", lambda t: _doubles(t, contract, declarer)) if "doubles" in fields else [],
-                      title=fields["title"][1] if "title" in fields else "",
+                      title=get("title", check_title) if "title" in fields else "",
                       unfinished=get("unfinished", _yes_no) if "unfinished" in fields else False)
     _read_plays(deal, play, name, first)
     return deal

@@ -18,6 +18,7 @@ import re
 
 from ...core.cards import parse_card
 from ...core.seats import SEAT_LETTERS, parse_seat
+from ...core.textrecords import record_lines
 from .position import IllegalCard, Position
 
 TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
@@ -25,7 +26,7 @@ TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
 
 def is_pbn(text: str) -> bool:
     """True when ``text`` looks like PBN: its first line that is not a comment is a tag."""
-    for line in text.splitlines():
+    for line in record_lines(text):
         line = line.strip()
         if line and not line.startswith(("%", ";", "#")):
             return TAG.match(line) is not None
@@ -39,7 +40,7 @@ def pbn_records(text: str, name: str, error, parse_record) -> list[list[tuple[in
     played-deal reader's record parser (passed in, so that this module does not import the reader).
     """
     games, tags, play, in_play = [], {}, [], False
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(record_lines(text), 1):
         line = re.sub(r"\{[^}]*\}", "", raw.split(";", 1)[0]).strip()
         if not line or line.startswith("%"):
             continue

@@ -25,7 +25,7 @@ import numpy as np
 
 from ...core.cards import SUIT_LETTERS, cards_of, format_card, parse_suit
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES, parse_seat
-from ...core.textrecords import read_field, split_record
+from ...core.textrecords import check_title, read_field, record_lines, split_record
 from ..api import verify_clabber_deal
 from ..players.rollout import legal_now, round_scores, step
 from ..rules.config import Rules, parse_clabber_card, parse_clabber_deal, parse_rule_options
@@ -149,7 +149,7 @@ def parse_round(lines: list[tuple[int, str]], name: str, error) -> PlayedRound:
     rnd = PlayedRound(hands, dealer, turned, bids, rules=rules,
                       seed=get("seed", _key) if "seed" in fields else 0, index=get("index", _key) if "index" in fields else 0,
                       unfinished=fields.get("unfinished", (0, "no"))[1].lower() == "yes",
-                      title=fields["title"][1] if "title" in fields else "")
+                      title=get("title", check_title) if "title" in fields else "")
     _read_plays(rnd, play, name, first, error)
     return rnd
 
@@ -242,20 +242,36 @@ def _rule(state, hand: int, card: int, legal: int) -> str:
             "play a trump")
 
 
+def _named_lines(text: str):
+    """(name, value) of each ``name: value`` line of a record text, comments gone (play lines give odd names)."""
+    for raw in record_lines(text.removeprefix("\ufeff")):
+        key, colon, value = raw.split("#", 1)[0].strip().partition(":")
+        if colon:
+            yield key.strip().lower(), value.strip().lower()
+
+
 def is_clabber(text: str) -> bool:
-    """True when the first line that is not a comment is ``game: clabber``."""
-    for raw in text.removeprefix("\ufeff").splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if line:
-            key, _, value = line.partition(":")
-            return key.strip().lower() == "game" and value.strip().lower() == "clabber"
-    return False
+    """True when the text has a ``game: clabber`` line (the writers put it first; a person may not)."""
+    return any(key == "game" and value == "clabber" for key, value in _named_lines(text))
+
+
+# The names only a Clabber round has (a Barbu deal has a contract and a declarer instead).
+CLABBER_ONLY = ("dealer", "turned", "bidding")
+
+
+def clabber_without_game(text: str) -> list[str]:
+    """The Clabber-only names (``dealer:``, ``turned:``, ``bidding:``) of a text with no ``game: clabber`` line
+    and no ``contract:`` line: a Clabber round that lost its ``game:`` line, not a Barbu deal ([] otherwise)."""
+    keys = {key for key, _ in _named_lines(text)}
+    if "contract" in keys or is_clabber(text):
+        return []
+    return [key for key in CLABBER_ONLY if key in keys]
 
 
 def parse_rounds(text: str, name: str, error) -> list[PlayedRound]:
     """Every round of a played-round text (records separated by ``---`` lines)."""
     records, current = [], []
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
+    for number, raw in enumerate(record_lines(text.removeprefix("\ufeff")), 1):
         line = raw.split("#", 1)[0].strip()
         if line == "---":
             records.append(current)
@@ -268,5 +284,5 @@ def parse_rounds(text: str, name: str, error) -> list[PlayedRound]:
     return [parse_round(r, name, error) for r in records]
 
 
-__all__ = ["PlayedRound", "cards_of", "format_round_log", "is_clabber", "parse_round", "parse_rounds", "round_of",
-           "start_state"]
+__all__ = ["PlayedRound", "cards_of", "clabber_without_game", "format_round_log", "is_clabber", "parse_round",
+           "parse_rounds", "round_of", "start_state"]
