@@ -213,3 +213,12 @@ def test_a_plain_title_and_a_tab_are_kept(tmp_path):
     result = invoke("review", tmp_path / "deal.txt", "--seat", "S", *FAST)
     assert result.exit_code == 0, result.output
     assert "(Cup final, board 7\t(Ann's))" in result.output
+
+
+@pytest.mark.parametrize("line", ["trump: S", "domino-rank: 7"])
+def test_a_trump_or_a_domino_rank_in_another_contracts_deal_is_refused(tmp_path, line):
+    """'trump:' belongs to a Trumps deal and 'domino-rank:' to a Domino deal only (the check let a No Tricks
+    deal carry either, silently)."""
+    path = tmp_path / "deal.txt"
+    path.write_text(NO_TRICKS.replace("declarer: N\n", f"declarer: N\n{line}\n"))
+    assert_clean_error(invoke("review", path, *FAST), f"'{line.split(':')[0]}:' does not belong to a no-tricks deal")

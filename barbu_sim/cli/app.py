@@ -16,8 +16,10 @@ from .. import __version__
 # `--help` and `report` should not wait for: tests/test_cli_help.py checks these against them.
 BARBU_STRATEGIES = ("random", "basic", "heuristic", "lowest", "learned", "learned1")  # barbu.strategies.BUILTINS
 MC_ROLLOUTS = ("heuristic", "basic", "random", "learned")  # barbu.mc.ROLLOUTS
-BARBU_STRATEGY_CHOICES = (", ".join(BARBU_STRATEGIES) + f", mc[:samples=N,rollout={'|'.join(MC_ROLLOUTS)},"
-                          "endgame=N,tail=N,halving=on|off,infer=1..100|policy[:TABLE],early=Z|off], mc1, pimc[:samples=N,rollout=...]")
+# Written with spaces between the settings, so that a help screen can wrap the list (unbroken, it was cut at 80 columns).
+BARBU_STRATEGY_CHOICES = (", ".join(BARBU_STRATEGIES) + ", mc1, mc[:SETTINGS], pimc[:SETTINGS] (SETTINGS comma-separated: "
+                          f"samples=N, rollout=R with R {', '.join(MC_ROLLOUTS[:-1])} or {MC_ROLLOUTS[-1]}, endgame=N, "
+                          "tail=N, halving=on|off, infer=1..100|policy[:TABLE], early=Z|off; pimc takes samples and rollout)")
 CLABBER_STRATEGIES = ("random", "heuristic")  # clabber.strategies.BUILTINS
 CLABBER_BIDDING = ("accept-first", "random", "threshold[:X]", "mc[:SAMPLES]")  # clabber.bidding.POLICIES
 PLUGIN_SPECS = "path/to/file.py:func or module:func"
@@ -50,19 +52,95 @@ def _plain_usage(pieces: list[str]) -> list[str]:
     return [re.sub(r"^\{(.+)\}(\.\.\.)?$", r"\1\2", piece) for piece in pieces]
 
 
+def _options_panel(*, name: str, params, ctx, markup_mode, console) -> None:
+    """typer's panel of options (or arguments) in three columns, names, value and help, instead of its six.
+
+    typer gives the long names, the short ones, the ``--no-`` names and the value each a column of their
+    own; at 80 columns they leave the help a strip so narrow that a preset name or a strategy spec is cut
+    with ``…``.  Here one column holds every name of an option (``--games, -n``; ``--force / --no-force``).
+    """
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+    from typer import rich_utils as ru
+    from typer.core import TyperArgument
+    if not params:
+        return
+    rows, required = [], []
+    for param in params:
+        if isinstance(param, TyperArgument):
+            names = param.metavar or (param.name or "").upper()
+        else:
+            names = ", ".join([o for o in param.opts if o.startswith("--")] + [o for o in param.opts if not o.startswith("--")])
+            if param.secondary_opts:
+                names += " / " + ", ".join(param.secondary_opts)
+        value = Text(param.display_type_rich(ctx=ctx) or "", style=ru.STYLE_TYPES, overflow="fold")
+        required.append(Text(ru.REQUIRED_SHORT_STRING, style=ru.STYLE_REQUIRED_SHORT) if param.required else "")
+        rows.append([ru.highlighter(names), ru.types_highlighter(value),
+                     ru._get_parameter_help(param=param, ctx=ctx, markup_mode=markup_mode)])
+    if any(required):
+        rows = [[mark, *row] for mark, row in zip(required, rows)]
+    table = Table(highlight=True, show_header=False, expand=True, box=None, show_lines=ru.STYLE_OPTIONS_TABLE_SHOW_LINES,
+                  leading=ru.STYLE_OPTIONS_TABLE_LEADING, border_style=ru.STYLE_OPTIONS_TABLE_BORDER_STYLE,
+                  row_styles=ru.STYLE_OPTIONS_TABLE_ROW_STYLES, pad_edge=ru.STYLE_OPTIONS_TABLE_PAD_EDGE,
+                  padding=ru.STYLE_OPTIONS_TABLE_PADDING)
+    for row in rows:
+        table.add_row(*row)
+    console.print(Panel(table, border_style=ru.STYLE_OPTIONS_PANEL_BORDER, title=name, title_align=ru.ALIGN_OPTIONS_PANEL))
+
+
+@contextmanager
+def _three_column_options():
+    """typer's help screen with :func:`_options_panel` for its panels of options and arguments (a typer
+    without that private function keeps its own)."""
+    from typer import rich_utils
+    own = getattr(rich_utils, "_print_options_panel", None)
+    if own is None:
+        yield
+        return
+    rich_utils._print_options_panel = _options_panel
+    try:
+        yield
+    finally:
+        rich_utils._print_options_panel = own
+
+
+def _reflowed(help_text: str | None) -> str | None:
+    """A help text whose prose paragraphs are each one line, for the help screen to wrap at the terminal's width.
+
+    typer keeps the line breaks of a docstring: a line longer than the terminal wraps there, then
+    breaks again where the docstring did, leaving one-word lines.  An indented paragraph (an example
+    command) and a ``\\b`` paragraph are kept as written.
+    """
+    import inspect
+    if not help_text:
+        return help_text
+    paragraphs = []
+    for para in inspect.cleandoc(help_text).split("\n\n"):
+        lines = para.split("\n")
+        verbatim = para.startswith("\b") or all(line.startswith((" ", "\t")) for line in lines if line.strip())
+        paragraphs.append(para if verbatim else " ".join(line.strip() for line in lines if line.strip()))
+    return "\n\n".join(paragraphs)
+
+
 class _NamedValues:
-    """Help that names every value (``N``, ``DIR``, ``SEAT=NAME``) and shows no raw type: mixed into
-    the command and group classes below."""
+    """Help that names every value (``N``, ``DIR``, ``SEAT=NAME``) and shows no raw type, its prose
+    wrapped at the terminal's width: mixed into the command and group classes below."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         _value_names(self.params)
+        self.help = _reflowed(self.help)
 
     def get_help_option(self, ctx):
         option = super().get_help_option(ctx)
         if option is not None and option.metavar is None:
             option.metavar = ""
         return option
+
+    def format_help(self, ctx, formatter):
+        with _three_column_options():
+            return super().format_help(ctx, formatter)
 
 
 class Command(_NamedValues, TyperCommand):
@@ -71,12 +149,36 @@ class Command(_NamedValues, TyperCommand):
     def collect_usage_pieces(self, ctx):
         return _plain_usage(super().collect_usage_pieces(ctx))
 
+    def parse_args(self, ctx, args):
+        """Parse the command line; an option that takes one value, given twice, is a one-line error (click
+        would keep the last silently: ``--rules default --rules strict-barbu`` played strict-barbu)."""
+        single = {name: param for param in self.params if param.param_type_name == "option"
+                  and not param.multiple and not getattr(param, "is_flag", False) and not param.count
+                  for name in param.opts}
+        seen: dict = {}
+        for i, arg in enumerate(args):
+            if arg == "--":
+                break
+            name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2] if arg.startswith("-") else None
+            param = single.get(name)
+            if param is None:
+                continue
+            value = arg[len(name):].removeprefix("=") or (args[i + 1] if i + 1 < len(args) else "")
+            if param in seen:
+                fail(f"{max(param.opts, key=len)} is given twice ({seen[param]} and {value}): give it once")
+            seen[param] = value
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx):
         """Run the command; a file that cannot be written (a full disk, a read-only folder) is a
-        one-line error naming the file, with exit code 1 (the environment failed, not the user)."""
+        one-line error naming the file, with exit code 1 (the environment failed, not the user).
+        Ctrl-C while an engine compiled, in a command that does not say more itself, is one line too."""
         from ..core.files import OutputError, describe_os_error
+        from ..core.interrupt import CompileInterrupted
         try:
             return super().invoke(ctx)
+        except CompileInterrupted:
+            interrupted("")
         except OutputError as e:
             fail(str(e), code=1)
         except OSError as e:
@@ -118,10 +220,27 @@ app = Typer(
 )
 
 
+def _error_width() -> int | None:
+    """The width to wrap an error at: the terminal's, when the error goes to one; None (one line) for a
+    pipe or a log, where a line per error is what grep and the tests read."""
+    import shutil
+
+    import click
+    if not click.get_text_stream("stderr").isatty():
+        return None
+    return shutil.get_terminal_size().columns
+
+
 def fail(message: str, code: int = 2) -> None:
     """Print a one-line error and exit with ``code``: 2 for a usage error, 1 for an environment failure
-    (never a traceback)."""
-    typer.echo(f"Error: {message}", err=True)
+    (never a traceback).  On a terminal a long error is wrapped at word boundaries to its width (the
+    terminal itself would cut words in two), the lines after the first indented."""
+    from textwrap import fill
+    text = f"Error: {message}"
+    width = _error_width()
+    if width and len(text) > width:
+        text = fill(text, max(width, 40), subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+    typer.echo(text, err=True)
     raise typer.Exit(code)
 
 
@@ -137,6 +256,8 @@ def main(
                                                     help="Print the version and exit.")] = False,
 ):
     """Simulate Barbu deals (and Clabber rounds) under pluggable strategies and analyse the scores."""
+    from ..core.interrupt import stop_at_once_while_compiling
+    stop_at_once_while_compiling()  # Ctrl-C ends a command at once even while numba compiles
 
 
 RULES_PRESETS = ("default", "strict-barbu", "overtrump", "free-discard", "every-dealer", "high-hearts-4", "last-two-12",
@@ -240,6 +361,8 @@ def check_new_file(path: str | None, flag: str, force: bool, kept: str = "") -> 
     target = Path(path)
     if target.is_dir():
         raise ValueError(f"{flag} {path} is a folder: name a file")
+    if target.is_symlink() and not target.exists() and not force:  # a link that points nowhere: still a file there
+        raise ValueError(f"{flag} {path} exists (a link): give --force to replace it, or name another file")
     if target.exists() and not force:
         raise ValueError(f"{flag} {path} exists{kept}: give --force to replace it, or name another file")
     ensure_writable(target.parent, f"the folder of {flag} {path}")
@@ -247,9 +370,18 @@ def check_new_file(path: str | None, flag: str, force: bool, kept: str = "") -> 
 
 
 def interrupted(message: str) -> None:
-    """Ctrl-C: say what is kept and how to go on, then exit 130 (at once if a kernel is still running)."""
-    from ..core.interrupt import exit_now, kernel_still_running
-    typer.echo(f"\nInterrupted: {message}", err=True)
+    """Ctrl-C: say what is kept and how to go on, then exit 130 (at once if a kernel is still running).
+
+    Called in an ``except KeyboardInterrupt`` block: when the interrupt came while an engine compiled
+    for first use (:class:`~barbu_sim.core.interrupt.CompileInterrupted`), that is what it says."""
+    import sys
+
+    from ..core.interrupt import COMPILE_INTERRUPTED, CompileInterrupted, exit_now, kernel_still_running
+    stop = sys.exc_info()[1]
+    if isinstance(stop, CompileInterrupted):
+        typer.echo("\n" + COMPILE_INTERRUPTED.format(what=stop.what), err=True)
+    else:
+        typer.echo(f"\nInterrupted: {message}", err=True)
     if kernel_still_running():  # a kernel cannot be stopped or joined: end the process now
         exit_now(130)
     raise typer.Exit(130)
@@ -270,13 +402,19 @@ ResumeOpt = Annotated[bool, typer.Option(
 ProgressOpt = Annotated[bool, typer.Option(help="Show a progress bar.")]
 
 
+RUN_FOLDER = "the run directory, --out"  # what check_run_flags names when --out cannot be written
+
+
 def check_run_flags(out: str, seed: int | None, resume: bool, force: bool) -> None:
-    """A run command's first checks: not both --resume and --force, a usable --out, a valid --seed."""
+    """A run command's first checks: not both --resume and --force, a usable --out, a valid --seed, and
+    that files can be written in --out (before an old run is cleared or a chunk played)."""
+    from ..core.files import ensure_writable
     if resume and force:
         raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
     check_out(out)
     if seed is not None:
         check_seed(seed)
+    ensure_writable(out, RUN_FOLDER)
 
 
 @contextmanager
@@ -292,6 +430,8 @@ def run_errors(game: str, out: str):
     except KeyboardInterrupt:
         interrupted(f"the completed chunks are saved; finish with: {finish}")
     except OutputError as e:  # a full disk: the run stays consistent, and resumable
+        if e.what == RUN_FOLDER:  # nothing was written: --resume could not write there either
+            fail(f"{e}: the folder cannot be written; make it writable, or choose another --out", code=1)
         again = f"finish the run with: {finish}" if (Path(out) / "manifest.json").exists() else "run the command again"
         fail(f"{e}; once that is fixed, {again}", code=1)
     except ValueError as e:

@@ -286,7 +286,7 @@ def _parse_record(lines: list[tuple[int, str]], name: str, base=None) -> PlayedD
             raise PlaylogError(f"{name} line {fields['contract'][0]}: a domino deal needs a 'domino-rank:' line (2..A)")
         param = get("domino-rank", parse_rank)
     for key in ("trump", "domino-rank"):
-        if key in fields and (key == "trump") != (contract == TRUMPS) and (key == "domino-rank") != (contract == DOMINO):
+        if key in fields and contract != (TRUMPS if key == "trump" else DOMINO):
             raise PlaylogError(f"{name} line {fields[key][0]}: '{key}:' does not belong to a {CONTRACTS[contract]} deal")
     try:
         from ..rules.config import parse_option_pairs
