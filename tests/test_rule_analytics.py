@@ -136,6 +136,7 @@ def test_a_run_from_before_the_new_options_resumes_with_its_rules(tmp_path):
            if k in ("rotation", "barbu-heart-lead", "barbu-forced-discard", "trumps-void", "trumps-overtrump",
                     "domino-payout")}
     manifest["config"]["rules"] = old
+    del manifest["settings_sha256"]  # such a manifest had no settings stamp either
     (out / "manifest.json").write_text(json.dumps(manifest))
     r = runner.invoke(app, ["run", "--resume", "--rules", "default", "--out", str(out), "--no-progress"])
     assert r.exit_code == 0, r.output

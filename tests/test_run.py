@@ -152,4 +152,4 @@ def test_report_on_a_directory_that_is_not_a_run(tmp_path):
     bad.mkdir()
     (bad / "manifest.json").write_text("{not json")
     result = runner.invoke(app, ["report", str(bad)])
-    assert result.exit_code == 2 and "cannot read" in result.output
+    assert result.exit_code == 2 and "manifest.json is not valid JSON" in result.output

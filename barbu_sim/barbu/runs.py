@@ -7,6 +7,7 @@ and resume, and :mod:`barbu_sim.barbu.analytics.schema` for the records).
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -69,6 +70,9 @@ class RunConfig:
     chunk_deals: int = 0  # 0: chosen from the number of configurations
 
     def __post_init__(self):
+        for name in ("deals", "seed", "declarer", "chunk_deals"):  # 300.0 would make float chunk bounds
+            if not isinstance(getattr(self, name), numbers.Integral) or isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be an integer, not {getattr(self, name)!r}")
         if not isinstance(self.deals, int) or self.deals < 1:
             raise ValueError(f"the number of deals must be a positive integer, not {self.deals}")
         if self.deals > MAX_DEALS:

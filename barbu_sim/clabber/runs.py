@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -51,6 +52,9 @@ class RunConfig:
     chunk_rounds: int = CHUNK_ROUNDS
 
     def __post_init__(self):
+        for name in ("rounds", "seed", "dealer", "chunk_rounds"):  # 300.0 would make float chunk bounds
+            if not isinstance(getattr(self, name), numbers.Integral) or isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be an integer, not {getattr(self, name)!r}")
         if not isinstance(self.rounds, int) or not 1 <= self.rounds <= MAX_ROUNDS:
             raise ValueError(f"the number of rounds must be 1..{MAX_ROUNDS:,}, not {self.rounds}")
         if self.seed < 0:

@@ -125,17 +125,19 @@ def replace_set(writers: dict[Path, Callable[[Path], object]], what: str = "") -
 def ensure_writable(directory, what: str = "output") -> Path:
     """Check, before any work, that files can be written in ``directory`` (made later if need be).
 
-    An existing directory gets a probe file, written and removed; for one still to be made,
-    its nearest existing parent must be writable.  Raises :class:`OutputError` naming the
+    An existing directory gets a probe file, written and removed (also when its write fails); for
+    one still to be made, its nearest existing parent must be writable.  Raises :class:`OutputError` naming the
     directory (a read-only filesystem, no permission...).
     """
     directory = Path(directory)
     try:
         if directory.is_dir():
             probe = temporary_path(directory / "probe")
-            with open(probe, "wb") as f:
-                f.write(b"0")
-            probe.unlink()
+            try:
+                with open(probe, "wb") as f:
+                    f.write(b"0")
+            finally:  # a write that fails (a full disk) has made the file already: never leave it behind
+                _discard(probe)
         else:
             parent = directory.parent
             while not parent.exists() and parent != parent.parent:

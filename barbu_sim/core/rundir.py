@@ -18,12 +18,116 @@ from typing import Callable
 
 import polars as pl
 
+from . import files
+
 LOCK_FILE = ".lock"
 MANIFEST_KEYS = ("schema_version", "package_version", "config", "chunks_done", "complete", "wall_seconds")
 
 
 class RunError(ValueError):
     """A run directory that cannot be used as asked (exists, differs, incomplete...)."""
+
+
+def whole_number_fields(unit: str) -> tuple[str, ...]:
+    """The fields of a run's ``config`` that are whole numbers (those a game's config has)."""
+    return (unit, f"chunk_{unit}", "seed", "declarer", "dealer")
+
+
+# What the settings stamp covers: everything a run is played with, fixed when it starts.  (The players
+# are checked against this installation by --resume, and the progress fields change as the run goes.)
+STAMPED_KEYS = ("schema_version", "package_version", "game", "config", "configs")
+
+
+def settings_stamp(manifest: dict) -> str:
+    """The checksum of a run's settings (:data:`STAMPED_KEYS`), recorded in its manifest when it starts."""
+    settings = {k: manifest[k] for k in STAMPED_KEYS if k in manifest}
+    return hashlib.sha256(json.dumps(settings, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def check_settings_stamp(manifest: dict, path) -> None:
+    """Refuse a manifest whose settings differ from those its run started with (its ``settings_sha256``).
+
+    The chunk checksums vouch for the records, not for the config beside them: an edited config (a rule's
+    points, the seed) would be reported as what the records were played under, and --resume would play the
+    rest of the run under it.  The stamp is a checksum, not a signature: it catches an edit, by hand or by
+    a tool, that does not know of it.  A run written before runs were stamped has none and is not checked.
+    """
+    stamp = manifest.get("settings_sha256")
+    if stamp is None:
+        return
+    if stamp != settings_stamp(manifest):
+        raise RunError(f"{path}: its settings (config, versions) are not those its run started with (they differ "
+                       "from their stamp, settings_sha256): the manifest was edited after the run was written; "
+                       "restore it, or start the run again with --force")
+
+
+def is_chunk_key(key) -> bool:
+    """Whether ``key`` is a chunk number as the ledger writes it: six ASCII digits (more past 999,999)."""
+    return isinstance(key, str) and re.fullmatch(r"[0-9]{6,}", key) is not None and key == f"{int(key):06d}"
+
+
+def check_ledger(manifest: dict, path, unit: str) -> None:
+    """Refuse a manifest whose ledger (``chunks``) and config disagree, naming both sides.
+
+    The runner writes them together; a manifest where they differ was edited or damaged, and neither
+    a report (which would state a run the records are not) nor --resume (which would delete chunks the
+    ledger vouches for, as beyond the run's end) can go on from it.  A run written before chunks were
+    recorded has no ledger and is not checked.
+    """
+    ledger = _ledger(manifest)
+    total, chunk = manifest["config"][unit], manifest["config"].get(f"chunk_{unit}")
+    if ledger is None or not chunk:  # no ledger, or a config that leaves the chunk size to the game
+        return
+    again = "the manifest was edited or damaged (restore it, or start the run again with --force)"
+    n_chunks = -(-total // chunk)
+    sizes = {k: min(chunk, total - k * chunk) for k in ledger if k < n_chunks}
+    setting = f"the config ({unit} {total:,} in chunks of {chunk:,})"
+    for k in sorted(ledger):
+        if k >= n_chunks:
+            raise RunError(f"{path}: its ledger records chunk {k:06d}, but {setting} has only {n_chunks:,} "
+                           f"chunks: the ledger and the config disagree; {again}")
+    # Every chunk holds the same whole number of records per item (one per round, one per deal and configuration).
+    per_item, rest = divmod(ledger[min(ledger)]["rows"], sizes[min(ledger)]) if ledger else (0, 0)
+    for k, entry in sorted(ledger.items()):
+        if rest or entry["rows"] != per_item * sizes[k]:
+            raise RunError(f"{path}: its ledger's chunk {k:06d} holds {entry['rows']:,} records, not a chunk of "
+                           f"{sizes[k]:,} {unit} as {setting} makes it: the ledger and the config disagree; {again}")
+
+
+def check_counts(manifest: dict, path, unit: str, repair: str) -> None:
+    """Refuse a manifest whose counts (chunks done, items done, complete) are not its ledger's.
+
+    A report states those counts over its tables, so they must be the ledger's.  A resumed run
+    recounts them from the ledger as it goes (so ``repair``, a resumed run, mends them), which is
+    why only the readers check them.  A ledger that disagrees with the config is refused before
+    (:func:`check_ledger`); a run written before chunks were recorded has no ledger and is not checked.
+    """
+    ledger = _ledger(manifest)
+    if ledger is None:
+        return
+    mend = f"the manifest was edited or damaged; repair it with: {repair}"
+    if manifest["chunks_done"] != len(ledger):
+        raise RunError(f"{path}: chunks_done is {manifest['chunks_done']:,} but its ledger records "
+                       f"{len(ledger):,} chunks: the counts and the ledger disagree; {mend}")
+    total, chunk = manifest["config"][unit], manifest["config"].get(f"chunk_{unit}")
+    if not chunk:
+        return
+    n_chunks = -(-total // chunk)
+    done = sum(min(chunk, total - k * chunk) for k in ledger)
+    if manifest[f"{unit}_done"] != done:
+        raise RunError(f"{path}: {unit}_done is {manifest[f'{unit}_done']:,} but its ledger records {done:,} {unit} "
+                       f"in {len(ledger):,} chunks: the counts and the ledger disagree; {mend}")
+    if manifest["complete"] and len(ledger) != n_chunks:
+        raise RunError(f"{path}: the run is marked complete but its ledger records {len(ledger):,} of its "
+                       f"{n_chunks:,} chunks: the manifest and its ledger disagree; {mend}")
+
+
+def check_records_folder(run_dir) -> None:
+    """Refuse a run directory whose ``records`` is not a folder (a file put there, say)."""
+    records = Path(run_dir) / "records"
+    if os.path.lexists(records) and not records.is_dir():
+        raise RunError(f"{records} is not a folder, and a run keeps its records there: move it away, "
+                       "or start the run again with --force")
 
 
 def read_manifest(run_dir, unit: str | None = None) -> dict:
@@ -34,12 +138,12 @@ def read_manifest(run_dir, unit: str | None = None) -> dict:
     path = Path(run_dir) / "manifest.json"
     if not Path(run_dir).is_dir():
         raise RunError(f"{run_dir} is not a directory")
-    try:
-        manifest = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise RunError(f"{run_dir} is not a barbu-sim run directory (no manifest.json)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise RunError(f"cannot read {path}: {e}") from None
+    if not os.path.lexists(path):
+        raise RunError(f"{run_dir} is not a barbu-sim run directory (no manifest.json)")
+    try:  # capped, and one line for any fault: not UTF-8, not JSON, nested too deeply for the parser
+        manifest = files.read_json(path, str(path))
+    except files.InputError as e:
+        raise RunError(str(e)) from None
     if not isinstance(manifest, dict):
         raise RunError(f"{path} is not a barbu-sim manifest")
     if unit is not None:
@@ -54,6 +158,8 @@ def check_manifest(manifest: dict, path, unit: str) -> None:
         raise RunError(f"{path} lacks {', '.join(missing)}: not a complete barbu-sim manifest "
                        "(start the run again with --force)")
     check_manifest_shape(manifest, path, unit)
+    check_ledger(manifest, path, unit)
+    check_settings_stamp(manifest, path)
 
 
 def check_manifest_shape(manifest: dict, path, unit: str) -> None:
@@ -66,8 +172,16 @@ def check_manifest_shape(manifest: dict, path, unit: str) -> None:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise bad(field, "a non-negative integer", value)
 
-    if not isinstance(manifest["config"], dict):
-        raise bad("config", "a table of settings", manifest["config"])
+    config = manifest["config"]
+    if not isinstance(config, dict):
+        raise bad("config", "a table of settings", config)
+    if unit not in config:
+        raise RunError(f"{path}: field config.{unit} is missing; the manifest is damaged "
+                       "(start the run again with --force)")
+    # Whole numbers are ints (not 300.0, true or "300"): a resumed run computes chunk bounds from them.
+    for field in whole_number_fields(unit):
+        if field in config:
+            count(f"config.{field}", config[field])
     count("chunks_done", manifest["chunks_done"])
     count(f"{unit}_done", manifest[f"{unit}_done"])
     if not isinstance(manifest["complete"], bool):
@@ -80,8 +194,8 @@ def check_manifest_shape(manifest: dict, path, unit: str) -> None:
     if not isinstance(chunks, dict):
         raise bad("chunks", "a table of chunk entries by chunk number", chunks)
     for key, entry in chunks.items():
-        if not (isinstance(key, str) and key.isdigit()):
-            raise bad(f"chunks[{key!r}]", "keyed by a chunk number", key)
+        if not is_chunk_key(key):  # "3" beside "000003" would be one chunk twice; "²" is no number at all
+            raise bad(f"chunks[{key!r}]", "keyed by a chunk number as runs write it (six digits: '000003')", key)
         if not isinstance(entry, dict):
             raise bad(f"chunks.{key}", "a table with rows, bytes and sha256", entry)
         for name in ("rows", "bytes"):
@@ -204,6 +318,8 @@ def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None,
     if check is not None:  # e.g. that the run is of the game asked for, before its keys are checked
         check(manifest)
     check_manifest(manifest, run_dir / "manifest.json", unit)
+    check_counts(manifest, run_dir / "manifest.json", unit, repair or "a resumed run")
+    check_records_folder(run_dir)
     ledger = _ledger(manifest)
     if ledger is None:  # a run written before chunks were recorded: every chunk file on disk
         problems = verify_chunks(run_dir, manifest)
@@ -220,7 +336,28 @@ def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None,
         raise RunError(f"{run_dir}: {problems[0]}{more}; repair it with: {repair or 'a resumed run'}")
     if not parts:
         raise RunError(f"{run_dir} holds no records yet" + (" (it is being written)" if being_written else ""))
-    return Snapshot(run_dir, manifest, pl.scan_parquet(parts), being_written)
+    records = pl.scan_parquet(parts)
+    check_count(manifest, records, run_dir, unit)
+    return Snapshot(run_dir, manifest, records, being_written)
+
+
+ITEM_COLUMNS = {"deals": "deal", "rounds": "round"}  # the records' column that numbers the items of a unit
+
+
+def check_count(manifest: dict, records: pl.LazyFrame, run_dir, unit: str) -> None:
+    """Refuse a manifest whose count of items done is not the number of items its records hold.
+
+    A report states that count over its tables: it must be the records' own (the ledger's checksums
+    vouch for the chunk files, not for the counts beside them).
+    """
+    column = ITEM_COLUMNS.get(unit)
+    if column is None or column not in records.collect_schema():
+        return
+    held = records.select(pl.col(column).n_unique()).collect().item()
+    if held != manifest[f"{unit}_done"]:
+        raise RunError(f"{run_dir}/manifest.json: {unit}_done is {manifest[f'{unit}_done']:,} but its records hold "
+                       f"{held:,} {unit}: the manifest was edited or damaged (restore it, or start the run again "
+                       "with --force)")
 
 
 def scan_records(run_dir, unit: str = "deals", repair: str | None = None) -> pl.LazyFrame:

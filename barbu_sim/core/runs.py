@@ -16,7 +16,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import io
-import json
 import os
 import shutil
 import time
@@ -29,7 +28,10 @@ import polars as pl
 
 from .. import __version__
 from . import files
-from .rundir import LOCK_FILE, RunError, chunk_problem, part_path, parts_on_disk, read_manifest
+from .rundir import (
+    LOCK_FILE, RunError, check_ledger, check_records_folder, chunk_problem, is_chunk_key, part_path, parts_on_disk,
+    read_manifest, settings_stamp,
+)
 
 OUTPUTS = ("records", "report", "plots")  # what a run directory holds besides its manifest; --force clears them
 @dataclass
@@ -94,6 +96,7 @@ def load_run(run_dir, schema_version: int, unit: str) -> dict:
     manifest = read_manifest(run_dir, unit)
     if manifest.get("schema_version") != schema_version:
         raise RunError(f"{run_dir} was written by an incompatible barbu-sim (schema {manifest.get('schema_version')})")
+    check_records_folder(run_dir)
     return manifest
 
 
@@ -156,9 +159,9 @@ def start_run(run_dir, schema_version: int, fields: dict, *, unit: str, force: b
     run_dir = Path(run_dir)
     manifest_path = run_dir / "manifest.json"
     if manifest_path.exists() and not force:
-        try:
-            empty = json.loads(manifest_path.read_text()).get("chunks_done") == 0
-        except (OSError, ValueError, AttributeError):
+        try:  # a manifest that cannot be read (damaged, nested too deeply...) is a run's, not an empty one
+            empty = files.read_json(manifest_path).get("chunks_done") == 0
+        except (ValueError, AttributeError):
             empty = False
         if not (empty and not any((run_dir / "records").glob("part-*"))):
             raise RunError(f"{run_dir} already holds a run: use --resume to finish it or --force to replace it")
@@ -173,6 +176,7 @@ def start_run(run_dir, schema_version: int, fields: dict, *, unit: str, force: b
             f"{unit}_done": 0, "chunks_done": 0, "complete": False, "wall_seconds": 0.0, f"{unit}_per_second": None,
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "chunks": {},
         }
+        manifest["settings_sha256"] = settings_stamp(manifest)  # report and --resume refuse settings edited later
         write_json(manifest_path, manifest)
     except OSError as e:
         raise files.OutputError(run_dir, "starting the run", e) from None
@@ -225,8 +229,13 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
         return min(chunk, total - k * chunk)
 
     # Redo every chunk the manifest does not vouch for: never written, missing, damaged, or
-    # written by a process that died before recording it.
+    # written by a process that died before recording it.  A ledger that disagrees with the run's
+    # size is refused first: a chunk it records is never deleted.
     ledger = manifest.setdefault("chunks", {})
+    bad = next((key for key in ledger if not is_chunk_key(key)), None)
+    if bad is not None:
+        raise RunError(f"{manifest_path}: its ledger key {bad!r} is not a chunk number as runs write it")
+    check_ledger({**manifest, "config": {unit: total, f"chunk_{unit}": chunk}}, manifest_path, unit)
     for k in range(n_chunks):
         key = f"{k:06d}"
         if key in ledger and chunk_problem(run_dir, k, ledger[key]) is not None:

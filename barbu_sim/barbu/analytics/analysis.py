@@ -82,14 +82,40 @@ def by_domino_rank(records: pl.LazyFrame) -> pl.DataFrame:
 
 
 def by_trump(records: pl.LazyFrame) -> pl.DataFrame:
-    """Expected Trumps score per fixed trump suit and per choice policy (``choice`` column)."""
+    """Expected Trumps score per fixed trump suit and per choice policy (``choice`` column).
+
+    ``trump`` is the suit (``C`` .. ``S``) of a fixed suit's rows and, in a policy's rows, where the
+    suit changes from deal to deal, the policy's name (``longest``): each row says how its suit was named.
+    """
     rel = relative_scores(records.filter(pl.col("contract") == "trumps"))
     fixed = _summary(rel.filter(pl.col("choice") == "fixed"), ["trump"]).with_columns(
-        pl.lit("fixed").alias("choice"))
+        pl.lit("fixed").alias("choice"), pl.col("trump").cast(pl.String))
     policies = _summary(rel.filter(pl.col("choice") != "fixed").with_columns(pl.col("choice").cast(pl.String)),
-                        ["choice"]).with_columns(pl.lit(None, dtype=fixed["trump"].dtype).alias("trump"))
+                        ["choice"]).with_columns(pl.col("choice").alias("trump"))
     cols = ["choice", "trump", "rel_seat", "n", "mean", "std", "se", "ci_low", "ci_high"]
     return pl.concat([fixed.select(cols), policies.select(cols)])
+
+
+def choice_scores(records: pl.LazyFrame) -> pl.DataFrame:
+    """Expected score per contract, per way its trump suit / domino rank was named, and relative seat.
+
+    Each choice policy (``longest``...) is a group of its own; the fixed suits (ranks) of a contract
+    are pooled in one group, ``choice`` = ``fixed``, whose ``named`` lists them (``C,D,H,S``): a suit
+    set for every deal, whichever the declarer holds, is not one the declarer chose, and pooling it with
+    a policy would hide what naming the suit is worth.  ``named`` is null for the contracts that name
+    nothing.  Columns: ``contract, choice, named, rel_seat, n, mean, std, se, ci_low, ci_high``.
+    """
+    rel = relative_scores(records.with_columns(pl.col("choice").cast(pl.String)))
+    out = _summary(rel, ["contract", "choice"])
+    value = pl.coalesce(pl.col("trump").cast(pl.String), pl.col("domino_rank").cast(pl.String))
+    named = (records.filter(pl.col("choice") == "fixed")
+             .group_by("contract", "trump", "domino_rank").agg(value.first().alias("value"))
+             .sort("trump", "domino_rank").group_by("contract")
+             .agg(pl.lit("fixed").alias("choice"), pl.col("value").drop_nulls().str.join(",").alias("named"))
+             .with_columns(pl.when(pl.col("named") != "").then(pl.col("named")).alias("named"))
+             .collect())
+    out = out.join(named, on=["contract", "choice"], how="left")
+    return out.select("contract", "choice", "named", "rel_seat", *STAT_COLUMNS).sort("contract", "choice", "rel_seat")
 
 
 def policy_scores(records: pl.LazyFrame) -> pl.DataFrame:
@@ -188,7 +214,7 @@ def heatmap_table(expected: pl.DataFrame) -> pl.DataFrame:
 
 
 __all__ = [
-    "CONTRACT_ENUM", "REL_SEATS", "by_domino_rank", "by_trump", "contract_scores", "declarer_edge",
+    "CONTRACT_ENUM", "REL_SEATS", "by_domino_rank", "by_trump", "choice_scores", "contract_scores", "declarer_edge",
     "domino_rank_differences",
     "expected_scores", "heatmap_table", "paired_difference", "policy_scores", "relative_scores", "scan_run",
     "score_distribution", "select_config",

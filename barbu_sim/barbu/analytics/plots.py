@@ -21,25 +21,58 @@ def _contracts_in(df: pl.DataFrame) -> list[str]:
     return [c for c in CONTRACTS if c in present]
 
 
+CHOOSING_CONTRACTS = ("trumps", "domino")  # the contracts whose declarer names a trump suit / a starting rank
+
+
+def _group_label(contract: str, choice: str | None, named: str | None) -> str:
+    """A bar group's label: the contract, and for Trumps and Domino how the suit (rank) was named."""
+    if contract not in CHOOSING_CONTRACTS or choice is None:
+        return contract
+    if choice != "fixed":
+        return f"{contract}\n{choice}"
+    values = (named or "").split(",")
+    kind = "suit" if contract == "trumps" else "rank"
+    if len(values) == 1:
+        return f"{contract}\nfixed {kind} {values[0]}"
+    return f"{contract}\nfixed {kind}s {','.join(values)}" if len(values) <= 4 else \
+        f"{contract}\n{len(values)} fixed {kind}s"
+
+
 def plot_contract_scores(table: pl.DataFrame) -> plt.Figure:
-    """Grouped bars: expected raw score per contract and relative seat, 95% CI error bars."""
-    contracts = _contracts_in(table)
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    """Grouped bars: expected raw score per contract and relative seat, 95% CI error bars.
+
+    ``table``: :func:`~barbu_sim.barbu.analytics.analysis.choice_scores` (one group of bars per contract
+    and way its trump suit / domino rank was named: each policy, and the fixed suits or ranks pooled,
+    which the label lists), or ``contract_scores`` (one group per contract, everything pooled as played).
+    A fixed suit is not one the declarer chose, so a run with both never shows them as one bar.
+    """
+    if "choice" not in table.columns:
+        table = table.with_columns(pl.lit(None, dtype=pl.String).alias("choice"),
+                                   pl.lit(None, dtype=pl.String).alias("named"))
+    table = table.with_columns(pl.col("contract").cast(pl.String))
+    order = {c: i for i, c in enumerate(CONTRACTS)}
+    groups = sorted({(r["contract"], r["choice"], r["named"]) for r in table.iter_rows(named=True)},
+                    key=lambda g: (order[g[0]], g[1] != "fixed", g[1] or ""))
+    by = {(r["contract"], r["choice"], r["rel_seat"]): r for r in table.iter_rows(named=True)}
+    fig, ax = plt.subplots(figsize=(max(9.0, 1.3 * len(groups)), 4.8))
     width = 0.2
-    x = np.arange(len(contracts))
+    x = np.arange(len(groups))
     for i, seat in enumerate(REL_SEATS):
-        rows = table.filter(pl.col("rel_seat") == seat).with_columns(pl.col("contract").cast(pl.String))
-        by = {r["contract"]: r for r in rows.to_dicts()}
-        means = np.array([by[c]["mean"] for c in contracts])
-        err = np.array([[by[c]["mean"] - by[c]["ci_low"] for c in contracts],
-                        [by[c]["ci_high"] - by[c]["mean"] for c in contracts]])
+        rows = [by[(c, choice, seat)] for c, choice, _ in groups]
+        means = np.array([r["mean"] for r in rows])
+        err = np.array([[r["mean"] - r["ci_low"] for r in rows], [r["ci_high"] - r["mean"] for r in rows]])
         ax.bar(x + (i - 1.5) * width, means, width, yerr=err, capsize=2, label=seat, color=SEAT_COLOURS[seat])
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(x, contracts)
+    ax.set_xticks(x, [_group_label(*g) for g in groups], fontsize=9)
     ax.set_ylabel("expected raw score (points per hand)")
-    ax.set_title("Expected score by contract and seat (relative to the declarer), 95% CI")
+    split = any(c in CHOOSING_CONTRACTS and choice is not None for c, choice, _ in groups)
+    pooled = any(c in CHOOSING_CONTRACTS and choice == "fixed" and "," in (named or "") for c, choice, named in groups)
+    ax.set_title("Expected score by contract and seat (relative to the declarer), 95% CI"
+                 + ("\nTrumps and Domino by how the suit or rank was named: by a policy from the declarer's hand,"
+                    "\nor fixed for every deal, whatever the declarer holds" + ("; fixed ones pooled" if pooled else "")
+                    if split else ""), fontsize=11 if split else None)
     # Below the axes: above them it would cover the bars of whichever contracts score positive.
-    ax.legend(title="seat", ncols=4, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.08))
+    ax.legend(title="seat", ncols=4, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16 if split else -0.08))
     fig.tight_layout()
     return fig
 
@@ -159,7 +192,9 @@ def write_plots(tables: dict[str, pl.DataFrame], out_dir, lower_is_better: bool 
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    charts = [("contract_scores", "contract_scores", plot_contract_scores),
+    # By contract and way of naming the suit or rank where the tables have it (never fixed suits and a policy pooled).
+    scores = "choice_scores" if "choice_scores" in tables else "contract_scores"
+    charts = [(scores, "contract_scores", plot_contract_scores),
               ("domino_ranks", "domino_by_rank", plot_domino_ranks),
               ("heatmap", "contract_seat_heatmap", plot_heatmap),
               ("distribution", "score_distributions", plot_distributions)]

@@ -6,15 +6,16 @@ from pathlib import Path
 
 import polars as pl
 
-from ...core.rundir import Snapshot, incomplete_note as run_note, snapshot_run
+from ...core.rundir import RunError, Snapshot, incomplete_note as run_note, snapshot_run
 from ...core.seats import SEAT_LETTERS
 from ...core.tables import plain, report_head, shown_small_n, write_report_set
-from ..rules.config import Rules
+from ..rules.config import Rules, parse_contract
 from ..rules.text import preset_changes
 from .analysis import (
-    by_domino_rank, by_trump, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
+    by_domino_rank, by_trump, choice_scores, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
     policy_scores, score_distribution,
 )
+from .schema import SCORE_COLUMNS
 
 # The expected-scores JSON: a list of records with exactly these fields.
 EXPECTED_FIELDS = ["contract", "trump", "domino_rank", "rel_seat", "n", "mean", "std", "se", "ci_low", "ci_high"]
@@ -25,7 +26,31 @@ def snapshot(run_dir) -> Snapshot:
     :func:`barbu_sim.core.rundir.snapshot_run`); a report's tables, counts and notes all come from it."""
     if isinstance(run_dir, Snapshot):
         return run_dir
-    return snapshot_run(run_dir, "deals", repair=f"barbu-sim run --resume --out {run_dir}")
+    snap = snapshot_run(run_dir, "deals", repair=f"barbu-sim run --resume --out {run_dir}")
+    check_points(snap)
+    return snap
+
+
+def check_points(snap: Snapshot) -> None:
+    """Refuse a run whose records were not played under the point values its manifest names.
+
+    The ledger's checksums vouch for the records, not for the rules beside them; but every hand of a
+    contract shares out the same total under given rules (:meth:`Rules.contract_total`), so the records
+    themselves say whether the manifest's points are theirs: a report never prints one rule over
+    records played under another.  (The rules of play, overtrumping say, leave no such trace: the
+    manifest's settings stamp covers them.)
+    """
+    rules = run_rules(snap)
+    total = pl.sum_horizontal(pl.col(c).cast(pl.Int64) for c in SCORE_COLUMNS)
+    shared = snap.records.group_by("contract").agg(total.min().alias("low"), total.max().alias("high")).collect()
+    for contract, low, high in shared.with_columns(pl.col("contract").cast(pl.String)).iter_rows():
+        expected = rules.contract_total(parse_contract(contract))
+        if low != expected or high != expected:
+            got = f"{low:+}" if low == high else f"{low:+} to {high:+}"
+            raise RunError(f"{snap.run_dir}: its records' {contract} hands share out {got} points each, but the "
+                           f"rules in its manifest give {expected:+}: those are not the rules the records were "
+                           "played under (the manifest was edited or damaged: restore it, or start the run "
+                           "again with --force)")
 
 
 def run_rules(run) -> Rules:
@@ -65,8 +90,42 @@ def build_tables(run) -> dict[str, pl.DataFrame]:
         "trumps": by_trump(lf),
         "policies": policy_scores(lf),
         "distribution": score_distribution(lf),
+        "choice_scores": choice_scores(lf),  # the chart's: not written to the report (see CHART_ONLY)
     }
     return {name: t for name, t in tables.items() if not t.is_empty()}
+
+
+CHART_ONLY = ("choice_scores",)  # tables plot draws from that the report does not write
+
+
+def edge_note(tables: dict[str, pl.DataFrame]) -> str | None:
+    """Why a contract played in the run is not in the declarer-edge table: its suit (rank) was named by a
+    policy in every deal, and that table compares the seats over fixed choices only; else ``None``."""
+    if "declarer_edge" not in tables or "policies" not in tables:
+        return None
+    shown = set(tables["declarer_edge"]["contract"].cast(pl.String).to_list())
+    policies = plain(tables["policies"]).select("contract", "choice").unique(maintain_order=True)
+    missing: dict[str, list[str]] = {}
+    for contract, choice in policies.iter_rows():
+        if contract not in shown:
+            missing.setdefault(contract, []).append(choice)
+    if not missing:
+        return None
+    what = {"trumps": "trump suit", "domino": "domino rank"}
+    parts = [f"{c.capitalize()} is not in this table: its {what.get(c, 'choice')} was named by the "
+             f"{' or the '.join(chosen)} {'policy' if len(chosen) == 1 else 'policies'} (from the declarer's hand) "
+             "in every deal of this run, never fixed" for c, chosen in missing.items()]
+    return "; ".join(parts) + ". This table compares the seats over fixed choices only: the choice policies table " \
+        "gives each seat's score under a policy."
+
+
+def titles(tables: dict[str, pl.DataFrame]) -> dict[str, str]:
+    """Each table's title for this run: :data:`TITLES`, the declarer-edge one with :func:`edge_note`."""
+    out = dict(TITLES)
+    note = edge_note(tables)
+    if note:
+        out["declarer_edge"] = f"{TITLES['declarer_edge']}\n\n{note}"
+    return out
 
 
 TITLES = {
@@ -76,7 +135,7 @@ TITLES = {
     "declarer_edge": "Declarer's score minus the mean of the other three seats (paired per deal; fixed choices)",
     "domino_ranks": "Domino: expected score per starting rank",
     "domino_rank_differences": "Domino: declarer's paired difference from the best starting rank",
-    "trumps": "Trumps: expected score per trump suit and choice policy",
+    "trumps": "Trumps: expected score per trump suit and choice policy (trump: the suit, or the policy that named it)",
     "policies": "Choice policies (trump suit / domino rank named from the declarer's hand)",
     "distribution": "Score distributions",
 }
@@ -97,7 +156,8 @@ def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Pat
     rules_line = [rules_note(rules)] if rules != Rules() else []  # a run under the default rules reads as before
     head = report_head(f"barbu-sim report: {snap.run_dir.name}", facts, incomplete_note(snap), *rules_line,
                        "Scores are raw contract scores; CIs are 95% normal intervals (mean ± 1.96 se).")
-    return write_report_set(snap.run_dir / "report", head, tables, TITLES, not_in_markdown=("distribution",))
+    written = {name: t for name, t in tables.items() if name not in CHART_ONLY}
+    return write_report_set(snap.run_dir / "report", head, written, titles(tables), not_in_markdown=("distribution",))
 
 
 def incomplete_note(run) -> str | None:
@@ -108,7 +168,7 @@ def incomplete_note(run) -> str | None:
 
 def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
     """The headline tables, compact, for the terminal."""
-    parts = []
+    parts, titled = [], titles(tables)
     for name in ("contract_scores", "declarer_edge", "domino_ranks", "trumps", "policies"):
         if name not in tables:
             continue
@@ -118,5 +178,5 @@ def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
             t = t.filter(pl.col("rel_seat") == "declarer")
         with pl.Config(tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True, tbl_rows=-1,
                        tbl_cols=-1, tbl_width_chars=200):
-            parts.append(f"{TITLES[name]}\n{t}")
+            parts.append(f"{titled[name]}\n{t}")
     return "\n\n".join(parts)
