@@ -173,6 +173,7 @@ def test_the_first_hint_says_so_before_mc_s_estimator_is_made_ready(monkeypatch)
     said, calls = [], []
     real = table_deal.estimator_ready
     monkeypatch.setattr(table_deal, "estimator_ready", lambda: (calls.append(list(said)), real()))
+    monkeypatch.setattr(table_deal, "estimator_cached", lambda: False)  # to be compiled (cached: nothing said)
     hints = Hints(2, 2, Console(None, said.append))
     pos = Position(random_deal(2, 0), BARBU, 0, 2, Rules(), 2, 0)
     first, second = hints(pos), hints(pos)

@@ -317,6 +317,7 @@ def test_the_table_announces_the_estimator_before_the_review(tmp_path, monkeypat
     from barbu_sim.barbu.played import table_deal as tableplay
     ready = []
     monkeypatch.setattr(tableplay, "estimator_ready", lambda: ready.append(1))
+    monkeypatch.setattr(tableplay, "estimator_cached", lambda: False)  # to be compiled (cached: nothing said)
     result = table("--seed", 2, "--save", tmp_path / "t.txt", "--hint-samples", "0", "--review-samples", "2",
                    lines=["1"] * 13)
     assert result.exit_code == 0 and "Review of your decisions" in result.output and ready == [1]

@@ -12,7 +12,8 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    OptionOpt, RulesOpt, SymbolsOpt, app, check_new_file, check_range, check_seed, fail, interrupted, load_cli_rules, per_seat,
+    OptionOpt, RulesOpt, SymbolsOpt, app, check_new_file, check_out_writable, check_range, check_seed, fail, interrupted,
+    load_cli_rules, per_seat,
 )
 
 REVIEW_SAMPLES_MAX = 100_000
@@ -20,11 +21,12 @@ REVIEW_SAMPLES_MAX = 100_000
 
 @app.command()
 def review(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A played-deal file (written by play --record or table, or typed: docs/review-and-table.md), or a PBN file with a play section.")],
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A played-deal file (written by play --record or table, or typed: docs/review-and-table.md), or a PBN file with a play section; - reads it from standard input.")],
     seat: Annotated[Optional[list[str]], typer.Option(metavar="SEAT", help="Review only this seat's decisions: N, E, S or W (repeatable; default all four).")] = None,
     samples: Annotated[int, typer.Option(metavar="N", help=f"Layouts of the unseen cards in each decision's first round (2..{REVIEW_SAMPLES_MAX:,}); more rounds follow where a label is in doubt.")] = 64,
     max_samples: Annotated[Optional[int], typer.Option(metavar="N", help="The most layouts per decision (default 512 x --samples, at most 100,000; a quarter of it for a decision searched exactly from 5 tricks left).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the layouts: the same file, seats, samples and seed give the same numbers.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the layouts: the same file, seats, samples and seed give the same numbers. A table session's file: its seed, and its hints' --samples, unless given (a decision's review reads what its hint read).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON, for tools.")] = False,
     step: Annotated[bool, typer.Option("--step", help="Walk the deal decision by decision: Enter for the next, a card to see its value there, q to quit.")] = False,
     html: Annotated[Optional[str], typer.Option("--html", metavar="PAGE", help="Also write the review as one web page to share: the hands, the tricks and every decision, stepped through with the arrow keys; it opens from disk, no server. Several deals: PAGE-1.html, PAGE-2.html, ...")] = None,
@@ -43,9 +45,12 @@ def review(
     mistake or blunder when it clears 4%, 10% or 25% of the contract's points by two
     standard errors. Each seat's accuracy is shown per hand and over the file. At each
     flagged decision the position is shown. A file with several deals (a table
-    session) is reviewed deal by deal. A Clabber round (game: clabber) is reviewed
-    call by call as well: every option of each bidding call, played out by mc from
-    the caller's view, with the same labels (docs/clabber.md#review).
+    session) is reviewed deal by deal; a deal of a table session that is not over is
+    left out (the review shows every hand): barbu-sim table --resume finishes it. The
+    FILE - is standard input (not with --step, which reads your keys there). A Clabber
+    round (game: clabber) is reviewed call by call as well: every option of each
+    bidding call, played out by mc from the caller's view, with the same labels
+    (docs/clabber.md#review).
 
     Examples:
 
@@ -61,7 +66,9 @@ def review(
 
       barbu-sim clabber play --seed 3 --record round.txt && barbu-sim review round.txt --samples 8 --play-samples 8
     """
-    from ..barbu.played.deal_file import PlaylogError, parse_playlog, read_record_base, read_record_text
+    from ..barbu.played.deal_file import (
+        STDIN, PlaylogError, read_record_base, read_record_text, record_name, resume_command, reviewable_deals,
+    )
     from ..barbu.played.estimate import Settings
     from ..barbu.played.review import review_deal, review_json
     from ..barbu.played.review_text import format_file_accuracy, format_review
@@ -77,18 +84,28 @@ def review(
             raise ValueError("--step walks the review at the terminal: it does not go with --json")
         if step and html:
             raise ValueError("--step walks the review at the terminal: --html writes it without --step")
+        if step and file == STDIN:
+            raise ValueError("--step reads your keys from standard input: give the file by its name, not -")
         seats = sorted({parse_seat(s) for s in seat}) if seat else None
-        text = read_record_text(file)  # read once: FILE may be a pipe (/dev/stdin)
+        name = record_name(file)  # "standard input" for -
+        text = read_record_text(file)  # read once: FILE may be a pipe (/dev/stdin, -)
         if _is_clabber(text):
             if step or html:
                 raise ValueError(f"{'--step' if step else '--html'} reviews Barbu deals; a Clabber round is reviewed without it")
-            _review_clabber(text, file, seats, samples, seed, as_json, symbols, play_samples)
+            _review_clabber(text, name, seats, samples, seed, as_json, symbols, play_samples)
             return
+        _check_not_clabber(text, name)
         if play_samples is not None:
             raise ValueError("--play-samples plays out the bidding of a Clabber round; a Barbu deal has no bidding to review")
-        deals = parse_playlog(text, file, base=read_record_base(file))
+        deals, left_out = reviewable_deals(text, name, base=read_record_base(file))
+        samples, seed = _session_layouts(ctx, text, samples, seed)  # a table session: its hints' layouts
         pages = _html_pages(html, len(deals), force)
         settings = Settings(samples=samples, max_samples=max_samples)
+        # a deal of a table session that can go on is not shown: said on stderr, where --json leaves it out of the data
+        left_note = "\n".join(f"Deal {k} of {name} is left out: it is not over ({resume_command(name)} goes on)"
+                               for k in left_out)
+        if left_note and (step or as_json):
+            typer.echo(left_note, err=True)
         if step:
             _review_step(deals, seats, settings, seed, symbols)
             return
@@ -109,7 +126,26 @@ def review(
         out += "\n\n" + format_file_accuracy(reviews)
     if pages:
         out += "\n\n" + "\n".join(f"The review as a web page: {p} (open it in a browser)" for p in pages)
+    if left_note:
+        out += "\n\n" + left_note
     typer.echo(out)
+
+
+def _session_layouts(ctx: typer.Context, text: str, samples: int, seed: int) -> tuple[int, int]:
+    """``--samples`` and ``--seed`` of the review of a table session's file: where not given, the session's
+    hints' (its seed, and its --hint-samples unless 0), so that the review of a decision reads what its hint
+    read; any other file keeps the defaults."""
+    from ..barbu.game.table_session import session_layouts
+    found = session_layouts(text)
+    if found is None:
+        return samples, seed
+
+    def given(name: str) -> bool:  # on the command line (or from the environment), not the default
+        source = ctx.get_parameter_source(name)
+        return source is not None and source.name != "DEFAULT"
+    hint_samples, session_seed = found
+    return (samples if given("samples") or not hint_samples else hint_samples,
+            seed if given("seed") else session_seed)
 
 
 def _html_pages(html: str | None, n_deals: int, force: bool) -> list[str]:
@@ -119,9 +155,15 @@ def _html_pages(html: str | None, n_deals: int, force: bool) -> list[str]:
     if html is None:
         return []
     if n_deals == 1:
-        return [check_new_file(html, "--html", force)]
+        return [_check_page(html, force)]
     stem = str(Path(html).with_suffix("")) if html.lower().endswith(".html") else html
-    return [check_new_file(f"{stem}-{k}.html", "--html", force) for k in range(1, n_deals + 1)]
+    return [_check_page(f"{stem}-{k}.html", force) for k in range(1, n_deals + 1)]
+
+
+def _check_page(page: str, force: bool) -> str:
+    """A page ``review --html`` is to write (:func:`check_new_file`: a link there, even one that points
+    nowhere, is an existing file)."""
+    return check_new_file(page, "--html", force)
 
 
 def _review_step(deals, seats, settings, seed: int, symbols: bool) -> None:
@@ -137,7 +179,17 @@ def _is_clabber(text: str) -> bool:
     return is_clabber(text)
 
 
-def _review_clabber(text: str, file: str, seats, samples: int, seed: int, as_json: bool, symbols: bool,
+def _check_not_clabber(text: str, name: str) -> None:
+    """A Clabber round that lost its ``game: clabber`` line is said to be one, not misread as a broken Barbu deal."""
+    from ..clabber.played.round_file import clabber_without_game
+    found = clabber_without_game(text)
+    if found:
+        lines = ", ".join(f"'{key}:'" for key in found)
+        raise ValueError(f"{name} looks like a Clabber round ({lines} lines) but has no 'game: clabber' line: add "
+                         "'game: clabber' as its first line")
+
+
+def _review_clabber(text: str, name: str, seats, samples: int, seed: int, as_json: bool, symbols: bool,
                     play_samples: int | None) -> None:
     """review for a Clabber round file: each call's options, then mc's value of every legal card."""
     from ..clabber.played.bid_review import review_calls
@@ -145,7 +197,7 @@ def _review_clabber(text: str, file: str, seats, samples: int, seed: int, as_jso
     from ..clabber.played.round_file import parse_rounds
     from ..clabber.players.mc import DEFAULT_SAMPLES
     play_samples = play_samples or DEFAULT_SAMPLES
-    rounds = parse_rounds(text, file, ValueError)
+    rounds = parse_rounds(text, name, ValueError)
     done = [(r, *review_round(r, seats, samples=samples, seed=seed),
              review_calls(r, seats, samples=samples, seed=seed, play_samples=play_samples)) for r in rounds]
     if as_json:
@@ -188,7 +240,8 @@ def table(
     Also: hint (mc's value of each of your legal cards, from your information only), undo
     (take back your last card), quit (save the session; review reads the file and
     --resume goes on), help. In a block or game you choose your contracts (no tricks,
-    trumps spades, a number...) and doubles (N E, all, no); the bots use their policies.
+    trumps spades, a number...) and doubles (N E, all, no), where hint gives the advisor's
+    answer (barbu-sim advise, over 500 deals); the bots use their policies.
     The score sheet follows each hand, and the review of your decisions ends the session.
 
     Examples:
@@ -245,8 +298,9 @@ def table(
     if finished and review_samples:
         from ..barbu.played.review import review_deal
         from ..barbu.played.review_text import format_review, intro
-        from ..barbu.played.table_deal import estimator_ready, preparing
-        if session.hints is None or not session.hints.ready:  # a hint made it ready, and said so
+        from ..barbu.played.table_deal import estimator_cached, estimator_ready, preparing
+        # a compile to come is said, unless a hint said it; the estimator read from numba's disk cache is not
+        if (session.hints is None or not session.hints.ready) and not estimator_cached():
             console.say(preparing("the review"))
         estimator_ready()  # its first compile is said, not a silent minute
         console.say("\nReview of your decisions (the decisions that lost points, then a summary per hand)")
@@ -296,6 +350,7 @@ def sheet(
     from ..core.seats import parse_seat
     console = Console()
     try:
+        check_out_writable(out)  # before the first hand is typed: a read-only folder would lose it
         the_rules = load_cli_rules(rules, option)
         first_seat = parse_seat(first) if first is not None else None
         players = parse_names(names) if names is not None else None

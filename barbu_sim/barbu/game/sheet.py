@@ -279,14 +279,28 @@ def save_hands(path, keeper: ScoreKeeper, game: int = 0) -> Path:
     return path
 
 
+def read_summary(path) -> dict | None:
+    """The ``summary.json`` beside a sheet's ``hands.parquet`` (None if there is none), read as every JSON file a
+    command reads (:func:`core.files.read_json`): a damaged one (not JSON, nested without end, gigabytes) is a
+    one-line error naming it, never a traceback."""
+    from ...core.files import read_json
+    summary = Path(path).parent / "summary.json"
+    if not summary.exists():
+        return None
+    data = read_json(summary)
+    if not isinstance(data, dict):
+        raise ValueError(f"{summary} is not a sheet's summary (a JSON object): it is damaged")
+    return data
+
+
 def read_players(path) -> list[str] | None:
     """The players' names kept in the ``summary.json`` beside a sheet's ``hands.parquet`` (None if none)."""
-    import json
     summary = Path(path).parent / "summary.json"
+    data = read_summary(path)
     try:
-        players = json.loads(summary.read_text(encoding="utf-8")).get("players") if summary.exists() else None
+        players = data.get("players") if data is not None else None
         return parse_names(",".join(players[s] for s in SEAT_LETTERS)) if players else None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"cannot read the players' names in {summary}: {e}") from None
 
 
@@ -304,6 +318,7 @@ def load_hands(path, rules: Rules | None = None, first: int | None = None,
     path = Path(path)
     if not path.exists():
         return None
+    read_summary(path)  # a damaged summary.json said in one line before read_records parses it
     frame, stored = read_records(path)
     rows = frame.sort("hand").to_dicts()
     if not rows:

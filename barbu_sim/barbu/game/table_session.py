@@ -30,6 +30,7 @@ from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from ..played.table_deal import Bot, Console, Hints, Quit, play_at_table
 from ..played.table_screen import DOUBLES_LEGEND, Header, contract_text, hand_text, owed_text
 from ..played.table_words import parse_contract_words, parse_doubles, parse_rank_word, parse_suit_word
+from ..players.registry import resolve_strategy
 from .doubling import Situation
 from .game import HandRecord
 from .policies import make_players
@@ -42,6 +43,10 @@ LENGTHS = {"deal": 1, "block": 7, "game": 28}
 HUMAN = "you"
 SAMPLES_MAX = 100_000  # layouts of a hint or of a review decision (--hint-samples, --review-samples)
 SEED_MAX = 2**64 - 1
+# Deals of the unseen cards behind a hint at the contract and doubling prompts (the advisor's, with heuristic play):
+# about a second or less once the advisor's value table is cached; barbu-sim advise takes 2,000 by default.
+ADVICE_SAMPLES = 500
+ADVICE_PLAY = "heuristic"
 SHEET_LEGEND = "raw: the hand's score  +/-: its doubles settled  tot: the total so far"
 
 
@@ -97,22 +102,84 @@ class TableSettings:
 
     @classmethod
     def from_line(cls, text: str) -> "TableSettings":
-        values = dict(item.partition("=")[::2] for item in text.split())
+        """The settings of a saved line, each checked as the command line checks its option: an unknown or
+        invalid setting (an edited file) is refused in one line that names it and what it takes."""
         try:
+            values = _line_values(text)
             bots = values["bots"].split("|")
             if len(bots) != N_SEATS:
                 raise ValueError("bots must name four seats")
-            seed = int(values["seed"])
+            seed = _whole(values["seed"], "seed")
             if not 0 <= seed <= SEED_MAX:
                 raise ValueError(f"seed must be a non-negative integer below 2^64, not {seed}")
             # the bounds the command line puts on --hint-samples: an edited line gets no more
-            hint_samples = check_samples(int(values["hint-samples"]), "hint-samples")
-            return cls(parse_seat(values["seat"]), bots, values["length"], seed,
-                       parse_seat(values["first"]), values["contract"], values.get("trump") or None,
-                       values.get("domino-rank") or None, values["bot-contracts"], values["bot-doubling"],
-                       hint_samples, values.get("options", ""))
-        except (KeyError, ValueError) as e:
+            hint_samples = check_samples(_whole(values["hint-samples"], "hint-samples"), "hint-samples")
+            seat, first = (_seat(values[key], key) for key in ("seat", "first"))
+            at = [SEAT_LETTERS[s] for s, b in enumerate(bots) if b == HUMAN]
+            if at != [SEAT_LETTERS[seat]]:
+                where = " and ".join(at) or "no seat"
+                raise ValueError(f"seat={values['seat']}, but bots= (N|E|S|W) has {HUMAN!r} at {where}: "
+                                 f"{HUMAN!r} stands at the player's seat, and only there")
+            if values["length"] not in LENGTHS:
+                raise ValueError(f"length must be deal, block or game, not {values['length']!r}")
+            trump, domino_rank = values.get("trump") or None, values.get("domino-rank") or None
+            try:
+                contract = int(parse_contract(values["contract"]))
+            except ValueError as e:
+                raise ValueError(f"contract={values['contract']}: {e}") from None
+            try:
+                contract_choices(contract, trump, domino_rank)
+            except ValueError as e:
+                key = "trump" if contract == TRUMPS else "domino-rank"
+                raise ValueError(f"{key}={values.get(key)}: {e}") from None
+            for bot in bots:
+                if bot != HUMAN:
+                    try:
+                        resolve_strategy(bot)
+                    except ValueError as e:
+                        raise ValueError(f"bots={values['bots']}: {e}") from None
+            settings = cls(seat, bots, values["length"], seed, first, values["contract"], trump, domino_rank,
+                           values["bot-contracts"], values["bot-doubling"], hint_samples, values.get("options", ""))
+            try:
+                settings.rules()
+            except ValueError as e:
+                raise ValueError(f"options={settings.options}: {e}") from None
+            return settings
+        except KeyError as e:
+            raise ValueError(f"the table line is damaged (no {e.args[0]}= setting): {text[:60]!r}") from None
+        except ValueError as e:
             raise ValueError(f"the table line is damaged ({e}): {text[:60]!r}") from None
+
+
+LINE_KEYS = ("seat", "length", "seed", "first", "bots", "contract", "trump", "domino-rank", "bot-contracts",
+             "bot-doubling", "hint-samples", "options")  # what TableSettings.line writes, in its order
+
+
+def _line_values(text: str) -> dict:
+    """KEY=VALUE items of a table line; an unknown key, or one given twice, is refused (an edit, kept nowhere)."""
+    values = {}
+    for item in text.split():
+        key, _, value = item.partition("=")
+        if key not in LINE_KEYS:
+            raise ValueError(f"unknown setting {key!r}: the settings are {', '.join(LINE_KEYS)}")
+        if key in values:
+            raise ValueError(f"the setting {key} is given twice")
+        values[key] = value
+    return values
+
+
+def _whole(text: str, key: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{key} must be a whole number, not {text!r}") from None
+
+
+def _seat(text: str, key: str) -> int:
+    try:
+        return parse_seat(text)
+    except ValueError:
+        raise ValueError(f"{key} must be N, E, S or W, not {text!r}") from None
 
 
 class Session:
@@ -124,6 +191,7 @@ class Session:
         self.s, self.rules, self.console, self.save_path = settings, rules, console, save_path
         self.bots = {seat: Bot(spec) for seat, spec in enumerate(settings.bots) if seat != settings.seat}
         self.referee = GameReferee(rules, settings.first)
+        self.advice: dict = {}  # the advisor's hints given in this session, by hand, seat and question
         self.records: list[HandRecord] = []
         self.deals: list[PlayedDeal] = []
         self.players = None
@@ -150,9 +218,10 @@ class Session:
             return c, (fixed if c == DOMINO and fixed is not None else param)  # the rank played is the one kept
         self.console.say(Text.assemble("You declare. Your hand: ", hand_text(hands[d])))
         listed = "  ".join(f"{i}:{CONTRACTS[c]}" for i, c in enumerate(remaining, 1))
+        hint = lambda: self._contract_hint(h, d, hands[d], remaining)  # noqa: E731
         while True:
             text = self._ask(f"Contract {listed} >", "a contract: its number or its name (no tricks, "
-                             "no-tricks...), trumps or domino with the suit or rank if you like (trumps spades)")
+                             "no-tricks...), trumps or domino with the suit or rank if you like (trumps spades)", hint)
             try:
                 c, rest = parse_contract_words(text, remaining)
                 if c not in remaining:
@@ -161,31 +230,41 @@ class Session:
                     raise ValueError(f"{CONTRACTS[c]} takes no suit or rank, not {rest!r}")
                 if c == TRUMPS:
                     return c, self._ask_until(parse_suit_word, rest, "Trump suit (spades, hearts, diamonds, clubs) >",
-                                              "the trump suit: spades, hearts, diamonds or clubs (S, H, D, C, ♠ ♥ ♦ ♣)")
+                                              "the trump suit: spades, hearts, diamonds or clubs (S, H, D, C, ♠ ♥ ♦ ♣)",
+                                              hint)
                 if c == DOMINO and self.rules.fixed_domino_start is not None:
                     return c, self.rules.fixed_domino_start  # nothing to choose: the rules name the rank
                 if c == DOMINO:
                     return c, self._ask_until(parse_rank_word, rest, "Starting rank (2..10, J, Q, K, A) >",
-                                              "the starting rank: 2 to 10, J, Q, K or A (or a word: seven, jack...)")
+                                              "the starting rank: 2 to 10, J, Q, K or A (or a word: seven, jack...)",
+                                              hint)
                 return c, 0
             except ValueError as e:
                 self.console.say(f"Refused: {e}")
 
-    def _ask(self, prompt: str, what: str) -> str:
-        """A line typed at ``prompt``; ``quit`` stops (:class:`Quit`), ``help`` or ``?`` says ``what`` is asked."""
+    def _ask(self, prompt: str, what: str, hint=None) -> str:
+        """A line typed at ``prompt``; ``quit`` stops (:class:`Quit`), ``help`` or ``?`` says ``what`` is asked,
+        ``hint`` shows the lines of ``hint()`` (the advisor's answer to the question asked).
+
+        Only the whole word ``hint`` asks for one: ``h`` is hearts at the trump suit's prompt.
+        """
         while True:
             text = self.console.ask(prompt).strip()
             if text.lower() in ("quit", "q"):
                 raise Quit()
+            if text.lower() == "hint" and hint is not None:
+                for line in (hint() if self.hints is not None else ["No hints at this table (--hint-samples 0)"]):
+                    self.console.say(line)
+                continue
             if text.lower() not in ("help", "?"):
                 return text
-            self.console.say(f"Type {what}, or quit.")
+            self.console.say(f"Type {what}, or {'hint, ' if hint is not None else ''}quit.")
 
-    def _ask_until(self, parse, typed: str, prompt: str, what: str):
+    def _ask_until(self, parse, typed: str, prompt: str, what: str, hint=None):
         """``parse`` of ``typed`` (what followed the contract), else of lines asked at ``prompt`` until one reads."""
         while True:
             try:
-                return parse(typed or self._ask(prompt, what))
+                return parse(typed or self._ask(prompt, what, hint))
             except ValueError as e:
                 self.console.say(f"Refused: {e}")
                 typed = ""
@@ -212,8 +291,9 @@ class Session:
             self.console.say(Text.assemble("Your hand: ", hand_text(hands[p])))
             note = f"; you must double {SEAT_LETTERS[d]} now (compulsory doubles)" if forced else ""
             seats = " ".join(SEAT_LETTERS[t] for t in sorted(allowed)) + (", all" if len(allowed) > 1 else "")
+            hint = lambda: self._double_hint(h, p, d, contract, param, hands[p], remaining)  # noqa: E731
             while True:
-                text = self._ask(f"Double whom? {seats} or no{note} >", f"the seats you double ({seats}) or no")
+                text = self._ask(f"Double whom? {seats} or no{note} >", f"the seats you double ({seats}) or no", hint)
                 try:
                     targets = parse_doubles(text, allowed)
                     self.referee.double(h, p, targets, d, contract, doubles)
@@ -222,6 +302,52 @@ class Session:
                     self.console.say(f"Refused: {e}")
         self.console.say(f"Doubles: {_made(doubles, d)}")
         return doubles
+
+    # ------------------------------------------------------------ the advisor's hints
+    def _advised(self, key, lines):
+        """The hint ``key`` given before in this session, else ``lines()``, kept: asked again, the same at once."""
+        if key not in self.advice:
+            self.advice[key] = lines()
+        return self.advice[key]
+
+    def _advice_source(self, command: str) -> str:
+        """The hint's first line: whose answer it is, over how many deals (few, to be quick), and where more is."""
+        return f"Hint (the advisor, {ADVICE_SAMPLES} deals, {ADVICE_PLAY} play; more: {command} --samples N):"
+
+    def _owed_relative(self, d: int) -> dict:
+        """The doubles each opponent owes declarer ``d``, by seat relative to d (1 left, 2 across, 3 right)."""
+        return dict(zip((1, 2, 3), self.referee.owed(d)))
+
+    def _contract_hint(self, h: int, d: int, hand, remaining) -> list[str]:
+        """What the advisor (``barbu-sim advise``) declares with ``hand`` in this block, and why, in one sentence."""
+        def lines():
+            from textwrap import fill
+
+            from .advice import advise
+            advice = advise(hand, list(remaining), doubles_owed=self._owed_relative(d), doubling=self.s.bot_doubling,
+                            strategy=ADVICE_PLAY, rules=self.rules, n_samples=ADVICE_SAMPLES, seed=self.s.seed)
+            return [self._advice_source("barbu-sim advise"), fill(advice.reason, 100)]
+        return self._advised((h, d, "contract"), lines)
+
+    def _double_hint(self, h: int, p: int, d: int, contract: int, param: int, hand, remaining) -> list[str]:
+        """Whom the advisor (``barbu-sim advise --double``) doubles with ``hand``, and each double's expected gain."""
+        if p == d:
+            return ["No hint for a redouble: the advisor answers a defender's question (whom to double)"]
+
+        def lines():
+            from textwrap import fill
+
+            from .advice import advise_double
+            answer = advise_double(hand, contract, param, declarer=d, seat=p, remaining=list(remaining),
+                                   doubles_owed=self._owed_relative(d), strategy=ADVICE_PLAY, rules=self.rules,
+                                   n_samples=ADVICE_SAMPLES, seed=self.s.seed)
+            calls = ", ".join(f"{t} ({answer.reasons[t]})" for t in answer.doubles) or "nobody"
+            gains = ", ".join(f"{r['target']} {r['expected_gain']:+.1f} (95% CI {r['ci_low']:+.1f} to "
+                              f"{r['ci_high']:+.1f})" for r in answer.rows.iter_rows(named=True))
+            out = [self._advice_source("barbu-sim advise --double"),
+                   fill(f"Double: {calls}. Expected gain of doubling, in points: {gains}.", 100)]
+            return out + ([fill(answer.caution, 100)] if answer.caution else [])
+        return self._advised((h, p, "double"), lines)
 
     def owed(self, d: int) -> dict:
         """The compulsory doubles each other player still owes declarer ``d`` in this block (seat: count)."""
@@ -276,7 +402,9 @@ class Session:
                     current.plays = list(pos.plays)
                 # stopped while a saved deal was taken up again: it, and those after it, are kept as they were
                 self.save(current if current is not None else saved, resume)
-                self.console.say(f"Saved to {self.save_path}\n  barbu-sim review {self.save_path}   annotates it\n"
+                # no review of a deal in play: it would show the hidden hands (review leaves it out)
+                finished = f"  barbu-sim review {self.save_path}   annotates the hands finished\n" if self.deals else ""
+                self.console.say(f"Saved to {self.save_path}\n{finished}"
                                  f"  barbu-sim table --resume {self.save_path}   goes on")
                 if isinstance(stop, KeyboardInterrupt):
                     raise
@@ -338,6 +466,31 @@ def _made(doubles, declarer: int) -> str:
     return "none" if made == "-" else made
 
 
+def session_layouts(text: str) -> tuple[int, int] | None:
+    """(hint-samples, seed) of the table session saved in ``text`` (a played-deal file), None for another file
+    or a damaged table line.
+
+    ``barbu-sim review`` of a session's file reviews on its hints' layouts (the session's seed, the
+    hints' samples) unless told otherwise, so that the review of a decision reads what its hint read.
+    Only the first line that is not blank or a comment is looked at: a session's file starts with its
+    ``table:`` line (:func:`deal_file.parse_session`).
+    """
+    for raw in text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if not line.lower().startswith("table:"):
+            return None
+        try:  # these two settings only: the review loads no bot (a plugin's file) and no rules from the line
+            values = _line_values(line.partition(":")[2].strip())
+            samples = check_samples(_whole(values["hint-samples"], "hint-samples"), "hint-samples")
+            seed = _whole(values["seed"], "seed")
+        except (KeyError, ValueError):
+            return None  # the review reads the deals; resuming the session says what is damaged
+        return (samples, seed) if 0 <= seed <= SEED_MAX else None
+    return None
+
+
 def read_session(path) -> tuple[TableSettings, list[PlayedDeal]]:
     """The settings and the deals of a saved session (``barbu-sim table --resume``)."""
     from pathlib import Path
@@ -348,4 +501,7 @@ def read_session(path) -> tuple[TableSettings, list[PlayedDeal]]:
     line, deals = parse_session(text, str(path))
     if line is None:
         raise PlaylogError(f"{path} is not a saved table session (no 'table:' line): review it instead")
-    return TableSettings.from_line(line), deals
+    try:
+        return TableSettings.from_line(line), deals
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None

@@ -349,19 +349,30 @@ def estimate(pos, seed: int, settings: Settings = Settings(), thresholds=None) -
         upto = min(2 * upto, cap)
 
 
+def _estimator_args() -> tuple:
+    """The numba types layout_values calls mc's estimator with: those of mc's own call in the engine with mc
+    (``first`` given as an int64), so that either compile serves both."""
+    from numba import typeof
+    u, i, cards, values = np.uint64(0), np.int64(0), np.zeros(1, np.uint64), np.zeros(1, np.float64)
+    return tuple(typeof(a) for a in (u, u, cards, cards, u, i, i, i, i, 0.0, values, values, NO_NET, i, i))
+
+
 def estimator_ready() -> None:
     """Compile mc's estimator, which hints and reviews call, before its first use: from numba's disk cache
     silently, else saying so on stderr (about a minute), as the engines do (:func:`core.compiling.ensure_compiled`)."""
-    from numba import typeof
-
     from ...core import compiling
     from ..players.mc.player import mc_estimates
-    u, i, cards, values = np.uint64(0), np.int64(0), np.zeros(1, np.uint64), np.zeros(1, np.float64)
-    # the types layout_values calls it with: those of mc's own call in the engine with mc (``first`` given as
-    # an int64), so that either compile serves both
-    args = tuple(typeof(a) for a in (u, u, cards, cards, u, i, i, i, i, 0.0, values, values, NO_NET, i, i))
-    compiling.ensure_compiled(mc_estimates, args, "mc's estimator (hints and reviews)", "barbu-one-mc")
+    compiling.ensure_compiled(mc_estimates, _estimator_args(), "mc's estimator (hints and reviews)", "barbu-one-mc")
+
+
+def estimator_cached() -> bool:
+    """True when :func:`estimator_ready` has nothing to compile: this process has the estimator, or numba's disk
+    cache holds it (the table then says nothing about a compile that does not happen)."""
+    from ...core.compiling import in_disk_cache
+    from ..players.mc.player import mc_estimates
+    args = _estimator_args()
+    return args in mc_estimates.overloads or in_disk_cache(mc_estimates, args)
 
 
 __all__ = ["DEFAULT_SAMPLES", "Estimate", "LABEL_SHARES", "NOISE", "Settings", "estimate",
-           "estimator_ready", "label_of", "label_thresholds", "stakes"]
+           "estimator_cached", "estimator_ready", "label_of", "label_thresholds", "stakes"]

@@ -61,7 +61,14 @@ def in_table_notation(text: str) -> Text:
 
 
 class Bot:
-    """A seat's built-in, mc or plugin strategy, called on the table's position."""
+    """A seat's built-in, mc or plugin strategy, called on the table's position.
+
+    The strategy's kernel is made ready when the bot is made, before the session's first card,
+    through :func:`core.compiling.ensure_compiled`: from numba's disk cache silently, else with a
+    line on stderr before and after the compile (up to a minute for mc), not a silent pause at the
+    bot's first card.  The kernel kept is the one compiled for exactly the types :meth:`choose`
+    gives it, so nothing else compiles, unsaid, later.
+    """
 
     def __init__(self, spec: str):
         self.strategy = resolve_strategy(spec)
@@ -70,15 +77,38 @@ class Bot:
         self._explain = np.zeros((0, 0), np.float64)
         # the learned player's model, for an mc that reads it (learned rollouts, policy inference)
         self._net = model_array() if needs_model(self.strategy.builtin_id) else np.zeros((0, MODEL_WIDTH), np.float32)
+        self._kernel = self._compiled()
+
+    def _compiled(self):
+        """The strategy's kernel for the types :meth:`choose` calls it with (a plugin that is not a numba kernel:
+        the function itself, which has nothing to compile)."""
+        from numba import typeof
+
+        from ...core import compiling
+        from ..players.ids import USER, is_learned
+        u, vector = np.uint64(0), np.zeros(1, np.uint64)
+        if self.is_mc:
+            dispatcher = mc_choose
+            values = (np.int64(0), u, u, vector, vector, self._explain, self._net)
+            key, name = "barbu-one-mc", self.name.partition(":")[0]  # mc, not all its settings
+        else:
+            dispatcher = self.strategy.func
+            values = (u, u, vector, vector)
+            key = ("" if self.strategy.builtin_id == USER else  # a plugin: no estimate of its compile
+                   "barbu-one-learned" if is_learned(self.strategy.builtin_id) else "barbu-one")
+            name = self.name
+        if not hasattr(dispatcher, "overloads") or getattr(dispatcher, "_can_compile", True) is False:
+            return dispatcher  # not a numba kernel, or one of explicit signatures (@njit("...")): compiled already
+        return compiling.ensure_compiled(dispatcher, tuple(typeof(v) for v in values), f"the {name} bot's play", key)
 
     def choose(self, pos: Position) -> int:
         legal = np.uint64(pos.legal())
         hand = np.uint64(pos.hands[pos.seat])
         if self.is_mc:
-            card = mc_choose(np.int64(self.strategy.builtin_id), legal, hand, pos.state, pos.rng, self._explain,
-                             self._net)
+            card = self._kernel(np.int64(self.strategy.builtin_id), legal, hand, pos.state, pos.rng, self._explain,
+                                self._net)
         else:
-            card = self.strategy.func(legal, hand, pos.state, pos.rng)
+            card = self._kernel(legal, hand, pos.state, pos.rng)
         card = int(card)
         if not 0 <= card < 52 or not int(legal) >> card & 1:
             raise ValueError(f"the bot {self.name} at {SEAT_NAMES[pos.seat]} played {card}, not a legal card")
@@ -87,7 +117,8 @@ class Bot:
 
 class Hints:
     """The table's ``hint``: mc's estimator made ready before the session's first hint, which says so
-    on the screen first (compiling it takes about a minute the first time)."""
+    on the screen first when it must be compiled (about a minute; read from numba's disk cache it is
+    ready at once, and nothing is said)."""
 
     def __init__(self, samples: int, seed: int, console: Console):
         self.samples, self.seed, self.console = samples, seed, console
@@ -95,7 +126,8 @@ class Hints:
 
     def __call__(self, pos: Position) -> str:
         if not self.ready:
-            self.console.say(PREPARING_HINTS)
+            if not estimator_cached():
+                self.console.say(PREPARING_HINTS)
             estimator_ready()
             self.ready = True
         return hint_text(pos, self.samples, self.seed)
@@ -145,9 +177,11 @@ def play_at_table(pos: Position, human: int, bots: dict, console: Console, hint=
                 pos = _restore(pos, snapshots.pop())
                 continue
         pos.play(card)
-        if pos.domino:
-            out = ": out of cards" if pos.hands[seat] == 0 else ""
-            console.say(Text.assemble(f"{SEAT_NAMES[seat]} plays ", card_text(card), out))
+        if pos.domino:  # the person's only legal card said as in the other contracts
+            notes = ["your only legal card"] * (seat == human and len(legal_cards) == 1)
+            notes += ["out of cards"] * bool(pos.hands[seat] == 0)
+            console.say(Text.assemble(f"{SEAT_NAMES[seat]} plays ", card_text(card),
+                                      f": {', '.join(notes)}" if notes else ""))
         elif pos.n_in_trick == 0:
             tricks.append(trick_line(pos, f"Trick {pos.trick_no:>2}: "))
     _say_all(console, tricks)
@@ -210,6 +244,13 @@ def estimator_ready() -> None:
     engines do (:func:`core.compiling.ensure_compiled`)."""
     from .estimate import estimator_ready as ready
     ready()
+
+
+def estimator_cached() -> bool:
+    """True when :func:`estimator_ready` has nothing to compile (this process or numba's disk cache has it):
+    the table then does not say it is preparing anything."""
+    from .estimate import estimator_cached as cached
+    return cached()
 
 
 def hint_text(pos: Position, samples: int, seed: int) -> str:

@@ -34,6 +34,10 @@ SUITS_SHOWN = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: the order of a ha
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 COMMANDS = "hint, undo, quit, help"
 DOUBLES_LEGEND = "*: a double on the declarer"
+# The longest line a prompt takes, in characters: far past any card, contract, list of doubles or hand of the
+# score sheet typed; a longer line (a paste gone wrong, a file piped in) is refused in one line, not echoed.
+MAX_LINE = 1000
+ECHOED = 60  # the characters of a refused line shown after its prompt (a pipe's echo)
 
 
 class Quit(Exception):
@@ -72,9 +76,19 @@ class Console:
     def ask(self, prompt: str | Text) -> str:
         """One line of input (``prompt`` shown first); the end of the input is :class:`Quit`.
 
+        A line longer than :data:`MAX_LINE` characters is refused in one line and asked again.
         Ctrl-C while the line is typed raises ``KeyboardInterrupt`` at once (see
         :func:`core.interrupt.interruptible_input`).
         """
+        while True:
+            line = self._ask_once(prompt)
+            if len(line) <= MAX_LINE:
+                return line
+            self.say(f"Refused: a line of {len(line):,} characters is not what this prompt takes (at most "
+                     f"{MAX_LINE:,}): type it again")
+
+    def _ask_once(self, prompt: str | Text) -> str:
+        """One line as typed, echoed after its prompt where the terminal does not echo it (cut if too long)."""
         try:
             if self._read is not None:
                 line = self._read(str(prompt)).strip()
@@ -85,7 +99,7 @@ class Console:
                 return interruptible_input(prompt + " ").strip()
             else:  # typed ahead or piped: show each line after its prompt, as a terminal would
                 line = interruptible_input().strip()
-            self.say(Text.assemble(prompt, f" {line}"))
+            self.say(Text.assemble(prompt, f" {line if len(line) <= MAX_LINE else line[:ECHOED] + ' ...'}"))
             return line
         except EOFError:
             self.say("")
