@@ -239,3 +239,25 @@ def test_a_sheet_whose_summary_is_nested_too_deeply_is_one_line(tmp_path):
     (out / "summary.json").write_text("[" * 200_000 + "]" * 200_000)
     result = run("sheet", "--out", out, lines=["quit"])
     assert_clean_error(result, "summary.json", "nested too deeply")
+
+
+def test_table_resume_caps_what_it_reads(tmp_path):
+    """table --resume reads at most MAX_RECORD_BYTES of its file, like review (a device that never ends, a huge file)."""
+    from barbu_sim.barbu.game.table_session import read_session
+    from barbu_sim.barbu.played.deal_file import MAX_RECORD_BYTES, PlaylogError
+    with pytest.raises(PlaylogError, match="larger than 4 MiB"):
+        read_session("/dev/zero")
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"#" * (MAX_RECORD_BYTES + 1))
+    with pytest.raises(PlaylogError, match="big.txt is larger than 4 MiB"):
+        read_session(big)
+
+
+def test_verify_games_reads_a_deeply_nested_summary_in_one_line(tmp_path):
+    import polars as pl
+
+    from barbu_sim.barbu.game.verify_games import read_records
+    pl.DataFrame({"game": [0]}).write_parquet(tmp_path / "games.parquet")
+    (tmp_path / "summary.json").write_text("[" * 200000 + "]" * 200000)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        read_records(tmp_path / "games.parquet")

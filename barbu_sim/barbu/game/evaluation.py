@@ -20,7 +20,7 @@ import numpy as np
 
 from ... import __version__
 from ...core.codestamp import code_stamp, plugin_stamp
-from ...core.files import OutputError, write_text
+from ...core.files import OutputError, read_json, write_text
 from ...core.plugins import is_plugin_spec
 from ..api import evaluate_hands
 from ..engine.deals import random_deal
@@ -267,7 +267,7 @@ def value_table_path(strategies="heuristic", rules: Rules | None = None, *, n_ha
 def _read_cached(path: Path) -> ValueTable | None:
     """The table cached in ``path``; ``None`` (with a warning) when the file is damaged."""
     try:
-        data = json.loads(path.read_text())
+        data = read_json(path)
         table = ValueTable(np.array(data["average"], float), np.array(data["subset_value"], float),
                            int(data["n_hands"]), int(data["n_samples"]), np.array(data["hands"], np.uint64),
                            np.array(data["grid_mean"], float), np.array(data["defender_grid"], float))

@@ -24,7 +24,7 @@ from ...core.seats import N_SEATS, SEAT_LETTERS, SEAT_NAMES, left_of, parse_seat
 from ..api import resolve_choice
 from ..rules.choices import contract_choices
 from ..engine.deals import random_deal
-from ..played.deal_file import PlayedDeal, PlaylogError, parse_session, write_playlog
+from ..played.deal_file import PlayedDeal, PlaylogError, parse_session, read_record_text, write_playlog
 from ..played.position import Position
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from ..played.table_deal import Bot, Console, Hints, Quit, play_at_table
@@ -493,11 +493,8 @@ def session_layouts(text: str) -> tuple[int, int] | None:
 
 def read_session(path) -> tuple[TableSettings, list[PlayedDeal]]:
     """The settings and the deals of a saved session (``barbu-sim table --resume``)."""
-    from pathlib import Path
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise PlaylogError(f"cannot read {path}: {e.strerror}") from None
+    # capped at MAX_RECORD_BYTES like every played-deal file; a file named '-' is that file (the table reads stdin)
+    text = read_record_text("./-" if str(path) == "-" else path)
     line, deals = parse_session(text, str(path))
     if line is None:
         raise PlaylogError(f"{path} is not a saved table session (no 'table:' line): review it instead")

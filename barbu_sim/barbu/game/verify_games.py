@@ -6,13 +6,13 @@ plays by.  This module does not import numba: checking a file loads no engine.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from ...core.cards import parse_rank, parse_suit
+from ...core.files import read_json
 from ...core.seats import N_SEATS, SEAT_LETTERS, left_of
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from ..analytics.schema import SCORE_COLUMNS, SETTLED_COLUMNS
@@ -63,7 +63,7 @@ def read_records(path) -> tuple[pl.DataFrame, Rules | None]:
     if not summary.exists():
         return frame, None
     try:
-        stored = json.loads(summary.read_text())["rules"]
+        stored = read_json(summary)["rules"]  # capped, and a one-line error on any damage
         return frame, Rules(**{k.replace("-", "_"): v for k, v in stored.items()})
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"cannot read the rules in {summary}: {e}") from None
