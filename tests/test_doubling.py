@@ -409,20 +409,21 @@ def test_advise_in_context_and_the_defenders_question(table, monkeypatch):
     r = runner.invoke(app, ["advise", "T98.765.AK32.QJ2", "--double", "barbu", "--declarer", "N", "--seat", "E",
                             "--remaining", "barbu,no-queens", "--hand-in-block", "6", "--samples", "30"])
     assert r.exit_code == 0, r.output
-    assert "N (declarer)" in r.output and "| S " in r.output and "Double:" in r.output
+    assert "N (declarer)" in r.output and "| S " in r.output and r.stdout.startswith("E, after N declared Barbu: ")
     monkeypatch.setattr(Bayes, "MIN_R2", 2.0)  # no contract readable: the advice says so and only forced doubles
     r = runner.invoke(app, ["advise", "T98.765.AK32.QJ2", "--double", "domino:8", "--declarer", "N", "--seat", "E",
                             "--remaining", "trumps,domino", "--hand-in-block", "6", "--doubles-owed", "E=1",
                             "--samples", "20"])
     assert r.exit_code == 0, r.output
-    assert "explains only" in r.output and "Double: nobody" in r.output
+    assert "explains only" in r.output and r.stdout.startswith("E, after N declared Domino from 8: do not double.")
     monkeypatch.setattr(Bayes, "MIN_R2", -1.0)  # every contract readable, but no deal matches the choice
     monkeypatch.setattr(Bayes, "estimate", lambda self, *a, **k: (np.array([[0.0, 40, 0, 0]] * 4), 2))
     r = runner.invoke(app, ["advise", "T98.765.AK32.QJ2", "--double", "barbu", "--declarer", "N", "--seat", "E",
                             "--remaining", "barbu,no-queens", "--hand-in-block", "6", "--doubles-owed", "E=1",
                             "--samples", "20"])
     assert r.exit_code == 0, r.output
-    assert "over random deals" in r.output and "explains only" not in r.output and "Double: nobody" in r.output
+    assert "random deals of the unseen cards" in r.output and "explains only" not in r.output
+    assert r.stdout.startswith("E, after N declared Barbu: do not double.")
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -149,10 +149,13 @@ def test_score_sheet_marks_doubles_on_the_declarer():
     players = make_players(["heuristic"] * 4, ["fixed"] * 4, ["always"] * 4, n_samples=10)
     sheet = score_sheet(play_game(3, 0, players))
     body = sheet.split("\n", 3)[3]  # past the title and the legend (which contains "*")
-    # Every seat doubles every declarer and is redoubled: each hand line shows, for instance, ExxN*.
+    # Every seat doubles every declarer and is redoubled: each hand line shows, for instance, E>N* and N>E
+    # (the notation of table and sheet).
     hand_lines = [line for line in body.splitlines() if line[:4].strip().isdigit()]
     assert len(hand_lines) == 28
-    assert all(re.search(r"\b[NESW]xx[NESW]\*", line) for line in hand_lines)
+    for line in hand_lines:
+        a, b = re.search(r"\b([NESW])>([NESW])\*", line).groups()
+        assert f"{b}>{a} " in line
     assert "raw settled  total" in sheet and "(sum +0)" in sheet
 
 

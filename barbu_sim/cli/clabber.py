@@ -44,8 +44,8 @@ BiddingOpt = Annotated[str, typer.Option(metavar="POLICY", help=(
 SeatBiddingOpt = Annotated[Optional[list[str]], typer.Option(metavar="SEAT=POLICY", help="Bidding policy for one seat, SEAT=POLICY. Repeatable.")]
 OptionOpt = Annotated[Optional[list[str]], typer.Option(
     "--option", "-o", metavar="NAME=VALUE",
-    help="Rule option NAME=VALUE: partner-excuse=on|off, misplay=error|penalty, meld-fours=table-order|card-rank, "
-         "meld-ranking=fours-first|points-first, meld-show=in-turn|at-once. Repeatable.")]
+    help="Rule option NAME=VALUE (e.g. misplay=penalty): partner-excuse on|off, misplay error|penalty, meld-fours "
+         "table-order|card-rank, meld-ranking fours-first|points-first, meld-show in-turn|at-once. Repeatable.")]
 SeedOpt = Annotated[int, typer.Option(metavar="SEED", help="Seed 0..2^64-1: round i is a pure function of (seed, i).")]
 MAX_GAMES = 100_000_000  # games per `clabber game` call
 
@@ -66,7 +66,7 @@ def _setup(strategy, seat_strategy, bidding, seat_bidding, option):
 
 @clabber_app.command()
 def rules(option: OptionOpt = None):
-    """Print Clabber's card order, points, melds and the rule options in force.
+    """Print Clabber's card order, points, melds, bidding and the rule options in force.
 
     Examples:
 
@@ -305,9 +305,9 @@ def game(
 @clabber_app.command()
 def advise(
     hand: Annotated[str, typer.Argument(metavar="HAND", help="Your six cards, e.g. 'JS 9S AS KH 10D AC'.")],
-    turned: Annotated[str, typer.Option(metavar="CARD", help="The turned-up card, e.g. KS.")],
-    position: Annotated[int, typer.Option(metavar="K", help="Your turn to speak in round one: 1 (dealer's left) .. 4 (the dealer).")],
-    samples: Annotated[int, typer.Option(metavar="N", help="Monte Carlo deals of the unseen cards.")] = 2000,
+    turned: Annotated[Optional[str], typer.Option(metavar="CARD", help="The turned-up card, e.g. KS. Required.")] = None,
+    position: Annotated[Optional[int], typer.Option(metavar="K", help="Your turn to speak in round one: 1 (dealer's left) .. 4 (the dealer). Required.")] = None,
+    samples: Annotated[int, typer.Option(metavar="N", help=f"Monte Carlo deals of the unseen cards (2..{MAX_SAMPLES:,}).")] = 2000,
     bidding: Annotated[str, typer.Option(metavar="POLICY", help=(
         f"How the other three players bid: {BIDDING_CHOICES}. Default threshold (60), as people bid; "
         "accept-first, clabber run's default, would leave no choice to advise on after the first speaker."))] = "threshold",
@@ -326,7 +326,11 @@ def advise(
     from ..clabber.game.advice import advise as advise_hand, format_advice
     from ..clabber.rules.config import parse_rule_options
     try:
-        check_range(samples, "--samples", 1, MAX_SAMPLES)
+        # checked here, not by typer, so that a missing one is a one-line error like every other mistake
+        for value, flag, example in ((turned, "--turned", "--turned KS"), (position, "--position", "--position 1")):
+            if value is None:
+                raise ValueError(f"{flag} is missing: the advice needs it, e.g. {example}")
+        check_range(samples, "--samples", 2, MAX_SAMPLES)  # one deal has no spread: its interval would be zero-wide
         check_seed(seed)
         rows = advise_hand(hand, turned, position, samples, bidding, strategy, parse_rule_options(option), seed)
     except KeyboardInterrupt:

@@ -206,11 +206,12 @@ def advise(
     """
     from textwrap import fill
 
-    from ..barbu.game.advice import advise as advise_hand, advise_double, format_advice, parse_announced, parse_owed
-    from ..core.tables import to_markdown
+    from ..barbu.game.advice import (
+        advise as advise_hand, advise_double, format_advice, format_double, parse_announced, parse_owed,
+    )
     from ..barbu.rules.config import parse_contract
     from ..core.cards import parse_hand
-    from ..core.seats import SEAT_LETTERS, across_from, parse_seat
+    from ..core.seats import across_from, parse_seat
     try:
         check_range(samples, "--samples", 2, MAX_SAMPLES)
         check_seed(seed)
@@ -232,13 +233,8 @@ def advise(
     except ValueError as e:
         fail(str(e))
     if double is not None:
-        typer.echo(f"Expected gain of {SEAT_LETTERS[me]}'s doubles, over {answer.conditioned}:")
-        typer.echo(to_markdown(answer.rows, 2))
-        calls = [f"{t} ({answer.reasons[t]})" for t in answer.doubles]
-        if answer.caution:
-            typer.echo(f"\n{answer.caution}")
-        typer.echo(f"\nDouble: {', '.join(calls) if calls else 'nobody'}")
-        typer.echo(_played_by(strategy))
+        typer.echo(format_double(answer))
+        typer.echo(fill(_played_by(strategy), 100))
         return
     typer.echo(format_advice(result, the_declarer, doubling, verbose))
     typer.echo(fill(_played_by(strategy), 100))

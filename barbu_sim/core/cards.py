@@ -166,17 +166,24 @@ def parse_hand(text: str) -> np.uint64:
     return m
 
 
+def suit_ranks(mask, suit: int, sep: str = " ") -> str:
+    """The ranks ``mask`` holds in ``suit``, high first, as the table writes them: ``A Q 10 2``
+    (``sep=""``: ``AQ102``); ``-`` for a void.  PBN alone writes the ten ``T`` (:func:`format_hand`)."""
+    m = int(mask)
+    return sep.join(RANK_NAMES[r] for r in range(12, -1, -1) if m >> card_of(suit, r) & 1) or "-"
+
+
 def format_hand(mask, symbols: bool = False) -> str:
     """Print a hand as a PBN hand ``AKQ.JT9.876.5432`` (spades first).
 
-    With ``symbols``, as ``♠AKQ ♥JT9 ♦876 ♣5432`` (void suits shown as ``-``).
+    With ``symbols``, as the table writes a hand: ``♠ A K Q  ♥ J 10 9  ♦ 8 7 6  ♣ 5 4 3 2``
+    (void suits shown as ``-``).
     """
+    if symbols:
+        return "  ".join(f"{SUIT_SYMBOLS[suit]} {suit_ranks(mask, suit)}" for suit in (SPADES, HEARTS, DIAMONDS, CLUBS))
     m = int(mask)
-    parts = []
-    for suit in (SPADES, HEARTS, DIAMONDS, CLUBS):
-        ranks = "".join(RANK_LETTERS[r] for r in range(12, -1, -1) if m >> card_of(suit, r) & 1)
-        parts.append(f"{SUIT_SYMBOLS[suit]}{ranks or '-'}" if symbols else ranks)
-    return " ".join(parts) if symbols else ".".join(parts)
+    return ".".join("".join(RANK_LETTERS[r] for r in range(12, -1, -1) if m >> card_of(suit, r) & 1)
+                    for suit in (SPADES, HEARTS, DIAMONDS, CLUBS))
 
 
 def verify_deal(hands) -> None:

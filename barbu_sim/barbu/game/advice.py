@@ -302,6 +302,16 @@ class DoubleAdvice:
     reasons: dict  # seat letter -> margin | forced | planned
     conditioned: str  # how the deals were conditioned on the declarer's choice
     caution: str = ""  # why the call ignores the estimate, when it does
+    # The situation, for :func:`format_double` to say the advice in a player's words:
+    seat: str = ""  # the defender asking, a seat letter
+    declarer: str = ""
+    announced: str = ""  # the contract as players say it (contract_words): "Trumps ♠"
+    margin: float = 5.0  # bayes's margin: the gain a voluntary double must beat
+    owed: int = 0  # the doubles the defender still owes the declarer
+    hands_left: int = 7  # the declarer's hands left in the block, this one included
+    level: int = 0  # 0: deals with exactly this choice; 1: this contract; 2: random deals
+    trusted: bool = True  # whether the declarer's choice can be read in this contract
+    reliability: float = 1.0  # the share of the declarer's advantage the hand proxy explains here
 
 
 def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, remaining=None,
@@ -347,16 +357,89 @@ def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, 
     cautions = []
     if not bayes.trusts(contract):
         cautions.append(f"In {CONTRACTS[contract]} the hand proxy explains only {bayes.reliability[contract]:.2f} of "
-                        f"the declarer's advantage on held-out hands (bayes acts on {Bayes.MIN_R2:.2f} or more), so "
+                        f"the declarer's advantage on held-out hands (the advice acts on {Bayes.MIN_R2:.2f} or more), so "
                         "the estimate cannot read what the declarer's choice says about their hand.")
     if level >= 2:
         cautions.append("Too few deals of the unseen cards would have led the declarer to this choice, so the "
                         "estimate is over random deals, blind to what the choice says.")
     if cautions:
-        cautions.append("bayes makes only the doubles the rules force here.")
+        cautions.append("So the advice makes only the doubles the rules force.")
     caution = " ".join(cautions)
     return DoubleAdvice(pl.DataFrame(rows), [SEAT_LETTERS[t] for t in sorted(reasons)],
-                        {SEAT_LETTERS[t]: r for t, r in reasons.items()}, how, caution)
+                        {SEAT_LETTERS[t]: r for t, r in reasons.items()}, how, caution,
+                        seat=SEAT_LETTERS[seat], declarer=SEAT_LETTERS[declarer], announced=contract_words(contract, param),
+                        margin=margin, owed=owed[rel - 1], hands_left=len(remaining), level=level,
+                        trusted=bayes.trusts(contract), reliability=float(bayes.reliability[contract]))
+
+
+def _doubles(n: int) -> str:
+    return f"{n} double{'s' if n != 1 else ''}"
+
+
+def format_double(answer: DoubleAdvice) -> str:
+    """The defender's advice as a card player reads it: what to do, what each double is worth, on what
+    evidence, and the doubling policy that makes the call (``bayes:MARGIN``, the margin of ``--margin``)."""
+    from textwrap import fill
+    me, d, margin = answer.seat, answer.declarer, answer.margin
+    policy = f"bayes:{margin:g}"
+    listed = [t.split()[0] for t in answer.rows["target"]]
+    doubled = [t for t in listed if t in answer.reasons]
+    names = " and ".join([", ".join(doubled[:-1]), doubled[-1]] if len(doubled) > 2 else doubled)
+    what = f"double {names}" if doubled else "do not double"
+    lines = [f"{me}, after {d} declared {answer.announced}: {what}.", ""]
+    blind = not answer.trusted or answer.level >= 2
+    for target, gain, low, high in answer.rows.select("target", "expected_gain", "ci_low", "ci_high").iter_rows():
+        t = target.split()[0]
+        who = f"{t} (the declarer)" if t == d else t
+        worth = f"{gain:+.1f} points to you on average (95% CI {low:+.1f} to {high:+.1f})"
+        reason = answer.reasons.get(t)
+        if reason == "forced":
+            text = (f"Double {who}: you owe {d} {_doubles(answer.owed)} and {d} has {answer.hands_left} "
+                    f"hand{'s' if answer.hands_left != 1 else ''} left to declare, so the rules force it now; "
+                    f"it is worth {worth}.")
+        elif reason == "planned":
+            text = (f"Double {who}: it is worth {worth}, enough to spend one of the {_doubles(answer.owed)} you owe "
+                    f"{d} now rather than wait for a later hand.")
+        elif reason == "margin":
+            text = f"Double {who}: it is worth {worth}, more than the {margin:g}-point margin."
+        elif blind and gain > margin:
+            text = f"No double on {who}: {worth}, but the evidence below cannot be acted on."
+        elif gain <= 0:
+            text = (f"No double on {who}: it would cost you {-gain:.1f} points on average "
+                    f"(95% CI {low:+.1f} to {high:+.1f}).")
+        else:
+            text = f"No double on {who}: {worth}, not more than the {margin:g}-point margin."
+            if t == d and answer.owed:
+                text += f" The {_doubles(answer.owed)} you owe {d} can wait for a later hand."
+        lines.append(fill(text, 100))
+    deals = int(answer.rows["deals"].max()) if answer.rows.height else 0
+    contract = answer.announced.split()[0]
+    text = ["Evidence: {n} deals of the unseen cards in which {d} would have declared {a}, each played out.",
+            "Evidence: {n} deals of the unseen cards in which {d} would have declared {c}, each played out (too few "
+            "would have chosen {a} exactly).",
+            "Evidence: {n} random deals of the unseen cards, each played out: too few deals would have led {d} to "
+            "declare {a}, so these cannot tell what that choice says about {d}'s hand."][min(answer.level, 2)]
+    text = text.format(n=deals, d=d, a=answer.announced, c=contract)
+    if not answer.trusted:
+        text += (f" In {contract}, what a declarer holds cannot be read from the choice well enough: the hand "
+                 f"model explains only {answer.reliability:.2f} of a declarer's advantage (it needs {Bayes.MIN_R2:.2f}).")
+    if blind:
+        text += " So the advice makes only the doubles the rules force."
+    lines += ["", fill(text, 100), "",
+              fill(f"The call is the {policy} doubling policy's: double a player when it gains more than {margin:g} "
+                   f"points on average (--margin), and spend the doubles you owe {d} on the hand where they gain "
+                   "most.", 100),
+              "", to_markdown_double(answer.rows), ""]
+    return "\n".join(lines)
+
+
+def to_markdown_double(rows: pl.DataFrame) -> str:
+    """The gains by seat as a table: the seat, the average gain, its 95% CI and the deals played."""
+    from ...core.tables import to_markdown
+    return to_markdown(pl.DataFrame({
+        "double": rows["target"], "your average gain": rows["expected_gain"].round(1),
+        "95% CI": [f"{lo:+.1f} to {hi:+.1f}" for lo, hi in zip(rows["ci_low"], rows["ci_high"])],
+        "deals": rows["deals"]}), 1)
 
 
 def parse_owed(text: str | None, declarer: int = 0) -> dict:
@@ -376,6 +459,8 @@ def parse_owed(text: str | None, declarer: int = 0) -> dict:
             count = int(n)
         except ValueError:
             raise ValueError(f"--doubles-owed: {n.strip()!r} is not a number") from None
+        if (s - declarer) % N_SEATS in out:  # E=1,E=2: say so rather than keep the last
+            raise ValueError(f"--doubles-owed names {SEAT_LETTERS[s]} twice: give each opponent once")
         out[(s - declarer) % N_SEATS] = count
     return out
 

@@ -118,27 +118,23 @@ def play_game(seed: int, game: int, players, *, rules: Rules | None = None, firs
 
 def score_sheet(game: GameResult) -> str:
     """A Barbu score sheet: one line per hand with each player's raw score, settled score and running
-    total; doubles marked (``x`` double, ``xx`` double and redouble), doubles on the declarer flagged ``*``."""
+    total; the doubles written as ``table`` and ``sheet`` write them (``E>N*``: East doubled North, the
+    declarer; ``N>E``: North redoubled East)."""
+    from .sheet import doubles_text  # the one notation of doubles (sheet imports this module)
     width = 40
     lines = [f"Game {game.game} of seed {game.seed}; first declarer {SEAT_LETTERS[game.first]}",
-             "  ExN: East doubled North; xx: doubled and redoubled; * a double on the declarer",
+             "  E>N: East doubled North (and N>E: North redoubled); *: a double on the declarer",
              "",
              f"{'hand':>4} {'decl':>4}  {'contract':<14} {'doubles':<{width}}" +
              "".join(f"{SEAT_LETTERS[s]:>19}" for s in range(4)),
              f"{'':>4} {'':>4}  {'':<14} {'':<{width}}" + "".join(f"{'raw settled  total':>19}" for _ in range(4))]
     running = np.zeros(4, np.int64)
     for h in game.hands:
-        marks = []
-        for a in range(4):
-            for b in range(4):
-                if h.doubles[a][b]:
-                    re = "x" if h.doubles[b][a] else ""
-                    flag = "*" if b == h.declarer else ""
-                    marks.append(f"{SEAT_LETTERS[a]}x{re}{SEAT_LETTERS[b]}{flag}")
+        marks = doubles_text(h.doubles, h.declarer)
         running += h.final
         cells = "".join(f"{int(h.raw[s]):>5} {int(h.final[s]):>+7} {int(running[s]):>+6}" for s in range(4))
         lines.append(f"{h.hand_no + 1:>4} {SEAT_LETTERS[h.declarer]:>4}  {h.contract_label():<14} "
-                     f"{' '.join(marks):<{width}}{cells}")
+                     f"{'' if marks == '-' else marks:<{width}}{cells}")
         if (h.hand_no + 1) % BLOCK == 0 and h.hand_no + 1 < HANDS_PER_GAME:
             lines.append("")
     t = game.totals

@@ -6,7 +6,7 @@ Lines fit 100 columns.
 
 from __future__ import annotations
 
-from ...core.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, format_card
+from ...core.cards import RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, format_card, suit_ranks
 from ...core.seats import SEAT_NAMES
 from .estimate import LABEL_SHARES, NOISE
 from .review import LABELS, Review, accuracy_of
@@ -42,13 +42,11 @@ def points(x: float) -> str:
 
 def suit_text(mask: int, symbols: bool, compact: bool = False) -> str:
     """Cards by suit, spades first, high cards first: ``S A Q 10  H -  D K 2  C 9`` (``♠`` with symbols;
-    ``compact``: ``S AQT  H -  D K2  C 9``)."""
+    ``compact``: ``S AQ10  H -  D K2  C 9``), the ten written 10 as the table writes it."""
     parts = []
     for suit in (3, 2, 1, 0):
-        names = RANK_LETTERS if compact else RANK_NAMES
-        ranks = [names[c % 13] for c in range(13 * suit + 12, 13 * suit - 1, -1) if mask >> c & 1]
         mark = SUIT_SYMBOLS[suit] if symbols else SUIT_LETTERS[suit]
-        parts.append(f"{mark} {('' if compact else ' ').join(ranks) or '-'}")
+        parts.append(f"{mark} {suit_ranks(mask, suit, '' if compact else ' ')}")
     return "  ".join(parts)
 
 

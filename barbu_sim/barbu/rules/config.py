@@ -408,11 +408,17 @@ def check_toml_types(spec, data: dict) -> None:
 
 
 def parse_option_pairs(pairs: list[str]) -> dict:
-    """Turn ``["trumps-overtrump=on", ...]`` into an options dict."""
+    """Turn ``["trumps-overtrump=on", ...]`` into an options dict; an option named twice is an error
+    (the last would win silently)."""
     options = {}
+    named = {}  # option name as the rules spell it (no-hearts-ace for no_hearts_ace) -> the pair
     for pair in pairs:
         if "=" not in pair:
             raise ValueError(f"option {pair!r} must be NAME=VALUE, e.g. trumps-overtrump=on")
         key, value = pair.split("=", 1)
+        name = key.strip().replace("_", "-")
+        if name in named:
+            raise ValueError(f"option {name} is given twice ({named[name]} and {pair.strip()}): give it once")
+        named[name] = pair.strip()
         options[key.strip()] = value.strip()
     return options

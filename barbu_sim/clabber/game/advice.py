@@ -34,8 +34,8 @@ def advise(hand_text: str, turned_text: str, position: int, samples: int = 2000,
         raise ValueError(f"the dealer (position 4) holds the turned card {format_card(turned)}: add it to the hand")
     if position != 4 and in_hand:
         raise ValueError(f"the turned card {format_card(turned)} is the dealer's: only position 4 holds it")
-    if not 1 <= samples <= 1_000_000:
-        raise ValueError("--samples must be 1..1000000")
+    if not 2 <= samples <= 1_000_000:  # as Barbu's advise: one deal has no spread, and its interval no width
+        raise ValueError("--samples must be at least 2 and at most 1,000,000")
     seat, dealer = 0, (0 - position) % 4
     ts = turned // 13
     options = [(1, "play", (1, seat, ts, 0)), (1, "pass", (-1, 0, 0, 1))]
@@ -52,10 +52,7 @@ def advise(hand_text: str, turned_text: str, position: int, samples: int = 2000,
                  (rules or Rules()).to_array(), bid_ids, bid_params, ids, fns, sums, squares, state)
     if code < 0:
         raise_illegal(code, resolved, "hand evaluation", state)
-    if samples > 1:
-        mean, se = mean_and_se(sums.astype(float), squares.astype(float), samples)
-    else:
-        mean, se = sums.astype(float), np.zeros_like(sums, dtype=float)
+    mean, se = mean_and_se(sums.astype(float), squares.astype(float), samples)
     out = []
     for i, (rnd, label, _) in enumerate(options):
         out.append({"round": rnd, "option": label, "own": float(mean[i, 0]), "opponents": float(mean[i, 1]),

@@ -177,10 +177,14 @@ def parse_rule_options(pairs: list[str] | None) -> Rules:
     """``Rules`` from ``NAME=VALUE`` pairs: ``partner-excuse=on|off``, ``misplay=error|penalty``,
     ``meld-fours=table-order|card-rank``, ``meld-ranking=fours-first|points-first``, ``meld-show=in-turn|at-once``."""
     fields = {}
+    named = {}  # an option named twice is an error: the last would win silently
     for item in pairs or []:
         if "=" not in item:
             raise ValueError(f"option {item!r} must be NAME=VALUE, e.g. partner-excuse=on")
         name, value = (x.strip().lower() for x in item.split("=", 1))
+        if name in named:
+            raise ValueError(f"option {name} is given twice ({named[name]} and {item.strip()}): give it once")
+        named[name] = item.strip()
         if name == "partner-excuse":
             if value not in ("on", "off", "true", "false", "1", "0"):
                 raise ValueError(f"option partner-excuse: {value!r} is not on or off")
@@ -212,6 +216,10 @@ def describe_rules(rules: Rules) -> str:
          "  Ranking: by points, then the top card (A K Q J 10 9), then a four over a sequence, a trump sequence "
          "over a plain one"),
         f"Bell: K and Q of trumps in one hand, {BELL_POINTS} when the second is played.",
+        "Bidding: round one, from the player left of the dealer, each says play (the turned card's suit is trumps)",
+        "  or pass; the first to play ends the bidding. If all four pass, round two, in the same order: each names",
+        "  another suit they hold a card of, or passes; the first to name one ends it. If all pass again, the",
+        "  cards are thrown in (no score) and the deal passes left. The bidder and partner are the makers.",
         "Makers score only when strictly above the defenders; defenders always score. "
         f"Game to {GAME_TARGET}.",
         "",
