@@ -9,14 +9,13 @@ difference from mc's estimate over every hand and configuration, how often the c
 would rank first for the hand (best trump suit and domino rank) is mc's, what choosing it costs
 in mc's values, and how often its best trump suit and best domino rank are mc's.  Writes results/advise_check.json.
 
-    python scripts/advise_check.py                           # 100 hands, 32 mc deals each (about 5 minutes)
+    python scripts/advise_check.py --force                   # 100 hands, 32 mc deals each (about 5 minutes)
     python scripts/advise_check.py --hands 4 --mc-samples 4 --out /tmp/a.json
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -25,11 +24,13 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from barbu_sim.barbu.api import evaluate_hands  # noqa: E402
 from barbu_sim.barbu.engine.deals import random_deal  # noqa: E402
 from barbu_sim.barbu.game.evaluation import EvalGrid  # noqa: E402
 from barbu_sim.barbu.players.registry import canonical_strategy  # noqa: E402
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 PLAYERS = ("learned", "heuristic")
 
@@ -62,7 +63,9 @@ def main(argv=None):
     ap.add_argument("--mc-samples", type=int, default=32, help="deals of the unseen cards per hand (default 32)")
     ap.add_argument("--seed", type=int, default=909, help="the hands' and deals' seed (default 909)")
     ap.add_argument("--out", default=str(ROOT / "results" / "advise_check.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
     hands = np.array([random_deal(args.seed, i)[0] for i in range(args.hands)], np.uint64)
     start = time.perf_counter()
     ref = estimates(hands, "mc", args.mc_samples, args.seed)
@@ -72,8 +75,7 @@ def main(argv=None):
     for player in PLAYERS:
         est = estimates(hands, player, args.mc_samples, args.seed)
         result["players"][canonical_strategy(player)] = agreement(ref, est)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_json(args.out, result)
     print("| player | mean abs. difference from mc | declarer bias | points lost by its choice | same best contract "
           "| same trump | same rank |")
     print("|---|---:|---:|---:|---:|---:|---:|")

@@ -7,14 +7,13 @@ pure-Python reference engine (tests/reference.py) is timed on a few deals per
 contract for the ratio.  The learned player, about 13 times slower than `heuristic`, is timed
 on a twentieth of `--deals` per call.  Writes results/bench.json and prints a Markdown table.
 
-    python scripts/bench.py                 # the full benchmark (a few minutes)
+    python scripts/bench.py --force         # the full benchmark (a few minutes)
     python scripts/bench.py --deals 20000 --repeats 1 --reference-deals 5 --out /tmp/b.json
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -29,6 +28,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from barbu_sim import __version__  # noqa: E402
 from barbu_sim.barbu.api import play_batch  # noqa: E402
@@ -37,6 +37,7 @@ from barbu_sim.barbu.engine.deals import random_deal  # noqa: E402
 from barbu_sim.barbu.rules import CONTRACTS, Rules  # noqa: E402
 from barbu_sim.barbu.players.registry import BUILTINS  # noqa: E402
 from barbu_sim.core.cards import cards_of  # noqa: E402
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 STRATEGIES = ("random", "heuristic", "learned")
 SLOWER = {"learned": 20}  # timed on --deals / this many deals per call
@@ -109,19 +110,20 @@ def main(argv=None):
                     help=f"the players to time, comma-separated (default {','.join(STRATEGIES)})")
     ap.add_argument("--mc", action="store_true",
                     help="time the Monte-Carlo player instead (scripts/mc_bench.py, results/mc_bench.json)")
+    add_force(ap)
     args = ap.parse_args(argv)
     if args.repeats is not None and args.repeats < 1:
         ap.error("--repeats must be at least 1")
+    passed = (["--out", args.out] if args.out else []) + (["--force"] if args.force else [])
     if args.mc:
-        sys.path.insert(0, str(ROOT / "scripts"))
         import mc_bench
-        return mc_bench.main(["--repeats", str(min(args.repeats or 3, 3))] + (["--out", args.out] if args.out else []))
+        return mc_bench.main(["--repeats", str(min(args.repeats or 3, 3))] + passed)
     if args.game == "clabber":  # one benchmark command for both games; Clabber's lives in its own script
-        sys.path.insert(0, str(ROOT / "scripts"))
         import clabber_bench
         repeats = ["--repeats", str(args.repeats)] if args.repeats else []
-        return clabber_bench.main(["--rounds", str(args.deals)] + repeats + (["--out", args.out] if args.out else []))
+        return clabber_bench.main(["--rounds", str(args.deals)] + repeats + passed)
     args.out = args.out or str(ROOT / "results" / "bench.json")
+    refuse_existing(args.out, args.force)
     args.repeats = args.repeats or 5
 
     all_threads = numba.config.NUMBA_NUM_THREADS
@@ -161,9 +163,7 @@ def main(argv=None):
         "first_call_seconds_compiling": compile_s, "first_call_seconds_cached": cached_s,
         "rows": rows, "summary": summary,
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
+    write_json(args.out, result)
     print()
     print(markdown_table(result))
     return result

@@ -7,14 +7,13 @@ same machine state; a shared machine's speed drifts too much for two benchmark r
 (work / base, above 1: the working tree is faster) and whether both wrote the same records;
 writes the figures as JSON.
 
-    python scripts/clabber_ab.py --rev 66c0911                  # random and heuristic, one thread
+    python scripts/clabber_ab.py --rev 66c0911 --force          # random and heuristic, one thread
     python scripts/clabber_ab.py --rev HEAD --rounds 100000 --repeats 5 --out /tmp/ab.json
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
@@ -27,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from ab_compare import extract_revision  # noqa: E402
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 CASES = (("random", "accept-first"), ("heuristic", "accept-first"), ("heuristic", "threshold"))
 
@@ -37,7 +37,9 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=300_000, help="rounds per timed call (default 300,000)")
     ap.add_argument("--repeats", type=int, default=9, help="timed pairs per case (default 9)")
     ap.add_argument("--out", default=str(ROOT / "results" / "clabber" / "ab.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
     with tempfile.TemporaryDirectory() as tmp:
         extract_revision(args.rev, Path(tmp))
         sys.path.insert(0, tmp)
@@ -68,8 +70,7 @@ def main(argv=None):
             print(f"{strategy:>9} / {bidding:<12}  base {rows[-1]['base']:>10,.0f}/s  work {rows[-1]['work']:>10,.0f}/s"
                   f"  work/base {ratio:.3f} (median of {args.repeats} pairs)  same records: {same}")
     data = {"rev": args.rev, "rounds_per_call": args.rounds, "repeats": args.repeats, "threads": 1, "rows": rows}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(data, indent=2) + "\n")
+    write_json(args.out, data)
 
 
 if __name__ == "__main__":

@@ -8,16 +8,15 @@ too.  Each pair of calls is followed by a pair of calls of a pure integer loop
 the same moments and the kernel's scaling relative to it.  Writes a JSON file and prints a
 Markdown table.
 
-    python scripts/clabber_bench.py                       # about two minutes
+    python scripts/clabber_bench.py --force               # about two minutes
     python scripts/clabber_bench.py --rounds 20000 --repeats 1 --out /tmp/cb.json
     python scripts/clabber_bench.py --strategies learned --rounds 200000 --repeats 5 \
-        --out results/clabber/bench-learned.json
+        --out results/clabber/bench-learned.json --force
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import sys
@@ -35,6 +34,7 @@ from barbu_sim import __version__  # noqa: E402
 from barbu_sim.clabber.api import play_rounds  # noqa: E402
 from barbu_sim.clabber.rules import N_ROUND_COLUMNS  # noqa: E402
 from scaling_reference import reference_call  # noqa: E402
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 CASES = (("random", "accept-first"), ("heuristic", "accept-first"), ("heuristic", "threshold"))
 
@@ -76,7 +76,9 @@ def main(argv=None):
                         help="comma-separated strategies to time at all four seats, with accept-first bidding "
                              "(default: random and heuristic with accept-first, heuristic with threshold)")
     parser.add_argument("--out", default=str(ROOT / "results" / "clabber" / "bench.json"))
+    add_force(parser)
     args = parser.parse_args(argv)
+    refuse_existing(args.out, args.force)
     cases = CASES if args.strategies is None else \
         tuple((s.strip(), "accept-first") for s in args.strategies.split(",") if s.strip())
     threads = numba.config.NUMBA_NUM_THREADS
@@ -88,8 +90,7 @@ def main(argv=None):
             platform.machine(), "cpu_count": threads, "rounds_per_call": args.rounds, "repeats": args.repeats,
             "rows": rows, "command": " ".join(["python scripts/clabber_bench.py",
                                                 *(sys.argv[1:] if argv is None else argv)])}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(data, indent=2) + "\n")
+    write_json(args.out, data)
     print(f"| strategy | bidding | rounds/s, 1 thread | rounds/s, {threads} threads | scaling | "
           "integer loop's scaling | relative |")
     print("|---|---|---|---|---|---|---|")

@@ -8,14 +8,13 @@ valued, the median seconds; over the rounds: the median of the rounds' medians a
 option (one option on one call: ``--samples`` layouts, each a round played out by mc at every
 seat).  Writes ``results/clabber/bid_review_time.json``.
 
-    python scripts/clabber_bid_review_time.py                      # about a minute on 2 cores, cached
+    python scripts/clabber_bid_review_time.py --force              # about a minute on 2 cores, cached
     python scripts/clabber_bid_review_time.py --rounds 2 --samples 4 --play-samples 2 --out /tmp/t.json
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -25,11 +24,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from barbu_sim.clabber.api import play_round  # noqa: E402
 from barbu_sim.clabber.played.bid_review import call_options, review_bidding  # noqa: E402
 from barbu_sim.clabber.played.round_file import format_round_log, parse_rounds, round_of  # noqa: E402
 from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES  # noqa: E402
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -40,7 +41,9 @@ def main(argv=None) -> int:
     ap.add_argument("--play-samples", type=int, default=DEFAULT_SAMPLES, help="mc's layouts per card decision")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default=str(ROOT / "results" / "clabber" / "bid_review_time.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
     rounds = [parse_rounds(format_round_log(round_of(play_round(args.seed, i, i % 4, "threshold", "heuristic"))),
                            "round.txt", ValueError)[0] for i in range(args.rounds)]
     start = time.perf_counter()
@@ -64,8 +67,7 @@ def main(argv=None) -> int:
            "median_round_s": median, "seconds_per_option": per_option, "compile_or_load_s": first_call_s,
            "rounds": rows, "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                        "load_average_1m": os.getloadavg()[0]}}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    write_json(args.out, out, indent=1)
     print(f"review of one round's bidding: median {median:.2f} s over {len(rows)} rounds "
           f"({args.samples} layouts, mc samples={args.play_samples}); {per_option:.3f} s per option valued")
     return 0

@@ -17,15 +17,14 @@ learned's share of mc's gain in North-South's round score, with a 95% CI (the de
 paired per-round gains), and the paired difference ``learned gain - 0.6 x mc gain`` with its CI: above
 zero, learned recovers at least 60% of mc's gain.
 
-    python scripts/clabber_ladder.py                               # about 4 minutes on 2 cores
+    python scripts/clabber_ladder.py --force                       # about 4 minutes on 2 cores
     python scripts/clabber_ladder.py --rounds 2000 --out /tmp/ladder.json
-    python scripts/clabber_ladder.py --players learned,mc --out results/clabber/ladder-learned.json
+    python scripts/clabber_ladder.py --players learned,mc --out results/clabber/ladder-learned.json --force
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -37,11 +36,13 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from barbu_sim.clabber.api import play_rounds  # noqa: E402
 from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES  # noqa: E402
 from barbu_sim.clabber.rules import ROUND_COLUMNS  # noqa: E402
 from barbu_sim.core.stats import summarize  # noqa: E402
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 COL = {c: i for i, c in enumerate(ROUND_COLUMNS)}
 ARMS = (("seat", "N"), ("team", "N+S"))
@@ -79,11 +80,13 @@ def main(argv=None):
     ap.add_argument("--players", default="mc", help="the players laddered, comma-separated: mc, learned (default mc)")
     ap.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     ap.add_argument("--out", default=str(ROOT / "results" / "clabber" / "ladder.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
     threads = args.threads or numba.get_num_threads()
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     if not players or any(p not in ("mc", "learned") for p in players):
         sys.exit(f"Error: --players takes mc, learned or both (comma-separated), not {args.players!r}")
+    refuse_existing(args.out, args.force)
     specs = {p: (f"mc:samples={args.samples}" if p == "mc" else p) for p in players}
     rows, shares = [], []
     for role, dealer in ROLES:
@@ -137,8 +140,7 @@ def main(argv=None):
         data["players"] = [specs[p] for p in players]
     if shares:
         data["learned_share_of_mc_gain"] = shares
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(data, indent=2) + "\n")
+    write_json(args.out, data)
     print(f"wrote {args.out}")
 
 

@@ -4,16 +4,14 @@ first dealer's advantage, heuristic against random play, and meld frequencies ag
 
 Writes into results/clabber/ (JSON tables, charts, findings.md).
 
-    python scripts/clabber_results.py                      # the full study (a few minutes on 2 cores)
+    python scripts/clabber_results.py --force              # the full study (a few minutes on 2 cores)
     python scripts/clabber_results.py --rounds 20000 --games 500 --sweep-rounds 2000 --sweep-games 200 --out /tmp/cr
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import shutil
 import sys
 import time
 from itertools import combinations
@@ -23,6 +21,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from barbu_sim.clabber.api import play_games, play_rounds  # noqa: E402
 from barbu_sim.clabber.game.game import run_games  # noqa: E402
@@ -33,8 +32,11 @@ from barbu_sim.core.tables import to_markdown  # noqa: E402
 from barbu_sim.clabber.rules import DECK_CARDS, ROUND_COLUMNS  # noqa: E402
 from barbu_sim.clabber.runs import RunConfig, run  # noqa: E402
 from barbu_sim.core.stats import summarize  # noqa: E402
+from script_files import add_force, check_folder_files, copy_file, fail, write_json, write_text  # noqa: E402
 
 COL = {c: i for i, c in enumerate(ROUND_COLUMNS)}
+# The study's files in --results that are always written: one of them there means an earlier study would be replaced.
+MARKERS = ("findings.json", "findings.md", "games_accept-first_random.json", "games_accept-first_heuristic.json")
 THRESHOLDS = (30, 40, 45, 50, 55, 60, 70, 80, 90)
 BASELINE = 60
 
@@ -48,9 +50,8 @@ def study_run(out: Path, name: str, rounds: int, strategy: str, results: Path, b
     tables = build_tables(run_dir)
     write_report(run_dir, tables)
     dest = results / name
-    dest.mkdir(parents=True, exist_ok=True)
     for f in (run_dir / "report").glob("*.json"):
-        shutil.copy(f, dest / f.name)
+        copy_file(f, dest / f.name)
     write_plots(tables, dest / "charts")
     return tables
 
@@ -149,9 +150,14 @@ def main(argv=None):
     p.add_argument("--mc-games", type=int, default=2_000)
     p.add_argument("--out", default=str(ROOT / "runs" / "clabber-study"))
     p.add_argument("--results", default=str(ROOT / "results" / "clabber"))
+    add_force(p, "replace the study's files in --results if they exist (without it, they are refused before any "
+                 "work)")
     args = p.parse_args(argv)
     out, results = Path(args.out), Path(args.results)
-    results.mkdir(parents=True, exist_ok=True)
+    try:
+        check_folder_files(results, MARKERS, args.force, "--results")
+    except ValueError as e:
+        fail(str(e))
     t0 = time.perf_counter()
     random_tables = study_run(out, "accept-first-random", args.rounds, "random", results)
     heuristic_tables = study_run(out, "accept-first-heuristic", args.rounds, "heuristic", results)
@@ -159,14 +165,14 @@ def main(argv=None):
     summaries = {}
     for strategy in ("random", "heuristic"):
         summaries[strategy] = run_games(args.games, 1, "accept-first", strategy, out=out / f"games-{strategy}")
-        shutil.copy(out / f"games-{strategy}" / "summary.json", results / f"games_accept-first_{strategy}.json")
+        copy_file(out / f"games-{strategy}" / "summary.json", results / f"games_accept-first_{strategy}.json")
     hvr = heuristic_vs_random(args.rounds // 4)
     sweep = threshold_sweep(args.sweep_rounds, args.sweep_games, min(args.mc_rounds, args.sweep_rounds),
                             min(args.mc_games, args.sweep_games))
     exact = exact_meld_counts()
     findings = {"heuristic_vs_random": hvr, "threshold_sweep": sweep, "exact_meld_counts": exact,
                 "wall_seconds": time.perf_counter() - t0}
-    (results / "findings.json").write_text(json.dumps(findings, indent=1) + "\n")
+    write_json(results / "findings.json", findings, indent=1)
     md = ["# Clabber findings", "",
           f"Headline run: {args.rounds:,} rounds, dealer N, seed 1, `accept-first` bidding.", ""]
     for name, tables in (("random play", random_tables), ("heuristic play", heuristic_tables)):
@@ -194,7 +200,7 @@ def main(argv=None):
     md += ["", f"## Bidding policy for N+S (E+W bid threshold:{BASELINE}; heuristic play; paired)", "",
            f"Rounds: {sweep['rounds_per_dealer']:,} per dealer seat (mc: {sweep['mc_rounds_per_dealer']:,}); games: "
            f"{sweep['games']:,} (mc: {sweep['mc_games']:,}). ± is the 95% half-width.", "", *sweep_markdown(sweep)]
-    (results / "findings.md").write_text("\n".join(md) + "\n")
+    write_text(results / "findings.md", "\n".join(md) + "\n")
     print("\n".join(md))
 
 

@@ -14,7 +14,7 @@ and every comparison is paired round by round.  Writes into results/clabber/stro
   charts/strong_vs_heuristic.{png,svg}, changes.md, findings.{json,md}; timing.json (seconds, the one file
   that differs from one run to the next).
 
-    python scripts/clabber_strong_results.py                       # results/clabber/strong/ (4 minutes on 2 cores)
+    python scripts/clabber_strong_results.py --force               # results/clabber/strong/ (4 minutes on 2 cores)
     python scripts/clabber_strong_results.py --rounds 3000 --games 60 --sweep-rounds 300 --sweep-games 40 \\
         --confirm-rounds 40 --out /tmp/cs --results /tmp/cs/results
 """
@@ -22,8 +22,6 @@ and every comparison is paired round by round.  Writes into results/clabber/stro
 from __future__ import annotations
 
 import argparse
-import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -42,9 +40,13 @@ from barbu_sim.clabber.players.registry import resolve_strategy  # noqa: E402
 from barbu_sim.core.backends import make_backend  # noqa: E402
 from barbu_sim.core.charts import save_figure  # noqa: E402
 from barbu_sim.core.tables import to_markdown  # noqa: E402
+from script_files import add_force, atomic, check_folder_files, copy_file, write_json, write_text  # noqa: E402
 
 STUDIES = {"accept-first": ("accept-first", (None, "maker_trumps", "turned_rank")),
            "threshold55": ("threshold:55", (None, "maker_trumps", "turned_rank", "bid_round", "maker_rel"))}
+# The study's files in --results that are always written: one of them there means an earlier study would be replaced.
+MARKERS = ("strong_vs_heuristic.json", "strong_vs_heuristic.md", "sweep.json", "changes.md", "findings.json",
+           "findings.md", "timing.json")
 THRESHOLDS = (40, 45, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 60, 65, 70)  # every X near the best
 
 
@@ -134,6 +136,8 @@ def main(argv=None):
     p.add_argument("--out", default=str(ROOT / "runs" / "clabber-strong"))
     p.add_argument("--results", default=str(ROOT / "results" / "clabber" / "strong"))
     p.add_argument("--backend", default="local", help="local, or ray: every run's chunks as Ray tasks (same files)")
+    add_force(p, "replace the study's files in --results if they exist (without it, they are refused before any "
+                 "work)")
     args = p.parse_args(argv)
     try:
         for s in (args.strategy, args.baseline, *([args.confirm] if args.confirm else [])):
@@ -144,12 +148,12 @@ def main(argv=None):
             raise ValueError(f"--thresholds takes whole numbers separated by commas, not {args.thresholds!r}") from None
         if min(args.rounds, args.games, args.sweep_rounds, args.sweep_games) < 1:
             raise ValueError("--rounds, --games, --sweep-rounds and --sweep-games must be at least 1")
+        check_folder_files(args.results, MARKERS, args.force, "--results")
         backend = make_backend(args.backend, None)
     except ValueError as e:
         print(f"Error: {e}", file=sys.stderr)
         sys.exit(2)
     out, results = Path(args.out), Path(args.results)
-    results.mkdir(parents=True, exist_ok=True)
     names = (args.strategy.split(":")[0], args.baseline.split(":")[0])
     t0, timing = time.perf_counter(), {}
     for player in (args.strategy, args.baseline):
@@ -159,15 +163,16 @@ def main(argv=None):
             timing[f"{study}-{player}"] = time.perf_counter() - t
     table = pl.concat([compare(out / f"{s}-{args.strategy}", out / f"{s}-{args.baseline}", s, keys)
                        for s, (_, keys) in STUDIES.items()])
-    table.write_json(results / "strong_vs_heuristic.json")
-    (results / "strong_vs_heuristic.md").write_text(
+    with atomic(results / "strong_vs_heuristic.json") as tmp:
+        table.write_json(tmp)
+    write_text(results / "strong_vs_heuristic.md",
         f"# {args.strategy} against {args.baseline} card play (each at every seat), the same {args.rounds:,} rounds\n\n"
         f"Paired per round; difference = {names[0]} - {names[1]}, 95% CI; `moves`: the CI excludes 0.\n\n"
         + shown(table, names) + "\n")
     games = {}
     for player in (args.strategy, args.baseline):
         games[player] = run_games(args.games, 1, "accept-first", player, out=out / f"games-{player}", backend=backend)
-        shutil.copy(out / f"games-{player}" / "summary.json", results / f"games_accept-first_{player}.json")
+        copy_file(out / f"games-{player}" / "summary.json", results / f"games_accept-first_{player}.json")
     sweeps = {}
     for player in (args.strategy, args.baseline):
         t = time.perf_counter()
@@ -175,14 +180,14 @@ def main(argv=None):
                                          min(args.mc_bid_rounds, args.sweep_rounds),
                                          min(args.mc_bid_rounds // 5, args.sweep_games), player, thresholds)
         timing[f"sweep-{player}"] = time.perf_counter() - t
-    (results / "sweep.json").write_text(json.dumps(sweeps, indent=1) + "\n")
+    write_json(results / "sweep.json", sweeps, indent=1)
     curves = {p: [{"threshold": int(r["policy"].split(":")[1]), "mean": r["game_win_rate"]["mean"],
                    "half": 1.96 * r["game_win_rate"]["se"]} for r in s["rows"] if r["policy"].startswith("threshold")]
               for p, s in sweeps.items()}
     first = table.filter(pl.col("study") == "accept-first")
     fig = plot_strong_changes(first.filter(pl.col("group") == "maker_trumps"),
                               first.filter(pl.col("group") == "turned_rank"), curves, names)
-    (results / "charts").mkdir(exist_ok=True)
+    (results / "charts").mkdir(parents=True, exist_ok=True)
     save_figure(fig, results / "charts" / "strong_vs_heuristic")
     confirm = args.confirm or None
     text = changes_text(table, names, sweeps, games, args.rounds, confirm)
@@ -194,14 +199,15 @@ def main(argv=None):
         keys = STUDIES["accept-first"][1]
         conf = compare(out / f"accept-first-{args.strategy}", out / f"accept-first-{confirm}", "accept-first", keys)
         base = compare(out / f"accept-first-{confirm}", out / f"accept-first-{args.baseline}", "accept-first", keys)
-        conf.write_json(results / "strong_vs_confirm.json")
+        with atomic(results / "strong_vs_confirm.json") as tmp:
+            conf.write_json(tmp)
         c_names = (names[0], confirm.split(":")[0])
         moved = first.filter(pl.col("moves")).select("group", "value", "metric", pl.col("difference").alias("d_strong"))
         agree = moved.join(base.select("group", "value", "metric", pl.col("difference").alias("d_confirm"),
                                        pl.col("ci_low").alias("c_low"), pl.col("ci_high").alias("c_high")),
                            on=["group", "value", "metric"], how="inner")
         same_sign = agree.filter((pl.col("d_strong") > 0) == (pl.col("d_confirm") > 0))
-        (results / "strong_vs_confirm.md").write_text(
+        write_text(results / "strong_vs_confirm.md",
             f"# {args.strategy} against {confirm} card play (each at every seat), accept-first, the first {n:,} rounds"
             f"\n\nPaired per round; difference = {c_names[0]} - {c_names[1]}; confirmed where the 95% CI "
             "includes 0.\n\n"
@@ -213,19 +219,19 @@ def main(argv=None):
                  "values of "
                  f"{names[0]} lie within the 95% CI of {confirm}'s; of the {moved.height} values that move from "
                  f"{names[1]} to {names[0]}, {same_sign.height} move the same way from {names[1]} to {confirm}.\n")
-    (results / "changes.md").write_text(text)
+    write_text(results / "changes.md", text)
     findings = {"rounds": args.rounds, "players": list(names), "games": games, "sweep_thresholds": list(thresholds),
                 "best_threshold": {p: {f: best(s, f) for f in ("game_win_rate", "round_net")}
                                    for p, s in sweeps.items()},
                 "confirm": confirm, "confirm_rounds": min(args.confirm_rounds, args.rounds) if confirm else 0}
-    (results / "findings.json").write_text(json.dumps(findings, indent=1) + "\n")
+    write_json(results / "findings.json", findings, indent=1)
     timing["wall_seconds"] = time.perf_counter() - t0
-    (results / "timing.json").write_text(json.dumps(timing, indent=1) + "\n")
+    write_json(results / "timing.json", timing, indent=1)
     md = [text, f"## The sweeps (N+S against E+W threshold:{BASELINE})", ""]
     for player, s in sweeps.items():
         md += [f"### {player} card play: {s['rounds_per_dealer']:,} rounds per dealer, {s['games']:,} games", "",
                *sweep_markdown(s), ""]
-    (results / "findings.md").write_text("\n".join(md))
+    write_text(results / "findings.md", "\n".join(md))
     print("\n".join(md))
 
 

@@ -5,8 +5,8 @@ directory (``NUMBA_CACHE_DIR``, so every kernel it needs compiles: the wait a
 new user sees once), then again with that cache filled (the wait of every later
 call).  The difference is, to within process start-up noise, the compile time.
 
-    python scripts/compile_times.py                   # every command -> results/compile_times.json
-    python scripts/compile_times.py --only run,play   # some of them
+    python scripts/compile_times.py --force           # every command -> results/compile_times.json
+    python scripts/compile_times.py --only run,play --out /tmp/times.json   # some of them
     python scripts/compile_times.py --out /tmp/ct.json
 
 It also writes the table into docs/performance.md (between the compile-times markers), so
@@ -30,6 +30,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, refuse_existing, write_json, write_text  # noqa: E402
+
 HAND = "AKQ.JT9.876.5432"
 
 # (name, arguments after barbu-sim, what a run directory it needs: "barbu" / "clabber" / None).
@@ -83,7 +87,7 @@ def write_doc_table(result: dict, doc: Path = DOC) -> None:
     text = doc.read_text()
     head, _, rest = text.partition(BEGIN)
     _, _, tail = rest.partition(END)
-    doc.write_text(f"{head}{BEGIN}\n{markdown_table(result)}\n{END}{tail}")
+    write_text(doc, f"{head}{BEGIN}\n{markdown_table(result)}\n{END}{tail}")
 
 
 def timed(argv: list[str], cache: str) -> tuple[float, int, str]:
@@ -99,7 +103,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma list of command names to time (default: all)")
     parser.add_argument("--out", default=str(ROOT / "results" / "compile_times.json"))
+    add_force(parser, "replace the output file if it exists, keeping its \"before\" figures (without it, an "
+                      "existing file is refused before any work)")
     args = parser.parse_args()
+    refuse_existing(args.out, args.force)
     wanted = None if args.only is None else {w.strip() for w in args.only.split(",")}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -140,8 +147,7 @@ def main() -> None:
         before = json.loads(previous.read_text()).get("before")
         if before is not None:
             out["before"] = before
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
+    write_json(args.out, out)
     print(f"wrote {args.out}")
     if wanted is None and Path(args.out).resolve() == (ROOT / "results" / "compile_times.json").resolve():
         write_doc_table(out)

@@ -16,7 +16,7 @@ within the noise is no answer), or the two values' difference is within its 95% 
 so the CI is the unpaired one: a conservative test).  Results go to `--out` (JSON) and a Markdown
 table is printed (docs/findings.md holds it).
 
-    python scripts/convergence.py
+    python scripts/convergence.py --force
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 LEVELS = (("heuristic", ROOT / "results"), ("learned1", ROOT / "results" / "strong-learned1"),
           ("round 1", ROOT / "results" / "strong-round1"), ("learned", ROOT / "results" / "strong"))
 ORDERS = {"heuristic": ROOT / "results" / "orders", "learned1": ROOT / "results" / "strong-learned1" / "orders",
@@ -111,7 +114,9 @@ def _choice_moves(last: dict, new: dict) -> str:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(ROOT / "results" / "convergence.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
     levels = [{"level": name, "folder": str(folder.relative_to(ROOT)), "player": _player(folder),
                "domino_rank": best_domino_rank(folder), "trump_policy": best_trump_policy(folder),
                "declarer": declarer_values(folder), "orders": best_orders(ORDERS[name])} for name, folder in LEVELS]
@@ -130,7 +135,7 @@ def main(argv=None):
                     "edge_change": round(de, 4), "edge_ci": round(half_e, 4), "edge_stable": same_e}
     out = {"method": __doc__.split("\n\n")[2].replace("\n", " "), "levels": levels, "stable_last_two": stable,
            "declarer_last_two": moves}
-    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    write_json(args.out, out, indent=1)
 
     names = [lv["level"] for lv in levels]
     head = [f"`{lv['level']}`" + (f" (`{lv['player']}`)" if lv["player"] != lv["level"] else "") for lv in levels]

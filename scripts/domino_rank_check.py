@@ -7,20 +7,19 @@ declaring; the declarer's score from each rank is paired per deal with its score
 listed, and each difference gets a 95% CI over deals.  It answers "is rank A better than rank B
 for the declarer under strong play", which the study's single best rank cannot.
 
-    python scripts/domino_rank_check.py --ranks 2,8 --deals 40000                 # mc at every seat
-    python scripts/domino_rank_check.py --ranks 2,A,8 --deals 2000 --strategy learned
-    python scripts/domino_rank_check.py --ranks 2,8 --deals 40000 --backend ray   # blocks as Ray tasks
+    python scripts/domino_rank_check.py --ranks 2,8 --deals 40000 --force         # mc at every seat
+    python scripts/domino_rank_check.py --ranks 2,A,8 --deals 2000 --strategy learned --out /tmp/ranks.json
+    python scripts/domino_rank_check.py --ranks 2,8 --deals 40000 --backend ray --force   # blocks as Ray tasks
 
 Blocks of deals are kept under ``--work`` as they finish: Ctrl-C loses at most the blocks in
 flight, and the same command goes on from there (a block depends only on the seed and its deals,
-so the figures are the same however often it stops).  The figures go to ``--out`` (JSON) and are
-printed as a Markdown table.
+so the figures are the same however often it stops).  The figures go to ``--out`` (JSON; an existing
+file is replaced only with ``--force``, checked before any play) and are printed as a Markdown table.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
@@ -37,6 +36,9 @@ from barbu_sim.core.cards import RANK_NAMES, parse_rank
 from barbu_sim.core.stats import summarize
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, check_out, write_json  # noqa: E402
 DEFAULT_SEED = 3031  # a seed no study of the project used
 DECLARER = 0  # North; every seat is the same player, so one declarer seat is enough
 
@@ -90,8 +92,10 @@ def main(argv=None) -> list[dict]:
     ap.add_argument("--out", default=str(ROOT / "results" / "domino_rank_check.json"))
     ap.add_argument("--backend", default="local", help="local, or ray: blocks as Ray tasks (the same figures)")
     ap.add_argument("--ray-address")
+    add_force(ap)
     args = ap.parse_args(argv)
     try:
+        check_out(args.out, args.force)
         ranks = parse_ranks(args.ranks)
         resolve_strategy(args.strategy)
         if args.deals < 2 or args.block < 1:
@@ -124,15 +128,13 @@ def main(argv=None) -> list[dict]:
     scores = np.concatenate([np.load(path[b]) for b in blocks])
     assert len(scores) == args.deals
     rows = summary(scores, ranks)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({
+    write_json(args.out, {
         "strategy": name, "seed": args.seed, "deals": args.deals, "declarer": "N",
         "method": "Domino, the same player at every seat, North declaring; each deal played from every rank; "
                   "the declarer's score from each rank minus its score from the first rank, paired per deal; "
                   "95% normal CI over deals (scripts/domino_rank_check.py)",
         "command": "python scripts/domino_rank_check.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "rows": rows}, indent=2) + "\n")
+        "rows": rows})
     print(table(rows))
     return rows
 

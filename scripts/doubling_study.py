@@ -17,7 +17,7 @@ Tables (CSV, JSON and doubling.md):
 - ``policies``: East's settled points per block under each doubling policy, and the
   paired difference from ``compulsory-only`` and from ``threshold``.
 
-    python scripts/doubling_study.py                                  # 1000 blocks, 2-6 minutes on 2 cores
+    python scripts/doubling_study.py --force                          # 1000 blocks, 2-6 minutes on 2 cores
     python scripts/doubling_study.py --blocks 20 --out /tmp/doubling   # a smoke run
     python scripts/doubling_study.py --seed 1 --rows /tmp/seed1.parquet --out /tmp/d1   # rows to pool with others
 """
@@ -25,7 +25,7 @@ Tables (CSV, JSON and doubling.md):
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 import time
 from pathlib import Path
 
@@ -40,7 +40,14 @@ from barbu_sim.core.stats import summarize
 from barbu_sim.core.tables import to_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import (add_force, check_folder_files, fail, json_writer, refuse_existing,  # noqa: E402
+                          text_writer, write_set)
+
 EAST = 1
+# The study's tables: each written to --out as NAME.csv and NAME.json
+TABLES = ("gain_by_contract_hand", "gain_by_contract", "voluntary_gains", "policies")
 
 
 def run_policy(spec, evaluator, table_factory, deals, actual, blocks, rules):
@@ -87,7 +94,16 @@ def main(argv=None):
     ap.add_argument("--out", default=str(ROOT / "results" / "doubling"))
     ap.add_argument("--rows", default=None,
                     help="also write every defender's decision on every hand here (Parquet), e.g. to pool seeds")
+    add_force(ap, "replace the files of --out (and --rows) if they exist (without it, an existing one is refused "
+                  "before any work)")
     args = ap.parse_args(argv)
+    try:
+        check_folder_files(args.out, [f"{n}.{ext}" for n in TABLES for ext in ("csv", "json")]
+                           + ["doubling.md", "study.json"], args.force, "--out")
+    except ValueError as e:
+        fail(str(e))
+    if args.rows:
+        refuse_existing(args.rows, args.force, "--rows")
     t0 = time.perf_counter()
     rules = Rules()
     strategies = ["heuristic"] * 4
@@ -108,7 +124,7 @@ def main(argv=None):
         print(f"{name}: {time.perf_counter() - t0:.0f} s", flush=True)
     hands = pl.concat(frames)
     if args.rows:
-        hands.with_columns(pl.lit(args.seed).alias("seed")).write_parquet(args.rows)
+        write_set({args.rows: hands.with_columns(pl.lit(args.seed).alias("seed")).write_parquet})
     base = hands.filter(pl.col("policy") == names[0])
     gain_by = summary_rows(base.sort("hand"), ["contract", "hand"], "gain")
     gain_by_contract = summary_rows(base, ["contract"], "gain")
@@ -130,24 +146,26 @@ def main(argv=None):
         row["doubles_per_block"] = doubles.height / args.blocks
         policy_rows.append(row)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     results = {"gain_by_contract_hand": gain_by, "gain_by_contract": gain_by_contract,
                "voluntary_gains": voluntary_all + voluntary, "policies": policy_rows}
     text = [f"Doubling study: {args.blocks} blocks, seed {args.seed}, {args.samples} Monte Carlo deals per estimate; "
             f"{time.perf_counter() - t0:.0f} s"]
+    assert tuple(results) == TABLES
+    writers = {}  # the study's files, written together (all or none)
     for name, rows in results.items():
         frame = pl.DataFrame(rows)
-        frame.write_csv(out / f"{name}.csv")
-        (out / f"{name}.json").write_text(json.dumps(rows, indent=1) + "\n")
+        writers[out / f"{name}.csv"] = frame.write_csv
+        writers[out / f"{name}.json"] = json_writer(rows, indent=1)
         text += ["", name, to_markdown(frame, 2)]
     wide = (pl.DataFrame(gain_by).select("contract", "hand", "mean")
             .pivot(on="hand", index="contract", values="mean"))
     text += ["", "gain of one double on the declarer, by contract (rows) and hand of the block (columns)",
              to_markdown(wide, 1)]
-    (out / "doubling.md").write_text("\n".join(text) + "\n")
-    (out / "study.json").write_text(json.dumps({"blocks": args.blocks, "seed": args.seed, "samples": args.samples,
-                                                "policies": names, "contracts": N_CONTRACTS,
-                                                "seconds": round(time.perf_counter() - t0, 1)}, indent=1) + "\n")
+    writers[out / "doubling.md"] = text_writer("\n".join(text) + "\n")
+    writers[out / "study.json"] = json_writer({"blocks": args.blocks, "seed": args.seed, "samples": args.samples,
+                                               "policies": names, "contracts": N_CONTRACTS,
+                                               "seconds": round(time.perf_counter() - t0, 1)}, indent=1)
+    write_set(writers, "the doubling study")
     print("\n".join(text))
 
 

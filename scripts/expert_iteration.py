@@ -20,9 +20,9 @@ is above 0, up to `--rounds`.  Everything is kept under `--work` (`round-K/`: th
 resumable, and `model.json`), and the rounds' figures go to `--out`.  The chain is reproducible
 from its seed: the same command makes the same models, byte for byte.
 
-    python scripts/expert_iteration.py --rounds 1 --backend ray        # about 40 minutes on 2 cores
-    python scripts/expert_iteration.py --rounds 3 --deals 90000 --check-deals 6000
-    python scripts/expert_iteration.py --rounds 3 --hidden 16,trumps=32 --hidden 32 --backend ray  # 32 units from round 2
+    python scripts/expert_iteration.py --rounds 1 --backend ray --force  # about 40 minutes on 2 cores
+    python scripts/expert_iteration.py --rounds 3 --deals 90000 --check-deals 6000 --force
+    python scripts/expert_iteration.py --rounds 3 --hidden 16,trumps=32 --hidden 32 --backend ray --force  # 32 units from round 2
 
 To install round k's model as `learned`, copy `round-K/model.json` to
 barbu_sim/barbu/players/models/learned.json and add `"output_sum": "tree"` to it (its output layer then adds
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -52,6 +51,7 @@ from barbu_sim.barbu.rules import CONTRACTS  # noqa: E402
 from barbu_sim.core.backends import make_backend  # noqa: E402
 from barbu_sim.core.seats import N_SEATS  # noqa: E402
 from barbu_sim.core.stats import summarize  # noqa: E402
+from script_files import add_force, check_out, write_json  # noqa: E402
 
 DEFAULT_SEED = train_player.DEFAULT_SEED  # round 0's data seed: the first model's
 CHECK_SEED = 9100  # the head-to-head deals' seed (deals no training round used)
@@ -121,6 +121,8 @@ def main(argv=None):
                     "tasks (the same bytes)")
     ap.add_argument("--ray-address", default=None)
     ap.add_argument("--no-progress", action="store_true")
+    add_force(ap, "replace --out if it exists (without it, an existing file is refused before any work); the "
+                  "rounds' models under --work are the chain's own, and a rerun remakes them")
     args = ap.parse_args(argv)
     for flag, value in (("--rounds", args.rounds), ("--deals", args.deals), ("--check-deals", args.check_deals),
                         ("--samples", args.samples)):
@@ -132,9 +134,7 @@ def main(argv=None):
             train_player.parse_hidden(text)  # a bad value is refused now, not after a round of work
         previous_path = Path(args.first_model)
         previous = load_model(str(previous_path.resolve()))[0]
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)  # refused now, not after a round of work
-        if Path(args.out).is_dir() or not os.access(Path(args.out).parent, os.W_OK):
-            raise ValueError(f"--out {args.out} cannot be written: name a file in a folder you may write to")
+        check_out(args.out, args.force)  # refused now, not after a round of work
         backend = make_backend(args.backend, args.ray_address)
     except (OSError, ValueError) as e:
         sys.exit(f"Error: {getattr(e, 'strerror', None) or e}")
@@ -148,7 +148,7 @@ def main(argv=None):
                            "--teacher-model", str(previous_path), "--mc-share", str(args.mc_share),
                            "--learned-share", str(args.learned_share), "--data", str(folder / "data"),
                            "--hidden", round_hidden(hidden, k),
-                           "--out", str(model_file), "--backend", args.backend]
+                           "--out", str(model_file), "--force", "--backend", args.backend]
                           + (["--ray-address", args.ray_address] if args.ray_address else [])
                           + (["--no-progress"] if args.no_progress else []))
         made = time.perf_counter() - started
@@ -167,7 +167,7 @@ def main(argv=None):
                          "same deals, every seat and declarer (16 plays a deal), 95% CI over deals",
                "command": "python scripts/expert_iteration.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                "rounds": rounds}
-        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+        write_json(args.out, out, indent=1)  # after each round: the figures so far
         if s["ci_low"] <= 0:
             print(f"round {k} does not gain by its CI: the chain ends")
             break

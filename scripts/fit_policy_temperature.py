@@ -12,7 +12,7 @@ the likeliest pair) and the log-likelihood per play is reported on the odd deals
 that of a uniform choice among the legal cards.  The fitted pairs are the table of
 ``barbu_sim.barbu.players.mc.params.POLICY_TEMPERATURE`` / ``POLICY_EPSILON`` (a test checks they agree).
 
-    python scripts/fit_policy_temperature.py                       # 2,100 deals per table -> results/policy_temperature.json
+    python scripts/fit_policy_temperature.py --force               # 2,100 deals per table -> results/policy_temperature.json
     python scripts/fit_policy_temperature.py --deals 70 --out /tmp/t.json
 
 The deals are those of seed 9091 (not the learned player's training seeds, nor any measurement's).
@@ -21,7 +21,6 @@ The deals are those of seed 9091 (not the learned player's training seeds, nor a
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -36,6 +35,9 @@ from barbu_sim.barbu.rules import CONTRACTS, DOMINO, N_CONTRACTS, TRUMPS
 from barbu_sim.barbu.state import STATE_SIZE
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 TABLES = ("learned", "heuristic", "basic")  # in the order of the policy field's values 1, 2, 3 (mc.params)
 TEMPERATURES = np.exp(np.linspace(np.log(0.01), np.log(50.0), 75))  # points of the contract's score
 EPSILONS = np.array([0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3])
@@ -103,7 +105,9 @@ def main(argv=None):
     ap.add_argument("--deals", type=int, default=2100, help="deals per table type, over the seven contracts")
     ap.add_argument("--table", action="append", choices=TABLES, help="a table type (repeatable; default all three)")
     ap.add_argument("--out", default=str(ROOT / "results" / "policy_temperature.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
     if args.deals < 2 * N_CONTRACTS:
         print(f"Error: --deals must be at least {2 * N_CONTRACTS} (an even and an odd deal per contract)",
               file=sys.stderr)
@@ -128,12 +132,10 @@ def main(argv=None):
                   f"(uniform {uniform:+.3f}; learned's top card played {argmax:.1%}; {int(held.sum())} plays)",
                   flush=True)
         print(f"  {table}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"seed": SEED, "deals": args.deals, "model": model_id(),
-                               "method": "maximum likelihood on the even deals over a grid of T (75 steps, log-spaced "
-                                         "0.01..50) and eps; log-likelihood per play on the odd deals",
-                               "rows": rows}, indent=2) + "\n")
+    write_json(args.out, {"seed": SEED, "deals": args.deals, "model": model_id(),
+                          "method": "maximum likelihood on the even deals over a grid of T (75 steps, log-spaced "
+                                    "0.01..50) and eps; log-likelihood per play on the odd deals",
+                          "rows": rows})
     return rows
 
 

@@ -6,14 +6,14 @@ mean raw score is compared with the mean score of a `random` player at the same
 seats on the same deals (all four seats random), with a paired 95% CI.
 Writes results/heuristic_vs_random.json and prints a Markdown table.
 
-    python scripts/heuristic_vs_random.py              # 100,000 deals per combination
+    python scripts/heuristic_vs_random.py --force      # 100,000 deals per combination
     python scripts/heuristic_vs_random.py --deals 2000 --out /tmp/hvr.json
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +25,9 @@ from barbu_sim.core.seats import N_SEATS
 from barbu_sim.core.stats import summarize
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 
 def main(argv=None):
@@ -32,7 +35,9 @@ def main(argv=None):
     ap.add_argument("--deals", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", default=str(ROOT / "results" / "heuristic_vs_random.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
     rows = []
     for c in range(7):
         cfg = [(c, standard_param(c), d) for d in range(N_SEATS)]
@@ -50,9 +55,7 @@ def main(argv=None):
         rows.append({"contract": CONTRACTS[c], "plays": diff["n"], "heuristic_mean": h.mean(),
                      "random_mean": r.mean(), "difference": diff["mean"], "ci_low": diff["ci_low"],
                      "ci_high": diff["ci_high"]})
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"deals": args.deals, "seed": args.seed, "rows": rows}, indent=2) + "\n")
+    write_json(args.out, {"deals": args.deals, "seed": args.seed, "rows": rows})
     print("| contract | heuristic seat | random seat | difference (95% CI) |")
     print("|---|---:|---:|---:|")
     for r in rows:

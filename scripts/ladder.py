@@ -8,12 +8,13 @@ differences are averaged into one number, and the table gives the mean over the
 deals with a 95% CI (deals are independent; the 16 plays of one deal are not).
 
 Trumps is played with the declarer's longest suit as trumps (the `run` default),
-Domino from 7.  Results go to results/ladder.json (rows of pairs and contracts not
-run this time are kept, so a slow rung can be added later) and a Markdown table is printed.
+Domino from 7.  Results go to results/ladder.json and a Markdown table is printed.  An
+existing file is refused unless `--merge` (its rows of pairs and contracts not run this time
+are kept, so that a slow rung can be added later) or `--force` (it is replaced) is given.
 
-    python scripts/ladder.py                                      # basic:random and heuristic:basic, 200,000 deals
-    python scripts/ladder.py --pairs heuristic:basic --deals 500000
-    python scripts/ladder.py --pairs basic:random,mc:samples=64:heuristic --deals 200000,2000
+    python scripts/ladder.py --merge                              # basic:random and heuristic:basic, 200,000 deals
+    python scripts/ladder.py --pairs heuristic:basic --deals 500000 --merge
+    python scripts/ladder.py --pairs basic:random,mc:samples=64:heuristic --deals 200000,2000 --merge
     python scripts/ladder.py --pairs heuristic:basic -c barbu -c trumps --deals 2000 --out /tmp/l.json
 
 A pair is STRONG:WEAK; each side is a strategy name, with parameters if it takes
@@ -24,7 +25,6 @@ is one count for every pair or one per pair, in order.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from functools import partial
@@ -41,6 +41,10 @@ from barbu_sim.core.seats import N_SEATS
 from barbu_sim.core.stats import summarize
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, check_out, read_rows, write_json  # noqa: E402
+
 DEFAULT_PAIRS = "basic:random,heuristic:basic"
 RUNGS = ["random", "basic", "heuristic", "learned1", "learned", "pimc", "mc"]
 PARAMS = {TRUMPS: TRUMP_LONGEST, DOMINO: DEFAULT_DOMINO_RANK}
@@ -167,8 +171,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--block", type=int, default=50_000, help="deals per batch (progress is printed per block)")
     ap.add_argument("--out", default=str(ROOT / "results" / "ladder.json"))
-    ap.add_argument("--fresh", action="store_true",
-                    help="do not keep the rows of other pairs (or other contracts of these pairs) already in --out")
+    ap.add_argument("--merge", action="store_true", help="add the rows to an existing --out of the same seed, "
+                    "keeping its rows of other pairs (or other contracts of these pairs)")
+    add_force(ap, "replace --out if it exists (without it or --merge, an existing file is refused before any work)")
     ap.add_argument("--backend", default="local", help="local, or ray: blocks as Ray tasks (same rows)")
     ap.add_argument("--ray-address", default=None, help="with --backend ray: auto or HOST:PORT (default: a local instance)")
     args = ap.parse_args(argv)
@@ -181,19 +186,19 @@ def main(argv=None):
                 resolve_strategy(spec)
         if args.block < 1 or not 0 <= args.seed < 2**64:
             raise ValueError("--block must be positive and --seed in 0..2^64-1")
+        out = check_out(args.out, args.force or args.merge, merge="--merge")
+        kept = []
+        if args.merge and out.exists():
+            old = read_rows(out, ("strong", "weak", "contract"))
+            if old.get("seed") == args.seed:
+                done = {(s, w, CONTRACTS[c]) for s, w in pairs for c in contracts}
+                kept = [r for r in old["rows"] if (r["strong"], r["weak"], r["contract"]) not in done]
         backend = make_backend(args.backend, args.ray_address)
         backend.connect()
     except ValueError as e:
         print(f"Error: {e}", file=sys.stderr)
         sys.exit(2)
 
-    out = Path(args.out)
-    kept = []
-    if out.exists() and not args.fresh:
-        old = json.loads(out.read_text())
-        if old.get("seed") == args.seed:
-            done = {(s, w, CONTRACTS[c]) for s, w in pairs for c in contracts}
-            kept = [r for r in old["rows"] if (r["strong"], r["weak"], r["contract"]) not in done]
     rows = []
     for (strong, weak), n in zip(pairs, counts):
         t0 = time.perf_counter()
@@ -204,12 +209,11 @@ def main(argv=None):
         rows += new
     allrows = sorted(kept + rows, key=lambda r: (_rung(r["weak"]), _rung(r["strong"]), r["weak"], r["strong"],
                                                  CONTRACTS.index(r["contract"])))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"seed": args.seed, "trumps": "longest", "domino_rank": "7",
-                               "method": "one seat of the stronger player among three of the weaker, against the "
-                                         "weaker player in that seat on the same deals; every seat and declarer "
-                                         "position; per-deal mean of the 16 plays; 95% normal CI over deals",
-                               "rows": allrows}, indent=2) + "\n")
+    write_json(out, {"seed": args.seed, "trumps": "longest", "domino_rank": "7",
+                     "method": "one seat of the stronger player among three of the weaker, against the "
+                               "weaker player in that seat on the same deals; every seat and declarer "
+                               "position; per-deal mean of the 16 plays; 95% normal CI over deals",
+                     "rows": allrows})
     print(markdown(rows))
 
 

@@ -9,18 +9,18 @@ player's so that both see the same machine.  Each rate is the median of
 ``--repeats`` timed calls after a warm-up.  Writes results/mc_bench.json and
 prints a Markdown table.
 
-    python scripts/mc_bench.py                          # mc against pimc, 64 layouts each, a few minutes
+    python scripts/mc_bench.py --force                  # mc against pimc, 64 layouts each, a few minutes
     python scripts/mc_bench.py --strategy mc:samples=200,rollout=basic --vs pimc:samples=200 --deals 10 --repeats 1 --out /tmp/m.json
-    python scripts/mc_bench.py --strategy mc:early=2 --vs mc --deals 400 --repeats 5 --out results/mc_bench_early.json
-    python scripts/bench.py --mc                        # the same, from the main benchmark command
+    python scripts/mc_bench.py --strategy mc:early=2 --vs mc --deals 400 --repeats 5 --out results/mc_bench_early.json --force
+    python scripts/bench.py --mc --force                # the same, from the main benchmark command
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -33,6 +33,9 @@ from barbu_sim.barbu.rules.choices import standard_param
 from barbu_sim.barbu.rules import CONTRACTS
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 
 def rates(contract: int, line_ups: list[list[str]], n: int, repeats: int, seed: int) -> list[float]:
@@ -58,7 +61,9 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3, help="timed calls per cell; the median is kept (default 3)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=str(ROOT / "results" / "mc_bench.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
     numba.set_num_threads(1)
     def one_seat(name):
         return ["heuristic", name, "heuristic", "heuristic"]
@@ -82,9 +87,7 @@ def main(argv=None):
         "vs_mean_one_seat": float(np.mean([r["vs_one_seat"] for r in rows])),
         "vs_mean_all_seats": float(np.mean([r["vs_all_seats"] for r in rows])),
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
+    write_json(args.out, result)
     print()
     print(markdown_table(result))
     return result

@@ -8,21 +8,21 @@ deals (as ``scripts/seat_ab.py``; ``mc`` is played once per table and contract a
 variants).  A variant's ``{table}`` stands for the
 table type, so that policy inference uses the temperatures fitted on that table's plays:
 
-    python scripts/mc_learned.py --opponents learned -c barbu -n 300            # -> results/mc_learned.json
-    python scripts/mc_learned.py --opponents heuristic --opponents basic -c domino -n 200
-    python scripts/mc_learned.py --variant "mc:infer=policy:heuristic" --opponents learned -c barbu -n 100
-    python scripts/mc_learned.py --variant mc:rollout=learned --opponents learned1 -n 150   # the new mc against mc1
+    python scripts/mc_learned.py --opponents learned -c barbu -n 300 --merge    # -> results/mc_learned.json
+    python scripts/mc_learned.py --opponents heuristic --opponents basic -c domino -n 200 --merge
+    python scripts/mc_learned.py --variant "mc:infer=policy:heuristic" --opponents learned -c barbu -n 100 --merge
+    python scripts/mc_learned.py --variant mc:rollout=learned --opponents learned1 -n 150 --merge   # the new mc against mc1
 
 Default variants: ``mc:rollout=learned`` (learned rollouts; the learned player is also the model of
-``infer=70``), ``mc:infer=policy:{table}`` (policy inference), and both.  Rows of other variants,
-tables or contracts already in ``--out`` (same seed) are kept.  Trumps with diamonds as trumps,
-Domino from the 7, seed 4242 (as seat_ab.py).
+``infer=70``), ``mc:infer=policy:{table}`` (policy inference), and both.  An existing ``--out``
+is refused unless ``--merge`` (its rows of other variants, tables or contracts, of the same seed,
+are kept) or ``--force`` (it is replaced) is given.  Trumps with diamonds as trumps, Domino from
+the 7, seed 4242 (as seat_ab.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -32,6 +32,7 @@ from barbu_sim.barbu.rules import CONTRACTS, parse_contract
 from barbu_sim.core.stats import summarize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from script_files import add_force, check_out, read_rows, write_json  # noqa: E402
 from seat_ab import seat_means  # noqa: E402  (the paired measurement of scripts/seat_ab.py)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +49,9 @@ def main(argv=None):
     ap.add_argument("-c", "--contract", action="append", help="a contract (repeatable; default all seven)")
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--out", default=str(ROOT / "results" / "mc_learned.json"))
+    ap.add_argument("--merge", action="store_true", help="add the rows to an existing --out of the same seed, "
+                    "keeping its rows of other variants, tables or contracts")
+    add_force(ap, "replace --out if it exists (without it or --merge, an existing file is refused before any work)")
     args = ap.parse_args(argv)
     tables = args.opponents or list(TABLES)
     variants = args.variant or list(VARIANTS)
@@ -58,17 +62,17 @@ def main(argv=None):
                 resolve_strategy(v.format(table=t))
         if args.deals < 2:
             raise ValueError("--deals must be at least 2")
+        out = check_out(args.out, args.force or args.merge, merge="--merge")
+        kept, commands = [], []
+        if args.merge and out.exists():
+            old = read_rows(out, ("variant", "opponents", "contract"))
+            if old.get("seed") == args.seed:
+                commands = old.get("commands", [])  # the runs behind the rows, as the docs list them
+                done = {(v.format(table=t), t, CONTRACTS[c]) for v in variants for t in tables for c in contracts}
+                kept = [r for r in old["rows"] if (r["variant"], r["opponents"], r["contract"]) not in done]
     except (ValueError, KeyError) as e:
         print(f"Error: {e}", file=sys.stderr)
         sys.exit(2)
-    out = Path(args.out)
-    kept, commands = [], []
-    if out.exists():
-        old = json.loads(out.read_text())
-        if old.get("seed") == args.seed:
-            commands = old.get("commands", [])  # the runs behind the rows, as the docs list them
-            done = {(v.format(table=t), t, CONTRACTS[c]) for v in variants for t in tables for c in contracts}
-            kept = [r for r in old["rows"] if (r["variant"], r["opponents"], r["contract"]) not in done]
     rows = []
     for t in tables:
         for c in contracts:
@@ -86,11 +90,9 @@ def main(argv=None):
                              "seconds": round(time.perf_counter() - t1, 1), "baseline_seconds": round(base_s, 1)})
                 print(f"{t:<10} {CONTRACTS[c]:<12} {spec:<45} {d['mean']:+.3f} ({d['ci_low']:+.3f} .. "
                       f"{d['ci_high']:+.3f})  {time.perf_counter() - t1:.0f} s", flush=True)
-                out.parent.mkdir(parents=True, exist_ok=True)
-                out.write_text(json.dumps({"seed": args.seed, "method": "variant - mc in one seat among three of the "
-                                           "table, same deals; every seat and declarer; per-deal mean of 16 plays; "
-                                           "95% normal CI over deals (scripts/mc_learned.py)",
-                                           "commands": commands, "rows": kept + rows}, indent=2) + "\n")
+                write_json(out, {"seed": args.seed, "method": "variant - mc in one seat among three of the table, "
+                                 "same deals; every seat and declarer; per-deal mean of 16 plays; 95% normal CI over "
+                                 "deals (scripts/mc_learned.py)", "commands": commands, "rows": kept + rows})
     return rows
 
 

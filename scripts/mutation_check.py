@@ -15,9 +15,9 @@ or explain in ``EQUIVALENT`` why it changes nothing.
 
 Not part of CI (a few minutes).  Run from the project root::
 
-    python scripts/mutation_check.py            # every mutation
-    python scripts/mutation_check.py -k settled # those whose id contains "settled"
-    python scripts/mutation_check.py -k stats/ -k runs/  # those whose id contains either
+    python scripts/mutation_check.py --force    # every mutation, replacing results/mutation_check.json
+    python scripts/mutation_check.py -k settled --out /tmp/mutants.json  # those whose id contains "settled"
+    python scripts/mutation_check.py -k stats/ -k runs/ --out /tmp/mutants.json  # those whose id contains either
 
 A mutation whose original text is no longer in the code (someone changed the line) stops the check
 before anything runs, naming it: it would otherwise say nothing about the tests.
@@ -32,7 +32,6 @@ way), and the targeted tests call the mutated functions directly where they can
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -43,6 +42,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "mutation_check.json"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 PLAY_RULES = "barbu_sim/barbu/rules/play_rules.py"
 SCORES = "barbu_sim/barbu/rules/config.py"
@@ -326,6 +328,7 @@ def main(argv=None) -> int:
                     help="only the mutations whose id contains this (repeat it for several)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per test run")
     ap.add_argument("--out", type=Path, default=OUT)
+    add_force(ap)
     args = ap.parse_args(argv)
     chosen = [m for m in MUTATIONS if not args.k or any(k in m[0] for k in args.k)]
     if not chosen:
@@ -335,6 +338,7 @@ def main(argv=None) -> int:
              for mid, path, original, _, _ in chosen if (n := (ROOT / path).read_text().count(original)) != 1]
     if stale:
         sys.exit("these mutations no longer apply (update them to the code):\n  " + "\n  ".join(stale))
+    refuse_existing(args.out, args.force)  # before the half hour of test runs, not after
     results = []
     with tempfile.TemporaryDirectory(prefix="barbu-mutants-") as tmp:
         tree = Path(tmp) / "tree"
@@ -377,8 +381,7 @@ def main(argv=None) -> int:
     report = {"what": "scripts/mutation_check.py: each mutation applied alone to a scratch copy, its targeted "
                       "tests run; killed = the tests failed", "mutations": len(results), **summary,
               "python": sys.version.split()[0], "results": results}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    write_json(args.out, report)
     print(f"{summary['killed']} killed, {summary['survived']} survived, {summary['equivalent']} equivalent "
           f"of {len(results)}: {args.out}")
     return 1 if summary["survived"] else 0

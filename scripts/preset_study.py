@@ -10,14 +10,14 @@ Left out: ``every-dealer`` (it changes who declares in a game, not a hand) and
 ``positive-penalties`` (the default game with every score's sign turned over: the same numbers,
 negated).  Writes results/preset_study.json and prints a Markdown table.
 
-    python scripts/preset_study.py                      # 200,000 deals per preset (about a minute or two on 2 cores)
+    python scripts/preset_study.py --force              # 200,000 deals per preset (about a minute or two on 2 cores)
     python scripts/preset_study.py --deals 500 --out /tmp/ps.json
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 import time
 from pathlib import Path
 
@@ -30,6 +30,9 @@ from barbu_sim.core.cards import RANK_NAMES
 from barbu_sim.core.stats import summarize
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 STUDIED = [name for name in PRESETS if name not in ("every-dealer", "positive-penalties")]
 # North declares: each negative contract, Trumps (longest suit), Domino from each rank.
 CONFIGS = [(c, 0, 0) for c in NEGATIVE_CONTRACTS] + [(TRUMPS, TRUMP_LONGEST, 0)] + [(DOMINO, r, 0) for r in range(13)]
@@ -51,7 +54,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=22)
     ap.add_argument("--strategy", default="heuristic")
     ap.add_argument("--out", default=str(ROOT / "results" / "preset_study.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
     play_batch(args.seed, 0, 1, CONFIGS, args.strategy)  # compile first: the time below is play only
     t0 = time.perf_counter()
     columns = {}
@@ -74,10 +79,9 @@ def main(argv=None):
                                                if c == DOMINO else None)})
     seconds = time.perf_counter() - t0
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"deals": args.deals, "seed": args.seed, "strategy": args.strategy,
-                               "declarer": "N", "trumps": "longest", "seconds": round(seconds, 1),
-                               "presets": STUDIED, "rows": rows}, indent=2) + "\n")
+    write_json(out, {"deals": args.deals, "seed": args.seed, "strategy": args.strategy,
+                     "declarer": "N", "trumps": "longest", "seconds": round(seconds, 1),
+                     "presets": STUDIED, "rows": rows})
     print(markdown_table(rows))
     print(f"\n{args.deals:,} deals per preset, {len(STUDIED)} presets, {seconds:.0f} s -> {out}")
 

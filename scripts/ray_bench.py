@@ -13,7 +13,7 @@ Measured:
 * the per-task overhead: ``--tasks`` empty tasks one at a time (round trip) and
   pipelined (throughput of the scheduler).
 
-    python scripts/ray_bench.py                                  # -> results/ray_bench.json
+    python scripts/ray_bench.py --force                          # -> results/ray_bench.json
     python scripts/ray_bench.py --deals 2000 --mc-deals 7 --repeats 1 --tasks 20 --out /tmp/rb.json
 """
 
@@ -31,6 +31,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 
 
 def ledger(run_dir: Path) -> dict:
@@ -92,7 +95,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=3, help="runs per backend (alternated)")
     ap.add_argument("--tasks", type=int, default=300, help="empty tasks for the overhead figures")
     ap.add_argument("--out", default=str(ROOT / "results" / "ray_bench.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
 
     try:
         import ray
@@ -131,9 +136,7 @@ def main(argv=None) -> int:
                                                       strategies=[args.mc_strategy] * 4), backend)
             result["mc"] = compare("mc", mc, backend, args.repeats, work)
     result["load_average_before_after"] = [load_before[0], os.getloadavg()[0]]
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
+    out = write_json(args.out, result)
     for name in ("heuristic", "mc"):
         if name in result:
             r = result[name]

@@ -14,15 +14,15 @@ prints one line per block and the total; with ``--old`` it also measures the rev
 was (100 layouts per decision, rollouts to the end, no exact search before the last two
 tricks, labels at 1 / 3 / 8 points), for the comparison.
 
-    python scripts/review_stability.py --blocks 8 --old   # results/review_stability.json: about 6 minutes on one core
+    python scripts/review_stability.py --blocks 8 --old --force   # results/review_stability.json: about 6 minutes on one core
     python scripts/review_stability.py --blocks 1 --contracts barbu --samples 8 --max-samples 16 --out /tmp/s.json
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
+import sys
 import time
 from pathlib import Path
 
@@ -33,6 +33,9 @@ from barbu_sim.barbu.rules import CONTRACTS, parse_contract
 from barbu_sim.core.seats import parse_seat
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from script_files import add_force, refuse_existing, write_json  # noqa: E402
 TARGET = 0.8
 
 
@@ -77,7 +80,9 @@ def main(argv=None):
     ap.add_argument("--max-samples", type=int, default=None, help="review --max-samples (default 128 x samples)")
     ap.add_argument("--old", action="store_true", help="also measure the review as it was, for the comparison")
     ap.add_argument("--out", default=str(ROOT / "results" / "review_stability.json"))
+    add_force(ap)
     args = ap.parse_args(argv)
+    refuse_existing(args.out, args.force)
     seat = parse_seat(args.seat)
     contracts = [int(parse_contract(c)) for c in args.contracts] if args.contracts else list(range(len(CONTRACTS)))
     settings = Settings(samples=args.samples, max_samples=args.max_samples)
@@ -104,8 +109,7 @@ def main(argv=None):
         flagged, same = sum(r["old"]["flagged"] for r in results), sum(r["old"]["same"] for r in results)
         data["total_old"] = {"flagged": flagged, "same": same, "agreement": same / flagged if flagged else 1.0}
         print(f"before: {same} of {flagged} flagged decisions labelled alike under every seed")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(data, indent=1) + "\n")
+    write_json(args.out, data, indent=1)
     print(f"wrote {args.out}")
 
 

@@ -13,13 +13,12 @@ Trumps is played with diamonds as trumps, Domino from the 7; seed 4242 by defaul
 preset (``--rules``, repeatable) where the lowest total wins, "A better by" is B - A.  How the
 learned player was checked under every preset (docs/learned-player.md):
 
-    python scripts/seat_ab.py learned heuristic -n 4000 --seed 11 --rules all --out results/learned_presets.json
+    python scripts/seat_ab.py learned heuristic -n 4000 --seed 11 --rules all --out results/learned_presets.json --force
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -31,6 +30,9 @@ from barbu_sim.barbu.rules import CONTRACTS, DOMINO, PRESETS, TRUMPS, parse_cont
 from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.core.seats import N_SEATS
 from barbu_sim.core.stats import summarize
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from script_files import add_force, check_out, write_json  # noqa: E402
 
 PARAMS = {TRUMPS: 1, DOMINO: 5}  # diamonds as trumps, Domino from the 7 (rank index 5)
 
@@ -58,8 +60,11 @@ def main(argv=None):
     ap.add_argument("--rules", action="append", help="a rules preset, or 'all' for every preset (repeatable; default: "
                     "the rules as written); where the lowest total wins, 'A better by' is B - A")
     ap.add_argument("--out", help="also write the rows to this JSON file")
+    add_force(ap)
     args = ap.parse_args(argv)
     try:
+        if args.out is not None:
+            check_out(args.out, args.force)
         for spec in (args.a, args.b, args.opponents):
             resolve_strategy(spec)
         contracts = [int(parse_contract(c)) for c in args.contract] if args.contract else list(range(len(CONTRACTS)))
@@ -87,8 +92,8 @@ def main(argv=None):
                      "seconds": round(time.perf_counter() - t0, 1)})
         print(f"{preset:<20} {CONTRACTS[c]:<12} A {a.mean():+7.3f}  B {b.mean():+7.3f}  A better by {d['mean']:+.3f} "
               f"({d['ci_low']:+.3f} .. {d['ci_high']:+.3f})", flush=True)
-    if args.out:
-        Path(args.out).write_text(json.dumps({"seed": args.seed, "rows": rows}, indent=2) + "\n")
+    if args.out is not None:
+        write_json(args.out, {"seed": args.seed, "rows": rows})
     return rows
 
 

@@ -19,9 +19,11 @@ Every run (strong, baseline, confirm) is chunked and resumable: Ctrl-C (or the e
 and --resume goes on with all three (a larger --deals or --confirm-deals extends them).
 Chunks: 25 deals for mc and pimc (a deal takes seconds), 20,000 for any fast player.
 
-    python scripts/strong_results.py --strategy learned --deals 1000000 --confirm mc --confirm-deals 2000
-    python scripts/strong_results.py --resume                  # go on with the runs in runs/strong
-    python scripts/strong_results.py --minutes 60              # mc: as many of 20,000 deals as an hour allows
+    python scripts/strong_results.py --strategy learned --deals 1000000 --confirm mc --confirm-deals 2000 --force
+    python scripts/strong_results.py --resume --force          # go on with the runs in runs/strong
+    python scripts/strong_results.py --minutes 60 --force      # mc: as many of 20,000 deals as an hour allows
+
+The tables in --results replace those of an earlier study only with --force (checked before any play).
     python scripts/strong_results.py --deals 40 --strategy basic --out /tmp/s --results /tmp/s/results
 """
 
@@ -31,7 +33,6 @@ import argparse
 import json
 import math
 import resource
-import shutil
 import signal
 import sys
 import time
@@ -56,6 +57,12 @@ from barbu_sim.core.stats import with_ci
 from barbu_sim.core.tables import to_markdown, write_table
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import script_files  # noqa: E402
+
+# The study's files in --results that are always written: one of them there means an earlier study would be replaced.
+MARKERS = ("manifest.json", "timing.json", "changes.md", "strong_vs_heuristic.json", "strong_vs_heuristic.md")
 TRUMP, DOMINO_RANK = "each,longest,strongest", "each,most-held"
 SLOW_CHUNK = 25  # mc, pimc: a deal takes seconds, so Ctrl-C and --resume stay close to the work
 FAST_CHUNK = 20_000  # any other player: 1,000,000 deals in 50 files of 500,000 records
@@ -215,9 +222,9 @@ def write_paired(table: pl.DataFrame, names: tuple[str, str], results: Path, nam
     shown = named(shown.select("contract", "trump", "domino_rank", "policy", "rel_seat", "n", "a_mean", "b_mean",
                                "difference", "ci_low", "ci_high", *(["confirmed"] if confirm else [])), names)
     shown = shown.with_columns(pl.col("trump", "domino_rank").cast(pl.String).fill_null(""))
-    (results / f"{name}.md").write_text(f"# {title}\n\nMeans relative to the declarer; difference = {names[0]} - "
-                                        f"{names[1]}, paired per deal, with a 95% CI.\n\n"
-                                        + to_markdown(shown, decimals=2) + "\n")
+    script_files.write_text(results / f"{name}.md", f"# {title}\n\nMeans relative to the declarer; difference = "
+                            f"{names[0]} - {names[1]}, paired per deal, with a 95% CI.\n\n"
+                            + to_markdown(shown, decimals=2) + "\n")
 
 
 def changes_text(table: pl.DataFrame, names: tuple[str, str], deals: int, seed: int,
@@ -275,6 +282,8 @@ def parse_args(argv):
     ap.add_argument("--backend", default="local", help="local, or ray: every run's chunks as Ray tasks (same records)")
     ap.add_argument("--ray-address", default=None,
                     help="with --backend ray: auto or HOST:PORT (default: a local instance)")
+    script_files.add_force(ap, "replace the study's files in --results if they exist (without it, they are refused "
+                               "before any play, --resume and --tables-only included)")
     args = ap.parse_args(argv)
     for flag, value in (("--deals", args.deals), ("--chunk", args.chunk), ("--confirm-deals", args.confirm_deals)):
         if value is not None and value < 1:
@@ -314,6 +323,7 @@ def main(argv=None):
             resolve_strategy(confirm)
             if confirm == strong_cfg.strategies[0] or confirm_deals < 1:
                 fail("--confirm needs a player other than the strong one and --confirm-deals of at least 1")
+        script_files.check_folder_files(results, MARKERS, args.force, "--results")
         backend = make_backend(args.backend, args.ray_address)
     except (ValueError, RunError) as e:
         fail(str(e))
@@ -356,12 +366,11 @@ def main(argv=None):
     started = time.perf_counter()
     tables = build_tables(strong_dir)
     write_report(strong_dir, tables)
-    results.mkdir(parents=True, exist_ok=True)
     for f in (strong_dir / "report").iterdir():
         if f.suffix in (".md", ".json", ".csv"):
-            shutil.copy(f, results / f.name)
+            script_files.copy_file(f, results / f.name)
     write_plots(tables, results / "charts")
-    shutil.copy(strong_dir / "manifest.json", results / "manifest.json")
+    script_files.copy_file(strong_dir / "manifest.json", results / "manifest.json")
     report_seconds = time.perf_counter() - started
     comparison = compare_runs(strong_dir, base_dir)
     seed = strong_cfg.seed
@@ -393,11 +402,11 @@ def main(argv=None):
         text += (f"\n## Confirmation\n\nOn the first {n:,} deals, {confirm} at every seat: {ok} of {confirmed.height} "
                  f"configuration x seat values of {c_names[0]} are within the 95% CI of {c_names[1]}'s "
                  "([strong_vs_confirm.md](strong_vs_confirm.md)).\n")
-    (results / "changes.md").write_text(text)
+    script_files.write_text(results / "changes.md", text)
     timing["tables_seconds"] = time.perf_counter() - started
     timing["report_seconds"] = report_seconds
     timing["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    (results / "timing.json").write_text(json.dumps(timing, indent=2) + "\n")
+    script_files.write_json(results / "timing.json", timing)
     print(json.dumps(timing, indent=2))
 
 

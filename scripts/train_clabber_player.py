@@ -14,10 +14,10 @@ Two steps, each reproducible from the seed:
    loses on average against mc's best card following the heuristic and following the model (in
    mc's own estimates).
 
-    python scripts/train_clabber_player.py --backend ray  # 200,000 rounds as Ray tasks, then the fit: about 9 minutes
-    python scripts/train_clabber_player.py                # the same bytes, one chunk at a time: 15 to 20 minutes
+    python scripts/train_clabber_player.py --backend ray --force  # 200,000 rounds as Ray tasks, then the fit: about 9 minutes
+    python scripts/train_clabber_player.py --force        # the same bytes, one chunk at a time: 15 to 20 minutes
     python scripts/train_clabber_player.py --rounds 400 --data /tmp/cl-data --out /tmp/model.json
-    python scripts/train_clabber_player.py --fit-only     # refit on the data already made
+    python scripts/train_clabber_player.py --fit-only --force   # refit on the data already made
 
 The packaged model is barbu_sim/clabber/players/models/learned.json (docs/clabber.md).
 """
@@ -39,12 +39,14 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from barbu_sim.clabber.played.training_data import generate_chunk  # noqa: E402
 from barbu_sim.clabber.players.features import FEATURE_NAMES, N_FEATURES  # noqa: E402
 from barbu_sim.clabber.players.learned import MAX_HIDDEN, MODEL_PATH  # noqa: E402
 from barbu_sim.core.backends import make_backend  # noqa: E402
 from barbu_sim.core.fitting import fit, groups_of, regrets  # noqa: E402
+from script_files import add_force, check_out, write_json  # noqa: E402
 
 HOLD_OUT = 10  # rounds i with i % HOLD_OUT == 0 are held out
 DEFAULTS = {"seed": 2031, "samples": 96, "chunk": 2000}  # the data's settings, as config.json records them
@@ -98,7 +100,7 @@ def make_data(args, settings: dict, rounds: int) -> list[Path]:
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
     if not (data / "config.json").exists():
-        (data / "config.json").write_text(json.dumps(settings) + "\n")
+        write_json(data / "config.json", settings, indent=None)
     chunks = planned(rounds, settings["chunk"])
     todo = [(settings["seed"], lo, n, settings["samples"]) for lo, n in chunks if not chunk_path(data, lo, n).exists()]
     backend = make_backend(args.backend, args.ray_address)
@@ -185,7 +187,9 @@ def main(argv=None):
     ap.add_argument("--data", default=str(ROOT / "runs" / "clabber-learned-data"),
                     help="where the data chunks are kept, with config.json (a folder made with other settings is "
                          "refused)")
-    ap.add_argument("--out", default=str(MODEL_PATH), help="the model file to write")
+    ap.add_argument("--out", default=str(MODEL_PATH), help="the model file to write (default the packaged model)")
+    add_force(ap, "replace --out if it exists, as the packaged model does (without it, an existing file is refused "
+                  "before any work)")
     ap.add_argument("--fit-only", action="store_true", help="make no data: fit on the chunks already in --data")
     ap.add_argument("--backend", default="local", help="local, or ray: the data chunks as Ray tasks (same bytes)")
     ap.add_argument("--ray-address", default=None)
@@ -199,6 +203,7 @@ def main(argv=None):
             raise TrainError(f"--hidden must be 0..{MAX_HIDDEN}, not {args.hidden}")
         if Path(args.out).is_dir():
             raise TrainError(f"--out {args.out} is a folder: name the model file to write")
+        check_out(args.out, args.force)  # the model file (by default the packaged one): replaced only when asked
         settings = data_settings(args)
         start = time.perf_counter()
         if args.fit_only:
@@ -220,11 +225,7 @@ def main(argv=None):
                                     f"--samples {samples} --chunk {chunk} --hidden {args.hidden} "
                                     f"--epochs {args.epochs}")},
            "weights": weights}
-    try:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
-    except OSError as e:
-        sys.exit(f"Error: cannot write the model file {args.out}: {e.strerror or e}")
+    write_json(args.out, out, indent=1, what="the model file")
     print(f"data: {len(data['y']):,} rows of {rounds:,} rounds in {made:.0f} s; "
           f"fit in {time.perf_counter() - start - made:.0f} s; model written to {args.out}")
     print("| seat's team | decisions held out | heuristic's loss | the model's loss | loss removed |")

@@ -13,10 +13,10 @@ Two steps, each reproducible from the seed:
    contract, how many points a decision loses on average against mc's best card when it
    follows the heuristic and when it follows the model (regret, in mc's own estimates).
 
-    python scripts/train_player.py                          # 90,000 deals (about 13 core-minutes), then fit
+    python scripts/train_player.py --force                  # 90,000 deals (about 13 core-minutes), then fit
     python scripts/train_player.py --deals 2000 --out /tmp/model.json --data /tmp/learn-data
-    python scripts/train_player.py --fit-only --hidden 0    # refit a linear model on the data already made
-    python scripts/train_player.py --ablation               # what each feature group is worth (linear fits)
+    python scripts/train_player.py --fit-only --hidden 0 --out /tmp/linear.json   # a linear model on the data made
+    python scripts/train_player.py --ablation --force       # what each feature group is worth (linear fits)
     python scripts/train_player.py --teacher-model learned --learned-share 0.3333 --mc-share 0.3333 \
         --seed 2028 --data runs/round-1 --out /tmp/next.json  # expert iteration: mc plays the deals out with
                                                               # the packaged model, and a third of the seats too
@@ -48,6 +48,7 @@ from tqdm import tqdm  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from barbu_sim.barbu.players.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES
 from barbu_sim.barbu.players.learned import MAX_HIDDEN, MODEL_NAMES, MODEL_PATH, load_model, model_id, model_path
@@ -55,6 +56,7 @@ from barbu_sim.barbu.played.training_data import MC_SHARE, generate_chunk
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO
 from barbu_sim.core.backends import make_backend
 from barbu_sim.core.fitting import fit, groups_of, regrets
+from script_files import add_force, check_out, write_json  # noqa: E402
 
 DEFAULT_SEED = 2027
 DEFAULT_HIDDEN = "16,trumps=32"  # hidden units per contract: 16, and 32 in Trumps (the first model's network)
@@ -84,6 +86,10 @@ def check_args(args) -> None:
             raise TrainError(f"{flag} must be at least {low:,} and at most {high:,}, not {value:,}")
     if Path(args.out).is_dir():
         raise TrainError(f"--out {args.out} is a folder: name the model file to write")
+    try:  # the model file (by default the packaged model) is replaced only when asked, and checked before the work
+        check_out(args.out, args.force)
+    except ValueError as e:
+        raise TrainError(str(e)) from None
 
 
 def data_settings(args) -> dict:
@@ -220,7 +226,7 @@ def make_data(args, settings: dict) -> list[Path]:
     data.mkdir(parents=True, exist_ok=True)
     record = data / "config.json"
     if not record.exists():  # written once: the record of what the chunks are
-        record.write_text(json.dumps(settings) + "\n")
+        write_json(record, settings, indent=None)
     chunk, seed, samples = settings["chunk"], settings["seed"], settings["samples"]
     chunks = planned_chunks(args.deals, chunk)
     if settings["teacher"] != "heuristic" and args.teacher_model is None:
@@ -354,7 +360,9 @@ def main(argv=None):
     ap.add_argument("--data", default=str(ROOT / "runs" / "learned-data"),
                     help="where the data chunks are kept, with config.json: the settings they were made with (a "
                          "folder made with other settings is refused)")
-    ap.add_argument("--out", default=str(MODEL_PATH), help="the model file to write")
+    ap.add_argument("--out", default=str(MODEL_PATH), help="the model file to write (default the packaged model)")
+    add_force(ap, "replace --out if it exists, as the packaged model does (without it, an existing file is refused "
+                  "before any work)")
     ap.add_argument("--fit-only", action="store_true", help="make no data: fit on the chunks already in --data")
     ap.add_argument("--teacher-model", default=None, help="expert iteration: a learned-player model file (the "
                     "previous round's), or an installed one (learned, learned1, learned@ID): mc's rollouts are that "
@@ -395,11 +403,7 @@ def main(argv=None):
                                     f"--samples {samples} --chunk {chunk} --hidden {args.hidden} "
                                     f"--epochs {args.epochs}" + teacher_flags(settings))},
            "contracts": models}
-    try:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
-    except OSError as e:
-        sys.exit(f"Error: cannot write the model file {args.out}: {e.strerror or e}")
+    write_json(args.out, out, indent=1, what="the model file")
     print(f"data: {len(data['y']):,} rows of {deals:,} deals in {made:.0f} s; "
           f"fit in {time.perf_counter() - start - made:.0f} s; model written to {args.out}")
     print("| contract | decisions (test) | heuristic regret | model regret | regret removed |")

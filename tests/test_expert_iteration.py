@@ -64,8 +64,8 @@ def test_learned_seats_need_a_model():
 def test_the_data_records_its_teacher_and_refuses_another(tmp_path):
     import train_player
     data = tmp_path / "data"
-    common = ["--deals", "4", "--chunk", "4", "--samples", "2", "--hidden", "2", "--epochs", "1", "--no-progress",
-              "--data", str(data), "--out", str(tmp_path / "m.json")]
+    common = ["--force", "--deals", "4", "--chunk", "4", "--samples", "2", "--hidden", "2", "--epochs", "1",
+              "--no-progress", "--data", str(data), "--out", str(tmp_path / "m.json")]  # m.json: remade each time
     train_player.main([*common, "--teacher-model", str(model_path("learned1")), "--learned-share", "0.5"])
     record = json.loads((data / "config.json").read_text())
     assert record["teacher"] == model_id("learned1") and record["learned_share"] == 0.5

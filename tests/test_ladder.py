@@ -44,8 +44,12 @@ def test_tiny_ladder(tmp_path):
         assert x["difference"] == pytest.approx(x["strong_mean"] - x["weak_mean"])
     assert all(x["ci_low"] > 0 for x in rows if x["weak"] == "random")  # +3 to +4 points, CI about +-0.3
     assert "| `heuristic` | `basic` | trumps | 200 |" in r.stdout
-    # A second run of one pair and one contract keeps the other pair's rows and that pair's other contract.
-    assert run_ladder("--pairs", "heuristic:basic", "--deals", "50", "-c", "barbu", "--out", str(out)).returncode == 0
+    # A second run of one pair and one contract, with --merge, keeps the other pair's rows and that pair's other
+    # contract; without it (or --force), the file is refused before any play.
+    refused = run_ladder("--pairs", "heuristic:basic", "--deals", "50", "-c", "barbu", "--out", str(out))
+    assert refused.returncode == 2 and "--merge" in refused.stderr and "Traceback" not in refused.stderr
+    assert run_ladder("--pairs", "heuristic:basic", "--deals", "50", "-c", "barbu", "--out", str(out),
+                      "--merge").returncode == 0
     assert out.exists()
     rows = json.loads(out.read_text())["rows"]
     assert [(x["strong"], x["contract"], x["deals"]) for x in rows] == [

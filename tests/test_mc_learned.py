@@ -41,7 +41,8 @@ def test_the_new_parameters_parse_and_name_themselves():
     assert h.spec().endswith("infer=policy:heuristic,early=off") and parse_mc(h.spec()[3:]) == h
     assert MC_ID.get(h.sid, "policy") == 1 + POLICY_TABLES.index("heuristic") == 2
     assert MC_ID.get(p.sid, "rollout") == LEARNED and MC_ID.get(p.sid, "policy") == 1
-    assert parse_mc("infer=policy,infer=40").policy == "" and parse_mc("infer=policy,infer=40").infer == 40
+    with pytest.raises(ValueError, match="infer is given twice"):  # not the last one silently (issue 43)
+        parse_mc("infer=policy,infer=40")
 
 
 def test_todays_mc_keeps_its_name_and_its_id():

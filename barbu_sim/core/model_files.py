@@ -8,29 +8,31 @@ digits of that array's sha256, so it changes whenever a weight does.
 from __future__ import annotations
 
 import hashlib
-import json
-from pathlib import Path
+import importlib
 from typing import Callable
 
 import numpy as np
+
+REINSTALL = "reinstall the package or retrain"
 
 
 def read_model_file(path: str, what: str, to_array: Callable[[dict], np.ndarray]) -> tuple[np.ndarray, str]:
     """``(array, id)`` of the model file at ``path``; ``what`` names it in the errors ("the learned player's
     model PATH"). Any fault (unreadable, not UTF-8, not JSON, refused by ``to_array``) is a one-line
     ValueError that names the file."""
+    # core.files is looked up here, not imported by name: the players' kernels import this module, and numba's code
+    # stamps (core/codestamp.py) follow import statements, so a change to the file writers would compile them again.
+    files = importlib.import_module(".files", __package__)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ValueError(f"cannot read {what}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{what} is not UTF-8 text: it is damaged; reinstall the package or retrain") from None
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{what} is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno}): it is truncated "
-                         "or damaged; reinstall the package or retrain") from None
+        data = files.parse_json(files.read_capped(path, files.MAX_JSON_BYTES, what), what)  # a BOM is allowed
+    except files.InputError as e:  # unreadable (said as such), too large, not UTF-8, not JSON, nested too deeply
+        message = str(e)
+        raise ValueError(message if message.startswith("cannot read") else f"{message}; {REINSTALL}") from None
+    except ValueError:  # Python's own limit on the digits of an integer (4,300) is no fault of JSON's
+        raise ValueError(f"{what} holds a number too long to read: it is damaged; {REINSTALL}") from None
     try:
         model = to_array(data)
-    except ValueError as e:
+    except (ValueError, TypeError, OverflowError) as e:  # whatever the contents, the error names the file
         raise ValueError(f"{what}: {e}") from None
     return model, hashlib.sha256(model.tobytes()).hexdigest()[:12]
 
@@ -39,12 +41,18 @@ def weights_array(entry: dict, key: str, shape: tuple, where: str) -> np.ndarray
     """``entry[key]`` as a float32 array of ``shape``: numbers, all finite (also once in float32); else a
     one-line ValueError that begins with ``where`` and names the key."""
     wanted = f"a list of {shape[0]} numbers" if len(shape) == 1 else f"{shape[0]} rows of {shape[1]} numbers"
+    if key not in entry:
+        raise ValueError(f"{where}: {key} must be {wanted}, and is missing")
+    # numpy would take "0.5" and true for numbers: a weight must be a JSON number, nothing that converts to one
+    odd = _not_a_number(entry[key])
+    if odd is not None:
+        raise ValueError(f"{where}: {key} must be {wanted}, and holds {odd}, which is not a number")
     try:
         a = np.asarray(entry[key], np.float64)
-    except KeyError:
-        raise ValueError(f"{where}: {key} must be {wanted}, and is missing") from None
-    except (TypeError, ValueError):
+    except (TypeError, ValueError):  # rows of unequal lengths
         raise ValueError(f"{where}: {key} must be {wanted}, and is not a table of numbers") from None
+    except OverflowError:  # an integer beyond any float
+        raise ValueError(f"{where}: {key} holds weights that are not finite numbers (beyond float32)") from None
     if a.shape != shape:
         got = "a number" if a.ndim == 0 else " by ".join(map(str, a.shape))
         raise ValueError(f"{where}: {key} must be {wanted}, not {got}")
@@ -53,3 +61,19 @@ def weights_array(entry: dict, key: str, shape: tuple, where: str) -> np.ndarray
             raise ValueError(f"{where}: {key} holds weights that are not finite numbers (NaN, infinity, or beyond "
                              "float32)")
     return a.astype(np.float32)
+
+
+def _not_a_number(value) -> str | None:
+    """What the first entry of ``value`` (a number, or lists of them) that is not a JSON number is, said as JSON
+    shows it (a string, true, null, an object); None when every entry is a number."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, bool):  # a bool is an int to Python, not a number to JSON
+            return "true" if v else "false"
+        elif not isinstance(v, (int, float)):
+            return {str: "a string", type(None): "null", dict: "an object"}.get(type(v), type(v).__name__) + \
+                (f" ({v[:20]!r})" if isinstance(v, str) else "")
+    return None

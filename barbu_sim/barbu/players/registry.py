@@ -47,6 +47,9 @@ def _mc_strategy(params: str, name: str = "mc") -> Strategy:
     accepted when it names the installed model, as ``learned@<id>`` is."""
     items = params.split(",")
     models = [i.partition("=")[2].strip() for i in items if i.partition("=")[0].strip() == "model"]
+    if len(models) > 1:  # the other parameters' repeats are parse_mc's to refuse
+        raise ValueError(f"{name} parameter model is given twice (model={models[0]} and model={models[1]}): give "
+                         "each parameter once")
     found = parse_mc(",".join(i for i in items if i.partition("=")[0].strip() != "model"), name)
     if models and not needs_model(found.sid):
         raise ValueError(f"{name} model= names the learned player's model, which only rollout=learned and "

@@ -106,11 +106,14 @@ def mc_id(samples: int = DEFAULT_SAMPLES) -> int:
 
 def parse_mc(params: str) -> int:
     """The samples of ``mc:samples=N`` from the text after ``mc:`` (empty: the default); ValueError if wrong."""
-    samples = DEFAULT_SAMPLES
+    samples, seen = DEFAULT_SAMPLES, {}
     for item in filter(None, (p.strip() for p in params.split(","))):
         key, eq, value = (x.strip() for x in item.partition("="))
         if not eq:
             raise ValueError(f"mc parameter {item!r} is not NAME=VALUE (e.g. mc:samples=48)")
+        if key in seen:  # taken silently, the last winning, it would hide a typo in a long command
+            raise ValueError(f"mc parameter {key} is given twice ({seen[key]} and {item}): give each parameter once")
+        seen[key] = item
         if key != "samples":
             raise ValueError(f"unknown mc parameter {key!r}: use samples=N")
         if not value.isdigit() or not 1 <= int(value) <= MAX_SAMPLES:

@@ -168,6 +168,18 @@ def _infer(value: str) -> tuple[int, str]:
     return int(value), ""
 
 
+def repeated_check(name: str):
+    """A function of each ``key`` (and its ``item``, ``key=value``) of one player string that refuses a key given
+    twice (``mc:samples=64,samples=8``), which would otherwise be taken silently, the last one winning."""
+    seen: dict[str, str] = {}
+
+    def given(key: str, item: str) -> None:
+        if key in seen:
+            raise ValueError(f"{name} parameter {key} is given twice ({seen[key]} and {item}): give each parameter once")
+        seen[key] = item
+    return given
+
+
 def parse_mc(params: str, name: str = "mc") -> MCParams:
     """The parameters in the text after ``mc:`` (``samples=64,rollout=basic,endgame=3,tail=2``; empty: defaults).
 
@@ -178,11 +190,13 @@ def parse_mc(params: str, name: str = "mc") -> MCParams:
     allowed = "samples=N, rollout=" + "|".join(ROLLOUTS)
     if name == "mc":
         allowed += ", endgame=N, tail=N, halving=on|off, infer=P|policy[:TABLE], early=Z|off"
+    given = repeated_check(name)
     for item in filter(None, (p.strip() for p in params.split(","))):
         key, eq, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not eq:
             raise ValueError(f"{name} parameter {item!r} is not NAME=VALUE (e.g. {name}:samples=64,rollout=basic)")
+        given(key, item)
         if key == "samples":
             if not value.isdigit() or not 1 <= int(value) <= MAX_SAMPLES:
                 raise ValueError(f"{name} samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {value!r}")
