@@ -51,7 +51,7 @@ from barbu_sim.barbu.analytics.schema import REL_ENUM, REL_SEATS
 from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.core.backends import make_backend
 from barbu_sim.core.cards import RANK_NAMES
-from barbu_sim.core.rundir import RunError, part_path, read_manifest
+from barbu_sim.core.rundir import RunError, part_path, read_manifest, settings_stamp
 from barbu_sim.core.runs import lock_run, write_json
 from barbu_sim.core.stats import with_ci
 from barbu_sim.core.tables import to_markdown, write_table
@@ -107,6 +107,8 @@ def extend_run(run_dir: Path, deals: int) -> None:
             manifest["chunks"].pop(f"{old // chunk:06d}", None)
         config["deals"] = deals
         manifest["complete"] = False
+        if "settings_sha256" in manifest:  # the run's own settings change here, so its stamp follows them
+            manifest["settings_sha256"] = settings_stamp(manifest)
         write_json(run_dir / "manifest.json", manifest)
 
 

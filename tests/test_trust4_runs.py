@@ -72,6 +72,14 @@ def test_a_deeply_nested_manifest_is_a_one_line_error(game):
     assert_clean_error(r, "already holds a run")
 
 
+def test_a_number_past_pythons_digit_limit_in_a_manifest_is_a_one_line_error(game):
+    out, prefix, _ = game
+    text = (out / "manifest.json").read_text()
+    (out / "manifest.json").write_text(text.replace('"seed": ', '"seed": ' + "1" * 5001 + ', "was": ', 1))
+    for args in commands(prefix, out):
+        assert_clean_error(invoke(*args), "manifest.json", "a number too long to read")
+
+
 # ---------------------------------------------------------------- 5: whole numbers are ints, in both readers
 @pytest.mark.parametrize("value", [1000.0, True, "1000"])
 def test_a_chunk_size_that_is_not_an_integer_is_refused_by_resume_and_report(game, value):

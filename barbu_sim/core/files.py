@@ -215,6 +215,8 @@ def parse_json(text: str | bytes, what: str):
                          "truncated or damaged") from None
     except RecursionError:
         raise InputError(f"{what} is not a file this command reads: its JSON is nested too deeply") from None
+    except ValueError as e:  # an integer past Python's digit limit (sys.set_int_max_str_digits)
+        raise InputError(f"{what} holds a number too long to read ({str(e).split(';')[0]})") from None
 
 
 def read_json(path, what: str = "", limit: int = MAX_JSON_BYTES):
