@@ -167,6 +167,10 @@ def test_no_face_imports_numba():
     assert not _imports_numba(faces)
 
 
+MAX_MODULE_LINES = 600  # a module is cut by concept; this only catches one that has grown into two
+
+
 def test_modules_stay_small():
     sizes = {module_name(p): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
-    assert not {m: n for m, n in sizes.items() if n > 420}, sizes
+    assert len(sizes) > 100
+    assert not {m: n for m, n in sizes.items() if n > MAX_MODULE_LINES}, sizes

@@ -7,6 +7,7 @@ import os
 
 import pytest
 from cli_checks import assert_clean_error
+from test_review_html import NO_TRICKS
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.played import deal_file
@@ -16,25 +17,7 @@ runner = CliRunner()
 QUICK = ["--review-samples", "0", "--hint-samples", "0"]
 FAST = ["--samples", "2", "--max-samples", "2"]
 
-# A finished deal (the golden playthrough no-tricks.txt) and a Clabber round (clabber play --seed 3 --record).
-NO_TRICKS = """contract: no-tricks
-declarer: N
-deal: N:Q.QT976.K97642.7 KT43.K4.JT83.AT9 972.J52.AQ.QJ654 AJ865.A83.5.K832
-play:
-7C 9C 6C 8C
-4H 2H 3H QH
-6H KH JH 8H
-3D QD 5D 9D
-5H AH 10H AC
-2C KD 10C 5C
-8D AD AS 7D
-4C 3C QS KS
-2S 5S 9H 4S
-6S 7H 3S 9S
-7S 8S 6D 10S
-10D QC KC 4D
-JD JC JS 2D
-"""
+# A finished deal (NO_TRICKS: the golden playthrough no-tricks.txt) and a Clabber round (clabber play --seed 3 --record).
 ROUND = """# barbu-sim played round: docs/review-and-table.md describes the format
 game: clabber
 title: round 0 of seed 3
