@@ -9,7 +9,9 @@ how each refinement of the ``mc`` player was measured against ``pimc`` (docs/str
     python scripts/seat_ab.py mc mc:endgame=0 -n 400 -c domino
     python scripts/seat_ab.py heuristic basic -n 2000 --opponents random
 
-Trumps is played with diamonds as trumps, Domino from the 7; seed 4242 by default.  Under a rules
+The measurement is ``barbu-sim compare``'s (:mod:`barbu_sim.barbu.studies.compare`), one contract at a time,
+with this script's own fixed choices, kept so that its published figures replay: Trumps is played with diamonds
+as trumps (``compare`` plays the declarer's longest suit), Domino from the 7; seed 4242 by default.  Under a rules
 preset (``--rules``, repeatable) where the lowest total wins, "A better by" is B - A.  How the
 learned player was checked under every preset (docs/learned-player.md):
 
@@ -25,28 +27,19 @@ from pathlib import Path
 
 import numpy as np
 
-from barbu_sim.barbu.api import play_batch
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO, PRESETS, TRUMPS, parse_contract
 from barbu_sim.barbu.players.registry import resolve_strategy
-from barbu_sim.core.seats import N_SEATS
-from barbu_sim.core.stats import summarize
+from barbu_sim.barbu.studies.compare import compare, seat_scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from script_files import add_force, check_out, write_json  # noqa: E402
+from script_files import add_force, check_out, write_json
 
 PARAMS = {TRUMPS: 1, DOMINO: 5}  # diamonds as trumps, Domino from the 7 (rank index 5)
 
 
 def seat_means(player: str, opponents: str, contract: int, seed: int, deals: int, rules=None) -> np.ndarray:
     """Per deal, ``player``'s mean score over its four seats and the four declarers, among ``opponents``."""
-    configs = [(contract, PARAMS.get(contract, 0), d) for d in range(N_SEATS)]
-    total = np.zeros(deals)
-    for seat in range(N_SEATS):
-        line_up = [opponents] * N_SEATS
-        line_up[seat] = player
-        scores, _ = play_batch(seed, 0, deals, configs, line_up, rules=rules)
-        total += scores[:, :, seat].sum(axis=1)
-    return total / (N_SEATS * N_SEATS)
+    return seat_scores(player, opponents, [contract], seed, 0, deals, rules=rules, params=PARAMS)[:, 0]
 
 
 def main(argv=None):
@@ -83,15 +76,15 @@ def main(argv=None):
     for preset, c in ((p, c) for p in presets for c in contracts):
         rules = PRESETS[preset]
         t0 = time.perf_counter()
-        a = seat_means(args.a, args.opponents, c, args.seed, args.deals, rules)
-        b = seat_means(args.b, args.opponents, c, args.seed, args.deals, rules)
-        d = summarize((b - a) if rules.lower_is_better else (a - b))  # positive: A is better for the seat
+        # barbu-sim compare's library, with this script's fixed trump suit and domino rank
+        row = compare(args.a, args.b, opponents=args.opponents, contracts=[c], deals=args.deals, seed=args.seed,
+                      rules=rules, params=PARAMS).table.row(0, named=True)  # positive a_better_by: A is better
         rows.append({"contract": CONTRACTS[c], "a": args.a, "b": args.b, "opponents": args.opponents,
-                     "rules": preset, "deals": args.deals, "a_mean": float(a.mean()), "b_mean": float(b.mean()),
-                     "a_better_by": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"],
+                     "rules": preset, "deals": args.deals, "a_mean": row["a_mean"], "b_mean": row["b_mean"],
+                     "a_better_by": row["a_better_by"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
                      "seconds": round(time.perf_counter() - t0, 1)})
-        print(f"{preset:<20} {CONTRACTS[c]:<12} A {a.mean():+7.3f}  B {b.mean():+7.3f}  A better by {d['mean']:+.3f} "
-              f"({d['ci_low']:+.3f} .. {d['ci_high']:+.3f})", flush=True)
+        print(f"{preset:<20} {CONTRACTS[c]:<12} A {row['a_mean']:+7.3f}  B {row['b_mean']:+7.3f}  A better by "
+              f"{row['a_better_by']:+.3f} ({row['ci_low']:+.3f} .. {row['ci_high']:+.3f})", flush=True)
     if args.out is not None:
         write_json(args.out, {"seed": args.seed, "rows": rows})
     return rows

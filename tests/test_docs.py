@@ -52,6 +52,8 @@ SIZE_CAPS: dict[str, list[tuple[tuple[str, ...], int, bool]]] = {
     "compare-orders": [(("--blocks",), 2, True), (("--games",), 0, True), (("--samples",), 8, True)],
     "advise": [(("--samples",), 50, True)],
     "clabber advise": [(("--samples",), 50, True)],
+    "compare": [(("--deals", "-n"), 300, True)],
+    "clabber compare": [(("--rounds", "-n"), 300, True)],
 }
 # Lines of bash blocks that are not run here, and why.
 SKIP_PREFIXES = (

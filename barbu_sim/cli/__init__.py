@@ -4,6 +4,7 @@ from . import barbu as _barbu  # noqa: F401  (registers the Barbu commands on th
 from . import games as _games  # noqa: F401  (registers the full-game commands)
 from . import table as _table  # noqa: F401  (registers review, table and sheet)
 from . import clabber as _clabber  # noqa: F401  (registers `barbu-sim clabber ...`)
+from . import studies as _studies  # noqa: F401  (registers compare and clabber compare)
 from .app import app
 
 __all__ = ["app"]
