@@ -59,8 +59,9 @@ def test_ctrl_c_during_an_engines_first_compile_stops_the_run_at_once(tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "compiled the Barbu batch engine" not in err, err
     said = [line for line in lines if "Interrupted" in line]
-    assert said == ["Interrupted while compiling the Barbu batch engine for first use: nothing else was done; "
-                    "run the command again\n"], err
+    # one line: what was compiling, then what the command keeps and how to go on (as after any Ctrl-C)
+    assert said == ["Interrupted while compiling the Barbu batch engine for first use: the completed chunks are "
+                    f"saved; finish with: barbu-sim run --resume --out {out}\n"], err
     assert not list(out.glob("records/*.parquet"))  # no deal was played
 
 

@@ -12,16 +12,18 @@ from typer.core import TyperCommand, TyperGroup
 from .. import __version__
 
 # The built-in choices the help screens list.  The registries themselves (barbu_sim.barbu.players.registry,
-# barbu_sim.barbu.players.mc.player, barbu_sim.clabber.players.registry, barbu_sim.clabber.players.bidding) import numba, which
-# `--help` and `report` should not wait for: tests/test_cli_help.py checks these against them.
-BARBU_STRATEGIES = ("random", "basic", "heuristic", "lowest", "learned", "learned1")  # barbu.strategies.BUILTINS
-MC_ROLLOUTS = ("heuristic", "basic", "random", "learned")  # barbu.mc.ROLLOUTS
-# Written with spaces between the settings, so that a help screen can wrap the list (unbroken, it was cut at 80 columns).
-BARBU_STRATEGY_CHOICES = (", ".join(BARBU_STRATEGIES) + ", mc1, mc[:SETTINGS], pimc[:SETTINGS] (SETTINGS comma-separated: "
-                          f"samples=N, rollout=R with R {', '.join(MC_ROLLOUTS[:-1])} or {MC_ROLLOUTS[-1]}, endgame=N, "
-                          "tail=N, halving=on|off, infer=1..100|policy[:TABLE], early=Z|off; pimc takes samples and rollout)")
-CLABBER_STRATEGIES = ("random", "heuristic")  # clabber.strategies.BUILTINS
-CLABBER_BIDDING = ("accept-first", "random", "threshold[:X]", "mc[:SAMPLES]")  # clabber.bidding.POLICIES
+# barbu_sim.barbu.players.mc.params, barbu_sim.clabber.players.registry, barbu_sim.clabber.players.bidding) import
+# numba, which `--help` and `report` should not wait for: tests/test_cli_help.py checks these against them.
+BARBU_STRATEGIES = ("random", "basic", "heuristic", "lowest", "learned", "learned1")  # barbu.players.registry.BUILTINS
+MC_ROLLOUTS = ("heuristic", "basic", "random", "learned")  # barbu.players.mc.params.ROLLOUTS
+# Written with spaces between the settings, so that a help screen can wrap the list (unbroken, it was cut at 80
+# columns).
+BARBU_STRATEGY_CHOICES = (
+    ", ".join(BARBU_STRATEGIES) + ", mc1, mc[:SETTINGS], pimc[:SETTINGS] (SETTINGS comma-separated: "
+    f"samples=N, rollout=R with R {', '.join(MC_ROLLOUTS[:-1])} or {MC_ROLLOUTS[-1]}, endgame=N, "
+    "tail=N, halving=on|off, infer=1..100|policy[:TABLE], early=Z|off; pimc takes samples and rollout)")
+CLABBER_STRATEGIES = ("random", "heuristic")  # clabber.players.registry.BUILTINS
+CLABBER_BIDDING = ("accept-first", "random", "threshold[:X]", "mc[:SAMPLES]")  # clabber.players.bidding.POLICIES
 PLUGIN_SPECS = "path/to/file.py:func or module:func"
 
 
@@ -71,7 +73,8 @@ def _options_panel(*, name: str, params, ctx, markup_mode, console) -> None:
         if isinstance(param, TyperArgument):
             names = param.metavar or (param.name or "").upper()
         else:
-            names = ", ".join([o for o in param.opts if o.startswith("--")] + [o for o in param.opts if not o.startswith("--")])
+            names = ", ".join([o for o in param.opts if o.startswith("--")]
+                              + [o for o in param.opts if not o.startswith("--")])
             if param.secondary_opts:
                 names += " / " + ", ".join(param.secondary_opts)
         value = Text(param.display_type_rich(ctx=ctx) or "", style=ru.STYLE_TYPES, overflow="fold")
@@ -80,13 +83,15 @@ def _options_panel(*, name: str, params, ctx, markup_mode, console) -> None:
                      ru._get_parameter_help(param=param, ctx=ctx, markup_mode=markup_mode)])
     if any(required):
         rows = [[mark, *row] for mark, row in zip(required, rows)]
-    table = Table(highlight=True, show_header=False, expand=True, box=None, show_lines=ru.STYLE_OPTIONS_TABLE_SHOW_LINES,
+    table = Table(highlight=True, show_header=False, expand=True, box=None,
+                  show_lines=ru.STYLE_OPTIONS_TABLE_SHOW_LINES,
                   leading=ru.STYLE_OPTIONS_TABLE_LEADING, border_style=ru.STYLE_OPTIONS_TABLE_BORDER_STYLE,
                   row_styles=ru.STYLE_OPTIONS_TABLE_ROW_STYLES, pad_edge=ru.STYLE_OPTIONS_TABLE_PAD_EDGE,
                   padding=ru.STYLE_OPTIONS_TABLE_PADDING)
     for row in rows:
         table.add_row(*row)
-    console.print(Panel(table, border_style=ru.STYLE_OPTIONS_PANEL_BORDER, title=name, title_align=ru.ALIGN_OPTIONS_PANEL))
+    console.print(Panel(table, border_style=ru.STYLE_OPTIONS_PANEL_BORDER, title=name,
+                        title_align=ru.ALIGN_OPTIONS_PANEL))
 
 
 @contextmanager
@@ -295,11 +300,13 @@ def per_seat(default: str, overrides: list[str] | None, what: str) -> list[str]:
 
 
 BackendOpt = Annotated[str, typer.Option(
-    "--backend", metavar="local|ray", help="Where the work is played: local (this process) or ray (Ray tasks, on this machine or a "
-                      "cluster; needs the package's ray extra). Results are identical.")]
+    "--backend", metavar="local|ray",
+    help="Where the work is played: local (this process) or ray (Ray tasks, on this machine or a "
+         "cluster; needs the package's ray extra). Results are identical.")]
 RayAddressOpt = Annotated[Optional[str], typer.Option(
-    "--ray-address", metavar="auto|HOST:PORT", help="With --backend ray: auto (the cluster of `ray start` on this machine) or HOST:PORT "
-                          "(default: start a local Ray instance).")]
+    "--ray-address", metavar="auto|HOST:PORT",
+    help="With --backend ray: auto (the cluster of `ray start` on this machine) or HOST:PORT "
+         "(default: start a local Ray instance).")]
 
 
 def cli_backend(backend: str, ray_address: str | None, threads: int | None = None):
@@ -373,13 +380,14 @@ def interrupted(message: str) -> None:
     """Ctrl-C: say what is kept and how to go on, then exit 130 (at once if a kernel is still running).
 
     Called in an ``except KeyboardInterrupt`` block: when the interrupt came while an engine compiled
-    for first use (:class:`~barbu_sim.core.interrupt.CompileInterrupted`), that is what it says."""
+    for first use (:class:`~barbu_sim.core.interrupt.CompileInterrupted`), the line says so before
+    ``message`` (what the command keeps: a table's saved session, a run's chunks)."""
     import sys
 
-    from ..core.interrupt import COMPILE_INTERRUPTED, CompileInterrupted, exit_now, kernel_still_running
+    from ..core.interrupt import NOTHING_DONE, CompileInterrupted, exit_now, kernel_still_running
     stop = sys.exc_info()[1]
     if isinstance(stop, CompileInterrupted):
-        typer.echo("\n" + COMPILE_INTERRUPTED.format(what=stop.what), err=True)
+        typer.echo(f"\nInterrupted while compiling {stop.what} for first use: {message or NOTHING_DONE}", err=True)
     else:
         typer.echo(f"\nInterrupted: {message}", err=True)
     if kernel_still_running():  # a kernel cannot be stopped or joined: end the process now

@@ -98,7 +98,8 @@ def compile_interruptibly(compile_fn, what: str, while_waiting=None) -> None:
         raise CompileInterrupted(what) from None
 
 
-COMPILE_INTERRUPTED = "Interrupted while compiling {what} for first use: nothing else was done; run the command again"
+# What a command that has nothing of its own to say adds after "Interrupted while compiling X for first use: ".
+NOTHING_DONE = "nothing else was done; run the command again"
 
 
 def _inside_compiler(frame) -> bool:
@@ -113,7 +114,7 @@ def _inside_compiler(frame) -> bool:
 
 def _on_sigint(signum, frame):
     if _inside_compiler(frame):
-        print("\n" + COMPILE_INTERRUPTED.format(what="a kernel"), file=sys.stderr)
+        print(f"\nInterrupted while compiling a kernel for first use: {NOTHING_DONE}", file=sys.stderr)
         exit_now(130)
     raise KeyboardInterrupt
 
