@@ -104,7 +104,8 @@ def main(argv=None):
     ap.add_argument("--out", default=None,
                     help="where the figures go (default results/bench.json; results/clabber/bench.json for Clabber)")
     ap.add_argument("--game", choices=("barbu", "clabber"), default="barbu",
-                    help="the game to time: barbu (deals/s per contract) or clabber (rounds/s, scripts/clabber_bench.py)")
+                    help="the game to time: barbu (deals/s per contract) or clabber "
+                         "(rounds/s, scripts/clabber_bench.py)")
     ap.add_argument("--skip-compile", action="store_true", help="do not time compilation in fresh processes")
     ap.add_argument("--strategies", default=",".join(STRATEGIES),
                     help=f"the players to time, comma-separated (default {','.join(STRATEGIES)})")
@@ -172,14 +173,16 @@ def main(argv=None):
 def markdown_table(result: dict) -> str:
     """The README table of a bench.json."""
     t = result["threads"]
-    lines = [f"| strategy | contract | 1 thread (deals/s) | {t} threads (deals/s) | scaling | pure Python (deals/s) | speed-up |",
+    lines = [f"| strategy | contract | 1 thread (deals/s) | {t} threads (deals/s) | scaling | pure Python (deals/s) "
+             "| speed-up |",
              "|---|---|---:|---:|---:|---:|---:|"]
     for r in result["rows"]:
         lines.append(f"| {r['strategy']} | {r['contract']} | {r['one_thread']:,.0f} | {r['all_threads']:,.0f} | "
                      f"{r['scaling']:.2f}x | {r['reference']:,.0f} | {r['speedup']:,.0f}x |")
     for s, v in result["summary"].items():
-        lines.append(f"| **{s}** | **mean of 7** | **{v['mean_one_thread']:,.0f}** | **{v['mean_all_threads']:,.0f}** | "
-                     f"**{v['mean_scaling']:.2f}x** | {v['mean_reference']:,.0f} | |")
+        lines.append(f"| **{s}** | **mean of 7** | **{v['mean_one_thread']:,.0f}** | "
+                     f"**{v['mean_all_threads']:,.0f}** | **{v['mean_scaling']:.2f}x** | "
+                     f"{v['mean_reference']:,.0f} | |")
     if result.get("first_call_seconds_compiling") is not None:
         lines.append("")
         lines.append(f"First call in a fresh process: {result['first_call_seconds_compiling']:.1f} s compiling "

@@ -62,7 +62,8 @@ def main(argv=None) -> int:
                      "times_s": times})
     median = statistics.median(r["median_s"] for r in rows)
     per_option = sum(r["median_s"] for r in rows) / max(1, sum(r["options"] for r in rows))
-    out = {"command": "python scripts/clabber_bid_review_time.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+    out = {"command": "python scripts/clabber_bid_review_time.py "
+                      + " ".join(argv if argv is not None else sys.argv[1:]),
            "seed": args.seed, "samples": args.samples, "play_samples": args.play_samples, "repeats": args.repeats,
            "median_round_s": median, "seconds_per_option": per_option, "compile_or_load_s": first_call_s,
            "rounds": rows, "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),

@@ -130,7 +130,8 @@ def main() -> None:
             for d in ("quick", "plugin", "crun", "charts"):
                 shutil.rmtree(Path(tmp) / d, ignore_errors=True)
             warm, code, err = timed(filled, cache)
-            row = {"command": name, "argv": "barbu-sim " + " ".join(argv).replace("{tmp}/", "runs/").replace("{run}", "runs/small")
+            row = {"command": name,
+                   "argv": "barbu-sim " + " ".join(argv).replace("{tmp}/", "runs/").replace("{run}", "runs/small")
                    .replace("{plugin}", "play_high.py:play_high"),
                    "first_use_s": round(cold, 1), "cached_s": round(warm, 1), "compile_s": round(cold - warm, 1)}
             rows.append(row)

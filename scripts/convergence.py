@@ -12,8 +12,9 @@ per answer, its value at each level with the 95% CI:
 
 An answer is *stable* across the last two levels when the choice is the same (ranks, policies), or
 each level's best rank is within the CI of the other level's best (tied: the order of two ranks
-within the noise is no answer), or the two values' difference is within its 95% CI (values; the studies are not paired in the tables,
-so the CI is the unpaired one: a conservative test).  Results go to `--out` (JSON) and a Markdown
+within the noise is no answer), or the two values' difference is within its 95% CI (values; the studies
+are not paired in the tables, so the CI is the unpaired one: a conservative test).  Results go to
+`--out` (JSON) and a Markdown
 table is printed (docs/findings.md holds it).
 
     python scripts/convergence.py --force

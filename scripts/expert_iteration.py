@@ -22,7 +22,8 @@ from its seed: the same command makes the same models, byte for byte.
 
     python scripts/expert_iteration.py --rounds 1 --backend ray --force  # about 40 minutes on 2 cores
     python scripts/expert_iteration.py --rounds 3 --deals 90000 --check-deals 6000 --force
-    python scripts/expert_iteration.py --rounds 3 --hidden 16,trumps=32 --hidden 32 --backend ray --force  # 32 units from round 2
+    # 32 units from round 2:
+    python scripts/expert_iteration.py --rounds 3 --hidden 16,trumps=32 --hidden 32 --backend ray --force
 
 To install round k's model as `learned`, copy `round-K/model.json` to
 barbu_sim/barbu/players/models/learned.json and add `"output_sum": "tree"` to it (its output layer then adds

@@ -12,7 +12,7 @@ the likeliest pair) and the log-likelihood per play is reported on the odd deals
 that of a uniform choice among the legal cards.  The fitted pairs are the table of
 ``barbu_sim.barbu.players.mc.params.POLICY_TEMPERATURE`` / ``POLICY_EPSILON`` (a test checks they agree).
 
-    python scripts/fit_policy_temperature.py --force               # 2,100 deals per table -> results/policy_temperature.json
+    python scripts/fit_policy_temperature.py --force  # 2,100 deals per table -> results/policy_temperature.json
     python scripts/fit_policy_temperature.py --deals 70 --out /tmp/t.json
 
 The deals are those of seed 9091 (not the learned player's training seeds, nor any measurement's).

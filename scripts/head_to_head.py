@@ -1,4 +1,4 @@
-"""Two learned-player model files head to head: is the first better than the second?
+r"""Two learned-player model files head to head: is the first better than the second?
 
 The first model sits at one seat among three of the second, and is compared with the second in that
 seat on the same deals (every seat and declarer in turn: 16 plays a deal), per contract and over the
@@ -8,7 +8,8 @@ The CIs count the deals, not the fits: two fits of the same network on the same 
 reports go to `--out` (JSON; an existing file is replaced only with `--force`, checked before any
 deal is played); a Markdown row is printed.
 
-    python scripts/head_to_head.py runs/expert/round-2/model.json runs/expert/round-2-16.json --seed 9101 --out results/network_growth.json --force
+    python scripts/head_to_head.py runs/expert/round-2/model.json runs/expert/round-2-16.json --seed 9101 \
+        --out results/network_growth.json --force
     python scripts/head_to_head.py NEW.json OLD.json --deals 2000
 """
 
@@ -39,7 +40,8 @@ def main(argv=None):
     ap.add_argument("old", help="the model file of the other three seats, and of the seat it is compared with")
     ap.add_argument("--deals", type=int, default=6000, help="deals (default 6,000)")
     ap.add_argument("--seed", type=int, default=expert_iteration.CHECK_SEED, help="the deals' seed (default "
-                    f"{expert_iteration.CHECK_SEED}; expert iteration's round k uses {expert_iteration.CHECK_SEED} + k)")
+                    f"{expert_iteration.CHECK_SEED}; expert iteration's round k uses "
+                    f"{expert_iteration.CHECK_SEED} + k)")
     ap.add_argument("--out", default=None, help="also write the figures to this JSON file")
     ap.add_argument("--backend", default="local", help="local, or ray: blocks of deals as Ray tasks (the same figures)")
     add_force(ap)
@@ -49,7 +51,8 @@ def main(argv=None):
     try:
         if args.out is not None:
             check_out(args.out, args.force)  # before the deals are played, not after
-        (new, new_id), (old, old_id) = load_model(str(Path(args.new).resolve())), load_model(str(Path(args.old).resolve()))
+        (new, new_id), (old, old_id) = (load_model(str(Path(args.new).resolve())),
+                                        load_model(str(Path(args.old).resolve())))
         backend = make_backend(args.backend, None)
     except ValueError as e:
         sys.exit(f"Error: {e}")
@@ -66,11 +69,13 @@ def main(argv=None):
            "models": models, "head_to_head": result}
     if args.out is not None:
         write_json(args.out, out, indent=1)
-    cells = [f"{_signed(r['difference'])} ({_signed(r['ci_low'])} .. {_signed(r['ci_high'])})" for r in result["contracts"]]
+    cells = [f"{_signed(r['difference'])} ({_signed(r['ci_low'])} .. {_signed(r['ci_high'])})"
+             for r in result["contracts"]]
     s = result["seven"]
     print("| " + " | ".join(r["contract"] for r in result["contracts"]) + " | seven together |")
     print("|" + "---:|" * (len(cells) + 1))
-    print("| " + " | ".join(cells) + f" | {_signed(s['difference'])} ({_signed(s['ci_low'])} .. {_signed(s['ci_high'])}) |")
+    print("| " + " | ".join(cells)
+          + f" | {_signed(s['difference'])} ({_signed(s['ci_low'])} .. {_signed(s['ci_high'])}) |")
 
 
 if __name__ == "__main__":

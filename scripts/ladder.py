@@ -69,7 +69,8 @@ def _specs(text: str) -> list[str]:
 
 
 def parse_pairs(text: str) -> list[tuple[str, str]]:
-    """``"heuristic:basic,mc:samples=64,rollout=basic:heuristic"`` → ``[("heuristic", "basic"), ("mc:...", "heuristic")]``.
+    """``"heuristic:basic,mc:samples=64,rollout=basic:heuristic"``
+    → ``[("heuristic", "basic"), ("mc:...", "heuristic")]``.
 
     Pairs are separated by commas; a comma followed by ``key=value`` continues the
     parameters of the strategy before it.
@@ -158,14 +159,16 @@ def markdown(rows: list[dict]) -> str:
     lines = ["| stronger | weaker | contract | deals | stronger seat | weaker seat | difference (95% CI) |",
              "|---|---|---|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append(f"| `{r['strong']}` | `{r['weak']}` | {r['contract']} | {r['deals']:,} | {r['strong_mean']:+.2f} | "
-                     f"{r['weak_mean']:+.2f} | {r['difference']:+.3f} ({r['ci_low']:+.3f} .. {r['ci_high']:+.3f}) |")
+        lines.append(f"| `{r['strong']}` | `{r['weak']}` | {r['contract']} | {r['deals']:,} | "
+                     f"{r['strong_mean']:+.2f} | {r['weak_mean']:+.2f} | "
+                     f"{r['difference']:+.3f} ({r['ci_low']:+.3f} .. {r['ci_high']:+.3f}) |")
     return "\n".join(lines)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pairs", default=DEFAULT_PAIRS, help=f"STRONG:WEAK pairs, comma-separated (default {DEFAULT_PAIRS})")
+    ap.add_argument("--pairs", default=DEFAULT_PAIRS,
+                    help=f"STRONG:WEAK pairs, comma-separated (default {DEFAULT_PAIRS})")
     ap.add_argument("--deals", default="200000", help="deals per pair: one count, or one per pair (comma-separated)")
     ap.add_argument("-c", "--contract", action="append", help="a contract (repeatable; default all seven)")
     ap.add_argument("--seed", type=int, default=11)
@@ -175,7 +178,8 @@ def main(argv=None):
                     "keeping its rows of other pairs (or other contracts of these pairs)")
     add_force(ap, "replace --out if it exists (without it or --merge, an existing file is refused before any work)")
     ap.add_argument("--backend", default="local", help="local, or ray: blocks as Ray tasks (same rows)")
-    ap.add_argument("--ray-address", default=None, help="with --backend ray: auto or HOST:PORT (default: a local instance)")
+    ap.add_argument("--ray-address", default=None,
+                    help="with --backend ray: auto or HOST:PORT (default: a local instance)")
     args = ap.parse_args(argv)
     try:
         pairs = parse_pairs(args.pairs)

@@ -1,4 +1,4 @@
-"""Benchmark of the Monte-Carlo player: deals per second per contract, one thread, next to a baseline.
+r"""Benchmark of the Monte-Carlo player: deals per second per contract, one thread, next to a baseline.
 
 Two settings, each over the seven contracts (declarer North; Trumps with the
 longest suit, Domino from 7): one ``mc`` seat (East) among three ``heuristic``
@@ -10,8 +10,10 @@ player's so that both see the same machine.  Each rate is the median of
 prints a Markdown table.
 
     python scripts/mc_bench.py --force                  # mc against pimc, 64 layouts each, a few minutes
-    python scripts/mc_bench.py --strategy mc:samples=200,rollout=basic --vs pimc:samples=200 --deals 10 --repeats 1 --out /tmp/m.json
-    python scripts/mc_bench.py --strategy mc:early=2 --vs mc --deals 400 --repeats 5 --out results/mc_bench_early.json --force
+    python scripts/mc_bench.py --strategy mc:samples=200,rollout=basic --vs pimc:samples=200 --deals 10 \
+        --repeats 1 --out /tmp/m.json
+    python scripts/mc_bench.py --strategy mc:early=2 --vs mc --deals 400 --repeats 5 \
+        --out results/mc_bench_early.json --force
     python scripts/bench.py --mc --force                # the same, from the main benchmark command
 """
 

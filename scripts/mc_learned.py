@@ -11,7 +11,8 @@ table type, so that policy inference uses the temperatures fitted on that table'
     python scripts/mc_learned.py --opponents learned -c barbu -n 300 --merge    # -> results/mc_learned.json
     python scripts/mc_learned.py --opponents heuristic --opponents basic -c domino -n 200 --merge
     python scripts/mc_learned.py --variant "mc:infer=policy:heuristic" --opponents learned -c barbu -n 100 --merge
-    python scripts/mc_learned.py --variant mc:rollout=learned --opponents learned1 -n 150 --merge   # the new mc against mc1
+    # the new mc against mc1:
+    python scripts/mc_learned.py --variant mc:rollout=learned --opponents learned1 -n 150 --merge
 
 Default variants: ``mc:rollout=learned`` (learned rollouts; the learned player is also the model of
 ``infer=70``), ``mc:infer=policy:{table}`` (policy inference), and both.  An existing ``--out``
@@ -32,8 +33,8 @@ from barbu_sim.barbu.rules import CONTRACTS, parse_contract
 from barbu_sim.core.stats import summarize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from script_files import add_force, check_out, read_rows, write_json  # noqa: E402
-from seat_ab import seat_means  # noqa: E402  (the paired measurement of scripts/seat_ab.py)
+from script_files import add_force, check_out, read_rows, write_json
+from seat_ab import seat_means  # the paired measurement of scripts/seat_ab.py
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "mc"

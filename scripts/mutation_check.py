@@ -82,7 +82,8 @@ FEATURES = "barbu_sim/barbu/players/features.py"
 PLAYLOG = "barbu_sim/barbu/played/deal_file.py"
 RUNDIR = "barbu_sim/core/rundir.py"
 RUNS = "barbu_sim/core/runs.py"
-NUMBA_MODULES |= {CLABBER_RULES, MELDS, ROLLOUT, FEATURES}  # clabber/rules/config.py: its tables are the kernels' globals
+# clabber/rules/config.py: its tables are the kernels' globals
+NUMBA_MODULES |= {CLABBER_RULES, MELDS, ROLLOUT, FEATURES}
 
 # Each runs the existing tests of the area first, then its by-hand tests (tests/test_by_hand_*.py): with -x, a
 # mutation caught only by a by-hand test is one the older tests let through.
@@ -92,12 +93,14 @@ T_ANALYTICS = ("tests/test_analysis.py "
                "tests/test_by_hand_analytics.py")
 T_CLABBER_ANALYTICS = ("tests/test_clabber_melds.py::test_meld_frequencies_agree_with_exact_counts "
                        "tests/test_by_hand_analytics.py -k 'clabber or meld'")
-T_CLABBER_SCORES = ("tests/test_clabber_melds.py tests/test_by_hand_clabber.py "  # not the tests that compile the engine
+# not the tests that compile the engine
+T_CLABBER_SCORES = ("tests/test_clabber_melds.py tests/test_by_hand_clabber.py "
                     "-k 'not frequencies and not round_scores and not meld_show'")
 T_REVIEW = "tests/test_review.py tests/test_by_hand_review.py -k 'blunder or lowest_total or by_hand'"
 T_SHEET = "tests/test_sheet.py tests/test_by_hand_sheet.py"
 T_FEATURES = "tests/test_learned.py tests/test_by_hand_features.py -k 'heuristics_card or by_hand'"
-T_PLAYLOG = "tests/test_review.py tests/test_by_hand_playlog.py -k 'round_trips or rules_in_force or impossible or by_hand'"
+T_PLAYLOG = ("tests/test_review.py tests/test_by_hand_playlog.py "
+             "-k 'round_trips or rules_in_force or impossible or by_hand'")
 T_RUNS = ("tests/test_run.py tests/test_hardening_snapshot.py tests/test_by_hand_runs.py "
           "-k 'resume or manifest or chunks or by_hand'")
 
@@ -111,13 +114,14 @@ MUTATIONS = [
      "return HEARTS_MASK", T_PLAY),
     ("play/barbu-any-lead-keeps-the-king", PLAY_RULES, "return HEARTS_MASK if lead == 1 else U0",
      "return HEARTS_MASK if lead == 1 else KING_OF_HEARTS_BIT", T_PLAY),
-    ("play/forced-discard-inverted", PLAY_RULES, "rules[R_BARBU_FORCED_DISCARD] == 1", "rules[R_BARBU_FORCED_DISCARD] == 0",
-     T_PLAY),
+    ("play/forced-discard-inverted", PLAY_RULES, "rules[R_BARBU_FORCED_DISCARD] == 1",
+     "rules[R_BARBU_FORCED_DISCARD] == 0", T_PLAY),
     ("play/overtrump-in-led-trumps-lower", PLAY_RULES, "higher = follow & above(top_trump)",
      "higher = follow & below(top_trump)", T_PLAY),
     ("play/trumps-void-option-inverted", PLAY_RULES, "if rules[R_TRUMPS_VOID] == 0:", "if rules[R_TRUMPS_VOID] == 1:",
      T_PLAY),
-    ("play/no-overtrump-when-ruffing", PLAY_RULES, "            if higher:\n                allowed = higher\n", "", T_PLAY),
+    ("play/no-overtrump-when-ruffing", PLAY_RULES, "            if higher:\n                allowed = higher\n",
+     "", T_PLAY),
     ("play/no-need-to-follow-suit", PLAY_RULES, "    if follow:\n        return follow\n    must = hand & forced",
      "    must = hand & forced", T_PLAY),
     ("play/lower-card-wins", PLAY_RULES, "return card > win_card", "return card < win_card", T_PLAY),
@@ -162,7 +166,8 @@ MUTATIONS = [
      "[min(high, 12), 12 - min(high, 12), 0]", T_RULES),
     ("scores/domino-total", SCORES, "        if contract == DOMINO:\n            return sum(self.domino_payout)\n",
      "        if contract == DOMINO:\n            return 65\n", T_RULES),
-    ("scores/point-value-unchecked", SCORES, "            if worst > MAX_HAND_SCORE:", "            if False:", T_RULES),
+    ("scores/point-value-unchecked", SCORES, "            if worst > MAX_HAND_SCORE:",
+     "            if False:", T_RULES),
     # ---- the settlement
     ("settle/redouble-counted-once", GAME_RULES, "m = int(bool(doubles[a][b])) + int(bool(doubles[b][a]))",
      "m = int(bool(doubles[a][b]) or bool(doubles[b][a]))", T_GAME),
@@ -184,8 +189,8 @@ MUTATIONS = [
     ("settled/spending-forced-one-hand-late", SETTLED, "    if owed >= popcount(subset):\n        return -np.inf",
      "    if owed > popcount(subset):\n        return -np.inf", T_SETTLED),
     # ---- the doubling constraints
-    ("doubling/positive-contracts-open", GAME_RULES, "    if contract in POSITIVE_CONTRACTS:\n        return {declarer}\n",
-     "", T_GAME),
+    ("doubling/positive-contracts-open", GAME_RULES,
+     "    if contract in POSITIVE_CONTRACTS:\n        return {declarer}\n", "", T_GAME),
     ("doubling/declarer-doubles-anyone", GAME_RULES,
      "return {p for p in range(N_SEATS) if p != declarer and doubles[p][declarer]}",
      "return {p for p in range(N_SEATS) if p != declarer}", T_GAME),
@@ -199,13 +204,14 @@ MUTATIONS = [
      "max(COMPULSORY_DOUBLES - int(self.doubles_on[left_of(declarer, r), declarer]), 0)",
      "COMPULSORY_DOUBLES - int(self.doubles_on[left_of(declarer, r), declarer])", T_GAME),
     ("doubling/contract-twice-allowed", GAME_RULES, "if contract in self.used[declarer]:", "if False:", T_GAME),
-    ("doubling/block-of-four", GAME_RULES, "return left_of(first, hand_no // BLOCK)", "return left_of(first, hand_no // 4)",
-     T_GAME),
+    ("doubling/block-of-four", GAME_RULES, "return left_of(first, hand_no // BLOCK)",
+     "return left_of(first, hand_no // 4)", T_GAME),
     ("doubling/compulsory-only-skips-forced", DOUBLING, "return {declarer} if forced else set()", "return set()",
      T_GAME_POLICIES),
     ("doubling/threshold-rate-inverted", DOUBLING, "return float((self.gain_samples(contract) > self.margin).mean())",
      "return float((self.gain_samples(contract) <= self.margin).mean())", T_SETTLED),
-    ("doubling/always-never-redoubles", DOUBLING, "    def predict_redouble(self, gain):\n        return np.ones(len(gain), bool)",
+    ("doubling/always-never-redoubles", DOUBLING,
+     "    def predict_redouble(self, gain):\n        return np.ones(len(gain), bool)",
      "    def predict_redouble(self, gain):\n        return np.zeros(len(gain), bool)", T_SETTLED),
     ("doubling/threshold-redoubles-on-any-gain", DOUBLING,
      "    def predict_redouble(self, gain):\n        return np.asarray(gain) > self.margin\n\n\ndef _masks",
@@ -215,7 +221,8 @@ MUTATIONS = [
        "function_pointer(s.func if s.builtin_id == self.user_id else lowest_strategy)",
        "function_pointer(lowest_strategy)", test) for name, test in PLUGIN_TESTS.items()] + [
     # ---- statistics
-    ("stats/summarize-std-ddof-0", STATS, "std = float(x.std(ddof=1)) if n > 1", "std = float(x.std(ddof=0)) if n > 1", T_STATS),
+    ("stats/summarize-std-ddof-0", STATS, "std = float(x.std(ddof=1)) if n > 1",
+     "std = float(x.std(ddof=0)) if n > 1", T_STATS),
     ("stats/summarize-se-over-n-minus-1", STATS, "se = std / np.sqrt(n)\n", "se = std / np.sqrt(n - 1)\n", T_STATS),
     ("stats/wilson-drops-the-z2-term", STATS, " / n + z2 / (4 * n * n))", " / n)", T_STATS),
     ("stats/mean-and-se-no-bessel", STATS, "var = np.maximum(squares / n - mean ** 2, 0.0) * n / (n - 1)",
@@ -223,34 +230,47 @@ MUTATIONS = [
     ("stats/with-ci-variance-over-n", STATS, "* mean) / (nn - 1)).clip", "* mean) / nn).clip", T_STATS),
     ("stats/with-ci-scale-not-on-the-mean", STATS, '(mean / scale).alias("mean")', 'mean.alias("mean")', T_STATS),
     # ---- analytics (Barbu tables)
-    ("analysis/seats-counted-the-wrong-way", ANALYSIS, "seat = (d + r) % N_SEATS", "seat = (d - r) % N_SEATS", T_ANALYTICS),
-    ("analysis/west-read-as-south", ANALYSIS, ".otherwise(pl.col(SCORE_COLUMNS[3]))", ".otherwise(pl.col(SCORE_COLUMNS[2]))", T_ANALYTICS),
-    ("analysis/declarer-edge-drops-right", ANALYSIS, '- pl.col("rel_across") - pl.col("rel_right")', '- pl.col("rel_across")', T_ANALYTICS),
+    ("analysis/seats-counted-the-wrong-way", ANALYSIS, "seat = (d + r) % N_SEATS",
+     "seat = (d - r) % N_SEATS", T_ANALYTICS),
+    ("analysis/west-read-as-south", ANALYSIS, ".otherwise(pl.col(SCORE_COLUMNS[3]))",
+     ".otherwise(pl.col(SCORE_COLUMNS[2]))", T_ANALYTICS),
+    ("analysis/declarer-edge-drops-right", ANALYSIS, '- pl.col("rel_across") - pl.col("rel_right")',
+     '- pl.col("rel_across")', T_ANALYTICS),
     ("analysis/paired-difference-b-minus-a", ANALYSIS, '(pl.col(f"a_{n}") - pl.col(f"b_{n}"))',
      '(pl.col(f"b_{n}") - pl.col(f"a_{n}"))', T_ANALYTICS),
-    ("analysis/paired-difference-unmatched-deals", ANALYSIS, 'on="deal", how="inner"', 'on="deal", how="left"', T_ANALYTICS),
+    ("analysis/paired-difference-unmatched-deals", ANALYSIS, 'on="deal", how="inner"',
+     'on="deal", how="left"', T_ANALYTICS),
     ("analysis/best-domino-rank-inverted", ANALYSIS, "best = min if lower_is_better else max",
      "best = max if lower_is_better else min", T_ANALYTICS),
     # ---- analytics (Clabber tables)
-    ("clabber-analysis/meld-frequency-drops-west", CLABBER_ANALYSIS, 'for s in "nesw")', 'for s in "nes")', T_CLABBER_ANALYTICS),
+    ("clabber-analysis/meld-frequency-drops-west", CLABBER_ANALYSIS, 'for s in "nesw")',
+     'for s in "nes")', T_CLABBER_ANALYTICS),
     ("clabber-analysis/defenders-read-as-makers", CLABBER_ANALYSIS,
      '.otherwise(pl.col(f"{part}_ns")).cast(pl.Int64)\n                    .alias(f"defenders_{metric}")',
-     '.otherwise(pl.col(f"{part}_ew")).cast(pl.Int64)\n                    .alias(f"defenders_{metric}")', T_CLABBER_ANALYTICS),
+     '.otherwise(pl.col(f"{part}_ew")).cast(pl.Int64)\n                    .alias(f"defenders_{metric}")',
+     T_CLABBER_ANALYTICS),
     # ---- Clabber's scoring
-    ("clabber-score/trump-nine-10", CLABBER_RULES, "(JACK, 20), (NINE, 14)", "(JACK, 20), (NINE, 10)", T_CLABBER_SCORES),
-    ("clabber-score/plain-jack-0", CLABBER_RULES, "(QUEEN, 3), (JACK, 2), (NINE, 0)", "(QUEEN, 3), (JACK, 0), (NINE, 0)", T_CLABBER_SCORES),
-    ("melds/sequence-of-four-40", MELDS, "_SEQ_POINTS = {3: 20, 4: 50, 5: 100}", "_SEQ_POINTS = {3: 20, 4: 40, 5: 100}", T_CLABBER_SCORES),
+    ("clabber-score/trump-nine-10", CLABBER_RULES, "(JACK, 20), (NINE, 14)",
+     "(JACK, 20), (NINE, 10)", T_CLABBER_SCORES),
+    ("clabber-score/plain-jack-0", CLABBER_RULES, "(QUEEN, 3), (JACK, 2), (NINE, 0)",
+     "(QUEEN, 3), (JACK, 0), (NINE, 0)", T_CLABBER_SCORES),
+    ("melds/sequence-of-four-40", MELDS, "_SEQ_POINTS = {3: 20, 4: 50, 5: 100}",
+     "_SEQ_POINTS = {3: 20, 4: 40, 5: 100}", T_CLABBER_SCORES),
     ("melds/ace-never-in-a-run", MELDS, "if b < 6 and lane >> b & 1:", "if b < 5 and lane >> b & 1:", T_CLABBER_SCORES),
     ("melds/no-trump-sequence-bonus", MELDS, "k += 1 if s == trump else 0", "k += 0", T_CLABBER_SCORES),
-    ("melds/tie-goes-to-ns", MELDS, "(p0 + p2 if top_ns > top_ew else 0)", "(p0 + p2 if top_ns >= top_ew else 0)", T_CLABBER_SCORES),
+    ("melds/tie-goes-to-ns", MELDS, "(p0 + p2 if top_ns > top_ew else 0)",
+     "(p0 + p2 if top_ns >= top_ew else 0)", T_CLABBER_SCORES),
     ("melds/ns-top-from-east", MELDS, "top_ns = max(k0, k2)", "top_ns = max(k0, k1)", T_CLABBER_SCORES),
-    ("clabber-score/bell-to-the-wrong-team", ROLLOUT, "            if s & 1:\n                total1 += 20\n            else:\n                total0 += 20",
-     "            if s & 1:\n                total0 += 20\n            else:\n                total1 += 20", T_CLABBER_SCORES),
+    ("clabber-score/bell-to-the-wrong-team", ROLLOUT,
+     "            if s & 1:\n                total1 += 20\n            else:\n                total0 += 20",
+     "            if s & 1:\n                total0 += 20\n            else:\n                total1 += 20",
+     T_CLABBER_SCORES),
     ("clabber-score/makers-score-on-a-tie", ROLLOUT, "(total0 if (makers == 1 or total0 > total1) else 0)",
      "(total0 if (makers == 1 or total0 >= total1) else 0)", T_CLABBER_SCORES),
     # ---- review
     ("review/label-boundary-excluded", ESTIMATE, "if loss_low >= low:", "if loss_low > low:", T_REVIEW),
-    ("review/noise-ignored", REVIEW, "return self.loss > 0 and self.loss > NOISE * self.loss_se", "return self.loss > 0", T_REVIEW),
+    ("review/noise-ignored", REVIEW, "return self.loss > 0 and self.loss > NOISE * self.loss_se",
+     "return self.loss > 0", T_REVIEW),
     ("review/lost-counts-every-loss", REVIEW, "d.loss for d in self.decisions if d.seat == seat and d.counts",
      "d.loss for d in self.decisions if d.seat == seat", T_REVIEW),
     ("review/lowest-total-sign-ignored", ESTIMATE, "d = self.sign * (self._column(a)[:n] - self._column(b)[:n])",
@@ -268,7 +288,8 @@ MUTATIONS = [
     # ---- the learned player's features
     ("features/later-seats-are-the-earlier-ones", FEATURES,
      "v = state[S_VOIDS + ((me + j) & 3)]", "v = state[S_VOIDS + ((me - j) & 3)]", T_FEATURES),
-    ("features/ruffers-one-seat-late", FEATURES, "v = state[S_VOIDS + ((me + j) & 3)]", "v = state[S_VOIDS + ((me + j + 1) & 3)]", T_FEATURES),
+    ("features/ruffers-one-seat-late", FEATURES, "v = state[S_VOIDS + ((me + j) & 3)]",
+     "v = state[S_VOIDS + ((me + j + 1) & 3)]", T_FEATURES),
     ("features/unseen-trumps-include-my-own", FEATURES, "out_trumps = OVER13[popcount(unseen & suit_bits(trump))]",
      "out_trumps = OVER13[popcount((unseen | hand) & suit_bits(trump))]", T_FEATURES),
     ("features/declarer-x-trump-for-the-others", FEATURES,
@@ -278,14 +299,17 @@ MUTATIONS = [
      "tests/test_features_reference.py -k lowest_total"),
     # ---- played-deal files
     ("playlog/index-lost-with-seed-0", PLAYLOG, "if deal.seed or deal.index:", "if deal.seed:", T_PLAYLOG),
-    ("playlog/options-written-when-default", PLAYLOG, "if value != default.get(key):", "if value == default.get(key):", T_PLAYLOG),
+    ("playlog/options-written-when-default", PLAYLOG, "if value != default.get(key):",
+     "if value == default.get(key):", T_PLAYLOG),
     ("playlog/hand-number-written-0-based", PLAYLOG, 'lines.append(f"hand: {deal.hand_no + 1}")',
      'lines.append(f"hand: {deal.hand_no}")', T_PLAYLOG),
     # ---- run verification
     ("rundir/checksum-unchecked", RUNDIR, 'if _sha256(path) != entry["sha256"]:', "if False:", T_RUNS),
-    ("rundir/unrecorded-chunk-ignored", RUNDIR, "for k in sorted(set(ledger) | on_disk) if", "for k in sorted(set(ledger)) if", T_RUNS),
+    ("rundir/unrecorded-chunk-ignored", RUNDIR, "for k in sorted(set(ledger) | on_disk) if",
+     "for k in sorted(set(ledger)) if", T_RUNS),
     ("runs/last-partial-chunk-dropped", RUNS, "n_chunks = -(-total // chunk)", "n_chunks = total // chunk", T_RUNS),
-    ("runs/damaged-chunk-kept-on-resume", RUNS, "if key in ledger and chunk_problem(run_dir, k, ledger[key]) is not None:",
+    ("runs/damaged-chunk-kept-on-resume", RUNS,
+     "if key in ledger and chunk_problem(run_dir, k, ledger[key]) is not None:",
      "if False:", T_RUNS),
 ]
 

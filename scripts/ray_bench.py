@@ -145,7 +145,8 @@ def main(argv=None) -> int:
     print(f"Wrote {out}")
     differ = [name for name in ("heuristic", "mc") if name in result and not result[name]["records_identical"]]
     if differ:
-        print(f"Error: the Ray backend's records differ from the local backend's ({', '.join(differ)})", file=sys.stderr)
+        print(f"Error: the Ray backend's records differ from the local backend's ({', '.join(differ)})",
+              file=sys.stderr)
         return 1
     return 0
 

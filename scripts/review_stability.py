@@ -14,7 +14,8 @@ prints one line per block and the total; with ``--old`` it also measures the rev
 was (100 layouts per decision, rollouts to the end, no exact search before the last two
 tricks, labels at 1 / 3 / 8 points), for the comparison.
 
-    python scripts/review_stability.py --blocks 8 --old --force   # results/review_stability.json: about 6 minutes on one core
+    # results/review_stability.json: about 6 minutes on one core
+    python scripts/review_stability.py --blocks 8 --old --force
     python scripts/review_stability.py --blocks 1 --contracts barbu --samples 8 --max-samples 16 --out /tmp/s.json
 """
 
@@ -75,7 +76,8 @@ def main(argv=None):
     ap.add_argument("--player", default="basic", help="the seat's player (default basic)")
     ap.add_argument("--opponents", default="heuristic", help="the other three (default heuristic)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="the review seeds (default 0 1 2)")
-    ap.add_argument("-c", "--contracts", action="append", help="a contract of the block (repeatable; default all seven)")
+    ap.add_argument("-c", "--contracts", action="append",
+                    help="a contract of the block (repeatable; default all seven)")
     ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="review --samples (default 64)")
     ap.add_argument("--max-samples", type=int, default=None, help="review --max-samples (default 128 x samples)")
     ap.add_argument("--old", action="store_true", help="also measure the review as it was, for the comparison")

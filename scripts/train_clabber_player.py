@@ -14,7 +14,8 @@ Two steps, each reproducible from the seed:
    loses on average against mc's best card following the heuristic and following the model (in
    mc's own estimates).
 
-    python scripts/train_clabber_player.py --backend ray --force  # 200,000 rounds as Ray tasks, then the fit: about 9 minutes
+    # 200,000 rounds as Ray tasks, then the fit: about 9 minutes
+    python scripts/train_clabber_player.py --backend ray --force
     python scripts/train_clabber_player.py --force        # the same bytes, one chunk at a time: 15 to 20 minutes
     python scripts/train_clabber_player.py --rounds 400 --data /tmp/cl-data --out /tmp/model.json
     python scripts/train_clabber_player.py --fit-only --force   # refit on the data already made

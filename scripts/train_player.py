@@ -50,12 +50,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from barbu_sim.barbu.players.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES
-from barbu_sim.barbu.players.learned import MAX_HIDDEN, MODEL_NAMES, MODEL_PATH, load_model, model_id, model_path
-from barbu_sim.barbu.played.training_data import MC_SHARE, generate_chunk
-from barbu_sim.barbu.rules import CONTRACTS, DOMINO
-from barbu_sim.core.backends import make_backend
-from barbu_sim.core.fitting import fit, groups_of, regrets
+from barbu_sim.barbu.players.features import DOMINO_FEATURES, N_FEATURES, TRICK_FEATURES  # noqa: E402
+from barbu_sim.barbu.players.learned import (  # noqa: E402
+    MAX_HIDDEN, MODEL_NAMES, MODEL_PATH, load_model, model_id, model_path,
+)
+from barbu_sim.barbu.played.training_data import MC_SHARE, generate_chunk  # noqa: E402
+from barbu_sim.barbu.rules import CONTRACTS, DOMINO  # noqa: E402
+from barbu_sim.core.backends import make_backend  # noqa: E402
+from barbu_sim.core.fitting import fit, groups_of, regrets  # noqa: E402
 from script_files import add_force, check_out, write_json  # noqa: E402
 
 DEFAULT_SEED = 2027

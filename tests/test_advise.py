@@ -100,7 +100,8 @@ def test_a_close_call_names_the_runner_up():
 
 
 def test_the_screen_lists_every_trump_suit_and_domino_rank_and_hides_the_technical_columns():
-    rows = pl.DataFrame([{"contract": CONTRACTS[r["contract"]], "name": {TRUMPS: "H", DOMINO: "10"}.get(r["contract"], ""),
+    rows = pl.DataFrame([{"contract": CONTRACTS[r["contract"]],
+                          "name": {TRUMPS: "H", DOMINO: "10"}.get(r["contract"], ""),
                           "expected": r["expected"], "ci_low": r["expected"] - 0.3, "ci_high": r["expected"] + 0.3,
                           "average_hand": r["average_hand"], "settled": r["settled"],
                           "optimal_value": r["optimal_value"], "raw_optimal_value": r["raw_optimal_value"]}
@@ -108,10 +109,12 @@ def test_the_screen_lists_every_trump_suit_and_domino_rank_and_hides_the_technic
     choices = pl.DataFrame([{"contract": "trumps", "name": s, "expected": 10.0 + i, "ci_low": 9.0, "ci_high": 11.0}
                             for i, s in enumerate("CDHS")]
                            + [{"contract": "domino", "name": n, "expected": float(i), "ci_low": 0.0, "ci_high": 1.0}
-                              for i, n in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])])
+                              for i, n in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+                                                     "A"])])
     advice = Advice(rows, "no-last-two", (2, 1, 0), "Play No Last Two now.", choices, 1)
     text = format_advice(advice, declarer=1)  # East declares: the doubles are owed by S, W, N
-    assert text.splitlines()[0] == "Hand 1 of E's block: 7 contracts left, doubles owed to E: S 2, W 1, N 0; doubling compulsory-only."
+    assert text.splitlines()[0] == ("Hand 1 of E's block: 7 contracts left, doubles owed to E: S 2, W 1, N 0; "
+                                    "doubling compulsory-only.")
     assert "Play No Last Two now." in text
     assert "| trumps      | ♥      | 38.8      | 38.5 to 39.1   | 23.2         | 113.4       |" in text
     assert "   ♠   13.0    ♥   12.0    ♦   11.0    ♣   10.0" in text  # spades first, as PBN lists suits

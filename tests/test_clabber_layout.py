@@ -38,7 +38,8 @@ def test_the_command_module_imports_no_other_wing():
 
 def test_importing_the_analytics_does_not_import_numba():
     code = ("import sys\n"
-            "import barbu_sim.clabber.analytics.analysis, barbu_sim.clabber.analytics.report, barbu_sim.clabber.analytics.plots\n"
+            "import barbu_sim.clabber.analytics.analysis, barbu_sim.clabber.analytics.report, "
+            "barbu_sim.clabber.analytics.plots\n"
             "import barbu_sim.clabber.analytics.schema, barbu_sim.clabber.rules, barbu_sim.clabber.played.round_text\n"
             "print('numba' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -46,5 +47,6 @@ def test_importing_the_analytics_does_not_import_numba():
 
 
 def test_modules_stay_small():
-    sizes = {str(p.relative_to(PACKAGE)): len(p.read_text().splitlines()) for p in [*WING.rglob("*.py"), PACKAGE / "cli" / "clabber.py"]}
+    sizes = {str(p.relative_to(PACKAGE)): len(p.read_text().splitlines())
+             for p in [*WING.rglob("*.py"), PACKAGE / "cli" / "clabber.py"]}
     assert not {m: n for m, n in sizes.items() if n > 400}, sizes

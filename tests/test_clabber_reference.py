@@ -116,7 +116,9 @@ def test_a_card_is_in_at_most_one_meld():
 
 
 def test_meld_ranking():
-    k = lambda hand, trump=C: max(ref.meld_key(m, trump) for m in ref.best_melds(cards(hand), trump))
+    def k(hand, trump=C):
+        return max(ref.meld_key(m, trump) for m in ref.best_melds(cards(hand), trump))
+
     assert k("JC JD JH JS 9C AD") > k("9C 9D 9H 9S AD KD") > k("AC AD AH AS 9D KD") > k("10C 10D 10H 10S 9D KD") \
         > k("KC KD KH KS 9D AD") > k("QC QD QH QS 9D AD") > k("AH KH QH JH 10H 9C")
     assert k("AH KH QH JH 10H 9C") > k("KH QH JH 10H 9H 9C") > k("AH KH QH JH 9C 9D") > k("AH KH QH 9C 9D 9S")

@@ -1,4 +1,5 @@
-"""``run --resume`` from the command line: a complete run says so and is left as it was; an unfinished one is finished."""
+"""``run --resume`` from the command line: a complete run says so and is left as it was; an unfinished one is
+finished."""
 
 import hashlib
 import json

@@ -19,7 +19,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 
 import barbu_sim
 from barbu_sim.core import codestamp
@@ -86,7 +85,8 @@ def test_an_unchanged_kernel_is_read_back_from_the_cache(tmp_path):
 def test_the_stamp_covers_imported_package_modules_only():
     files = codestamp.dependency_files(PACKAGE / "barbu" / "engine" / "play_loops.py")
     names = {f.relative_to(PACKAGE).as_posix() for f in files}
-    assert {"barbu/engine/play_loops.py", "barbu/rules/play_rules.py", "barbu/players/endgame.py", "barbu/rules/config.py", "core/bits.py"} <= names
+    assert {"barbu/engine/play_loops.py", "barbu/rules/play_rules.py", "barbu/players/endgame.py",
+            "barbu/rules/config.py", "core/bits.py"} <= names
     assert not any(n.startswith("cli/") for n in names)  # the kernels do not import the CLI
     assert "barbu/analytics/analysis.py" not in names
 
@@ -96,10 +96,12 @@ def test_a_stamp_moves_with_any_dependency_and_only_with_its_dependencies(tmp_pa
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.json"))
     # code_stamp reads the package it lives in: run it from the copy
     code = ("import sys; from barbu_sim.core.codestamp import code_stamp; "
-            "print(code_stamp('barbu_sim/barbu/engine/play_loops.py'), code_stamp('barbu_sim/barbu/players/heuristic.py'))")
+            "print(code_stamp('barbu_sim/barbu/engine/play_loops.py'), "
+            "code_stamp('barbu_sim/barbu/players/heuristic.py'))")
 
     def stamps():
-        out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path,
+                             env={**os.environ, "PYTHONPATH": str(tmp_path)},
                              capture_output=True, text=True, check=True)
         return out.stdout.split()
 

@@ -392,7 +392,8 @@ def test_advise_in_context_and_the_defenders_question(table, monkeypatch):
     r = runner.invoke(app, args)
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0] == "Hand 5 of N's block: 3 contracts left, doubles owed to N: E 1, S 2, W 0; doubling compulsory-only."
+    assert lines[0] == ("Hand 5 of N's block: 3 contracts left, doubles owed to N: E 1, S 2, W 0; "
+                        "doubling compulsory-only.")
     assert lines[2].startswith("Play ") and "optimal_value" not in r.output
     assert sum(line.startswith("| ") for line in lines) == 4  # the header and one row per contract left
     assert "Trumps, by trump suit" in r.output and "Domino, by starting rank" in r.output

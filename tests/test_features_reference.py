@@ -16,7 +16,7 @@ import pytest
 
 from barbu_sim.barbu.api import play_deal
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.players.basic import _domino_sides
+from barbu_sim.barbu.players.basic import domino_sides
 from barbu_sim.barbu.players.features import (
     N_FEATURES,
     domino_card_features,
@@ -155,7 +155,7 @@ def domino_features(card, legal, hand, state, heur):
             passed |= int(state[S_NOT_HELD + j])
     place = (card % 13 + 1) % 13 if ace_low else card % 13
     start_place = (start + 1) % 13 if ace_low else start
-    up_beyond, down_beyond, up_next, down_next = map(int, _domino_sides(np.int64(card), ace_low))
+    up_beyond, down_beyond, up_next, down_next = map(int, domino_sides(np.int64(card), ace_low))
     if place == start_place:
         beyond, nxt, step_up = up_beyond | down_beyond, up_next | down_next, True
     elif place > start_place:
@@ -193,8 +193,8 @@ def reference_values(row, x):
         xi = x[:, i]
         live = xi != 0  # a zero feature adds nothing (the kernels skip it)
         v = np.where(live, v + row[W_LINEAR + i] * xi, v)
-        units = np.where(live[:, None], units + row[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] * xi[:, None],
-                         units)
+        units = np.where(live[:, None],
+                         units + row[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] * xi[:, None], units)
     if not tree:  # the output layer in order, unit after unit
         for j in range(h):
             v = np.where(units[:, j] > 0, v + row[W_OUTPUT + j] * units[:, j], v)

@@ -239,7 +239,8 @@ def test_recorded_games_verify_and_tampering_is_caught(tmp_path):
          "may only double the declarer"),
         (df.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.col("settled_n") + 1)
                          .otherwise(pl.col("settled_n")).alias("settled_n")), "settled scores"),
-        (df.with_columns(pl.when(pl.int_range(pl.len()) == 1).then(pl.lit(df["contract"][0], dtype=df["contract"].dtype))
+        (df.with_columns(pl.when(pl.int_range(pl.len()) == 1)
+                         .then(pl.lit(df["contract"][0], dtype=df["contract"].dtype))
                          .otherwise(pl.col("contract")).alias("contract")), "second time"),
     ]
     for bad, needle in cases:

@@ -87,7 +87,8 @@ def _infer(hand, k, led, contract, trump, top_trump, rules, card):
 @pytest.mark.parametrize("option", [None, "trumps-overtrump=on", "trumps-void=free", "barbu-forced-discard=on",
                                     "barbu-heart-lead=no-hearts-unless-only-hearts"])
 def test_what_a_play_shows_is_never_held(option):
-    """Sound: no card inferred absent is in the hand that legally played; and a card not followed shows the suit void."""
+    """Sound: no card inferred absent is in the hand that legally played; and a card not followed shows the suit
+    void."""
     rules = load_rules(None, parse_option_pairs([option])) if option else Rules()
     ra = rules.to_array()
     rng = np.random.default_rng(1)
@@ -161,19 +162,22 @@ def test_unconstrained_layouts_spread_cards_evenly():
                    np.uint64(9))
     unseen = [c for c in range(52) if not int(hand) >> c & 1]
     for c in unseen[:10]:
-        shares = [np.mean([(int(l[j]) >> c) & 1 for l in out]) for j in (1, 2, 3)]
+        shares = [np.mean([(int(layout[j]) >> c) & 1 for layout in out]) for j in (1, 2, 3)]
         assert all(abs(s - 1 / 3) < 0.05 for s in shares), shares
 
 
 def test_mc_names_and_parameters():
-    assert resolve_strategy("mc").name == "mc:samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"
+    assert resolve_strategy("mc").name == \
+        "mc:samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"
     assert resolve_strategy("mc:samples=200,rollout=basic").name == \
         "mc:samples=200,rollout=basic,endgame=2,tail=0,halving=on,infer=70,early=off"
     assert resolve_strategy("pimc").name == "pimc:samples=64,rollout=heuristic"
-    assert parse_mc(" samples = 8 ") == MCParams(samples=8, rollout="heuristic", endgame=2, tail=0, halving=True, infer=70)
+    assert parse_mc(" samples = 8 ") == MCParams(samples=8, rollout="heuristic", endgame=2, tail=0, halving=True,
+                                                 infer=70)
     assert parse_mc("samples=8", "pimc") == MCParams(samples=8, endgame=0, tail=0, halving=False, infer=100, early=0)
     # pimc is mc without exact endgames: the same id, so the same play
-    assert resolve_strategy("pimc:samples=8").builtin_id == resolve_strategy("mc:samples=8,endgame=0,tail=0,halving=off,infer=100").builtin_id
+    assert resolve_strategy("pimc:samples=8").builtin_id == \
+        resolve_strategy("mc:samples=8,endgame=0,tail=0,halving=off,infer=100").builtin_id
     for bad, needle in [("mc:samples=0", "samples must be a whole number from 1 to 100,000, not '0'"),
                         ("mc:samples=x", "samples must be a whole number from 1 to 100,000, not 'x'"),
                         ("mc:rollout=mc", "rollout must be one of heuristic, basic, random, learned, not 'mc'"),

@@ -30,7 +30,8 @@ def test_the_domino_layout_at_the_end_follows_the_ace(rules, start):
     low = rules.domino_ace == "low"
     aces = 0
     for i in range(4):
-        result = play_deal(random_deal(5, i), DOMINO, "heuristic", param=start, declarer=i % 4, rules=rules, seed=5, index=i)
+        result = play_deal(random_deal(5, i), DOMINO, "heuristic", param=start, declarer=i % 4, rules=rules, seed=5,
+                           index=i)
         text = format_record(result, rules)
         shown = dict(re.findall(r"^    ([SHDC]): (.+)$", text, re.M))
         assert shown == _columns(result, low)

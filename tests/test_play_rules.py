@@ -13,7 +13,7 @@ from barbu_sim.barbu.rules.play_rules import (
     beats, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_position, domino_start, domino_wrap,
     forced_discard, hand_over, lead_restriction, legal_mask, trick_points, trick_value, trick_winner,
 )
-from barbu_sim.barbu.rules import BARBU, DOMINO, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, PRESETS, TRUMPS, Rules
+from barbu_sim.barbu.rules import BARBU, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, PRESETS, TRUMPS, Rules
 from barbu_sim.core.cards import cards_of
 
 RULE_SETS = [PRESETS["default"], PRESETS["strict-barbu"], PRESETS["overtrump"],
@@ -216,7 +216,8 @@ def test_domino_ace_low_worked_out_by_hand():
     assert domino_wrap(np.uint64(1) << np.uint64(two_c), wrap_down, wrap_up) == np.uint64(1) << np.uint64(ace_c)
     assert domino_playable(np.uint64(0), np.uint64(1) << np.uint64(king_c), down, up) == 0
     _, down_h, up_h = domino_openers(5)
-    assert domino_playable(np.uint64(0), np.uint64(1) << np.uint64(king_c), down_h, up_h) == np.uint64(1) << np.uint64(ace_c)
+    assert domino_playable(np.uint64(0), np.uint64(1) << np.uint64(king_c), down_h, up_h) \
+        == np.uint64(1) << np.uint64(ace_c)
     # From the ace: the ace opens the 2, the 2 the 3.
     playable, down, up, wrap_down, wrap_up = domino_openers_low(12)
     assert set(cards_of(playable)) == {12, 25, 38, 51}

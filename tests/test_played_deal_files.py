@@ -8,7 +8,7 @@ import sys
 import pytest
 from cli_checks import assert_clean_error, invoke
 
-from barbu_sim.barbu.played.deal_file import PlaylogError, parse_playlog, parse_session, read_playlog
+from barbu_sim.barbu.played.deal_file import PlayedDealError, parse_played_deals, parse_session, read_played_deals
 from barbu_sim.barbu.rules import load_rules
 from barbu_sim.clabber.played.round_file import parse_rounds
 
@@ -42,7 +42,7 @@ def test_a_rules_file_is_read_from_the_played_deals_own_folder(tmp_path, monkeyp
     path.write_text("rules: house.toml\n" + EXAMPLE, encoding="utf-8")
     for where in (tmp_path, tmp_path / "sub", tmp_path.parent):
         monkeypatch.chdir(where)
-        deal = read_playlog(path)[0]
+        deal = read_played_deals(path)[0]
         assert deal.rules.barbu_king == -30 and deal.replay().scores.tolist() == [0, 0, 0, -30]
         out = invoke("review", path, "--samples", 2, "--json")
         assert out.exit_code == 0, out.output
@@ -56,9 +56,9 @@ def test_a_rules_file_is_read_from_the_played_deals_own_folder(tmp_path, monkeyp
 def test_a_seed_or_index_past_64_bits_is_refused_in_one_line(tmp_path, key):
     other = "index" if key == "seed" else "seed"
     text = f"{key}: {BIG}\n{other}: 1\n" + EXAMPLE
-    with pytest.raises(PlaylogError, match=f"line 1: {key}: {BIG} is too large"):
-        parse_playlog(text)
-    assert parse_playlog(text.replace(BIG, str(2 ** 64 - 1)))  # the largest 64-bit value is fine
+    with pytest.raises(PlayedDealError, match=f"line 1: {key}: {BIG} is too large"):
+        parse_played_deals(text)
+    assert parse_played_deals(text.replace(BIG, str(2 ** 64 - 1)))  # the largest 64-bit value is fine
     path = tmp_path / "deal.txt"
     path.write_text(text, encoding="utf-8")
     assert_clean_error(invoke("review", path, "--samples", 2), "too large")
@@ -72,7 +72,7 @@ def test_a_seed_or_index_past_64_bits_is_refused_in_one_line(tmp_path, key):
 
 def test_a_saved_table_session_with_a_huge_seed_in_a_deal_is_refused():
     text = "table: seat=S length=deal\n---\n" + f"seed: {BIG}\nindex: 0\n" + EXAMPLE
-    with pytest.raises(PlaylogError, match="too large"):
+    with pytest.raises(PlayedDealError, match="too large"):
         parse_session(text, "table.txt")
 
 
@@ -80,7 +80,7 @@ def test_a_saved_table_session_with_a_huge_seed_in_a_deal_is_refused():
 def test_a_byte_order_mark_is_accepted(tmp_path):
     path = tmp_path / "deal.txt"
     path.write_text("\ufeff" + EXAMPLE, encoding="utf-8")
-    assert read_playlog(path)[0].replay().scores.tolist() == [0, 0, 0, -20]
+    assert read_played_deals(path)[0].replay().scores.tolist() == [0, 0, 0, -20]
     assert invoke("review", path, "--samples", 2).exit_code == 0
     rules = tmp_path / "house.toml"
     rules.write_text("\ufeffbarbu-king = -30\n", encoding="utf-8")
@@ -109,8 +109,8 @@ def test_review_json_is_a_list_whatever_the_number_of_deals(tmp_path):
 
 
 def test_a_wrong_seat_mark_is_named_once():
-    with pytest.raises(PlaylogError) as e:
-        parse_playlog(EXAMPLE.replace("5H 2H 6H KH", "5H W:2H"), "deal.txt")
+    with pytest.raises(PlayedDealError) as e:
+        parse_played_deals(EXAMPLE.replace("5H 2H 6H KH", "5H W:2H"), "deal.txt")
     assert str(e.value) == "deal.txt line 5: W:2H is marked W but East is to play"
 
 
@@ -124,20 +124,20 @@ def test_a_wrong_seat_mark_is_named_once():
     ("seed: \u0661\u0662", "is not a whole number"),
 ])
 def test_nonsense_in_a_played_deal_is_refused(line, needle):
-    with pytest.raises(PlaylogError) as e:
-        parse_playlog(line + "\n" + EXAMPLE)
+    with pytest.raises(PlayedDealError) as e:
+        parse_played_deals(line + "\n" + EXAMPLE)
     assert needle in str(e.value)
 
 
 def test_doubles_follow_the_doubling_rules():
     trumps = EXAMPLE.replace("contract: barbu", "contract: trumps\ntrump: C")
     trumps = trumps.replace("5H 2H 6H KH", "").replace("play:", "unfinished: yes\nplay:")
-    with pytest.raises(PlaylogError, match="in trumps a player other than the declarer doubles only the declarer"):
-        parse_playlog("doubles: E>W\n" + trumps)
-    with pytest.raises(PlaylogError, match="the declarer, North, may only redouble a player who doubled North"):
-        parse_playlog("doubles: N>E\n" + EXAMPLE)
-    assert parse_playlog("doubles: E>N N>E W>S\n" + EXAMPLE)[0].doubles == [(1, 0), (0, 1), (3, 2)]
-    assert parse_playlog("hand: 28\n" + EXAMPLE)[0].hand_no == 27
+    with pytest.raises(PlayedDealError, match="in trumps a player other than the declarer doubles only the declarer"):
+        parse_played_deals("doubles: E>W\n" + trumps)
+    with pytest.raises(PlayedDealError, match="the declarer, North, may only redouble a player who doubled North"):
+        parse_played_deals("doubles: N>E\n" + EXAMPLE)
+    assert parse_played_deals("doubles: E>N N>E W>S\n" + EXAMPLE)[0].doubles == [(1, 0), (0, 1), (3, 2)]
+    assert parse_played_deals("hand: 28\n" + EXAMPLE)[0].hand_no == 27
 
 
 # ------------------------------------------------------------ 20: PBN
@@ -154,22 +154,22 @@ S2 C3 SA HK
 
 def test_a_pbn_play_section_that_stops_at_a_claim_is_read_as_unfinished():
     claimed = PBN.replace("S2 C3 SA HK\n", "")  # the rest claimed: PBN ends the section early with '*'
-    deal = parse_playlog(claimed, "g.pbn")[0]
+    deal = parse_played_deals(claimed, "g.pbn")[0]
     assert deal.unfinished and len(deal.plays) == 4
-    part = parse_playlog(PBN.replace("S2 C3 SA HK", "- - SA -"), "g.pbn")[0]  # South led, then the claim
+    part = parse_played_deals(PBN.replace("S2 C3 SA HK", "- - SA -"), "g.pbn")[0]  # South led, then the claim
     assert part.unfinished and len(part.plays) == 5
-    assert not parse_playlog(PBN, "g.pbn")[0].unfinished  # K♥ won: the hand is over
+    assert not parse_played_deals(PBN, "g.pbn")[0].unfinished  # K♥ won: the hand is over
 
 
 @pytest.mark.parametrize("change, needle", [
-    (('[Declarer "N"]', '[Declarer "N"]\n[Declarer "E"]'), 'g.pbn line 4: the [Declarer] tag is given twice in one game '
-                                                           '(first on line 3)'),
+    (('[Declarer "N"]', '[Declarer "N"]\n[Declarer "E"]'),
+     'g.pbn line 4: the [Declarer] tag is given twice in one game (first on line 3)'),
     (("*\n", '*\n[Play "N"]\nH5 H2 H6 H3\n*\n'), "g.pbn line 9: a second [Play] tag in one game (the first on line 5): "
                                                  "a game has one play section"),
 ])
 def test_a_repeated_pbn_tag_is_refused(change, needle):
-    with pytest.raises(PlaylogError) as e:
-        parse_playlog(PBN.replace(*change), "g.pbn")
+    with pytest.raises(PlayedDealError) as e:
+        parse_played_deals(PBN.replace(*change), "g.pbn")
     assert str(e.value) == needle
     two = PBN + "\n" + PBN.replace("club night", "second game")
-    assert len(parse_playlog(two, "g.pbn")) == 2  # a new [Event] starts the next game
+    assert len(parse_played_deals(two, "g.pbn")) == 2  # a new [Event] starts the next game

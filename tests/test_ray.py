@@ -94,7 +94,8 @@ def test_a_chunk_played_in_parts_encodes_as_the_whole():
 
     from barbu_sim.core.runs import encode_frame, encode_parts
     n = 300_000
-    frame = pl.DataFrame({"deal": np.arange(n, dtype=np.int64), "score": (np.arange(n) * 7919 % 26 - 13).astype(np.int16),
+    frame = pl.DataFrame({"deal": np.arange(n, dtype=np.int64),
+                          "score": (np.arange(n) * 7919 % 26 - 13).astype(np.int16),
                           "suit": pl.Series(["CDHS"[i % 4] for i in range(n)], dtype=pl.Enum(list("CDHS")))})
     for cut in (1000, 100_001):
         assert encode_parts([frame[:cut], frame[cut:]]) == (encode_frame(frame), n)

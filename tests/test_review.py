@@ -10,7 +10,7 @@ from barbu_sim.barbu.api import NO_MODEL, play_deal
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.state import PASS
 from barbu_sim.barbu.players.mc.player import mc_choose
-from barbu_sim.barbu.played.deal_file import PlayedDeal, format_playlog, parse_playlog, read_playlog
+from barbu_sim.barbu.played.deal_file import PlayedDeal, format_played_deal, parse_played_deals, read_played_deals
 from barbu_sim.barbu.played.position import IllegalCard, Position
 from barbu_sim.barbu.played.review import review_deal
 from barbu_sim.barbu.rules import PRESETS, Rules
@@ -123,7 +123,7 @@ def test_a_played_deal_file_round_trips_every_contract():
         result = play_deal(hands, contract, "random", param=param, declarer=3, rules=rules, seed=2, index=contract)
         deal = PlayedDeal(hands, contract, param, 3, rules, list(zip(result.seats.tolist(), result.cards.tolist())),
                           seed=2, index=contract)
-        back = parse_playlog(format_playlog(deal))
+        back = parse_played_deals(format_played_deal(deal))
         assert len(back) == 1
         assert back[0].plays == deal.plays and back[0].rules == rules and back[0].param == param
         assert back[0].replay().scores.tolist() == result.scores.tolist()
@@ -156,27 +156,28 @@ TRUMPS_DEAL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT9876543.5 ..2.AKQJT987
 
 
 @pytest.mark.parametrize("option, play, needle", [
-    ("", "AS 2H 3D", "South may not play 3D: void in spades and holding a trump: play a trump (trumps-void must-trump)"),
+    ("", "AS 2H 3D",
+     "South may not play 3D: void in spades and holding a trump: play a trump (trumps-void must-trump)"),
     ("", "AS 2H 5C 2D", "West may not play 2D: void in spades and holding a trump"),
     ("option: trumps-overtrump=on\n", "AS 2H 5C 3C", "a trump above 5C is held and must be played"),
 ])
 def test_trumps_rules_are_named_when_broken(option, play, needle):
     text = f"contract: trumps\ntrump: C\ndeclarer: N\n{option}deal: {TRUMPS_DEAL}\nplay:\n{play}\n"
     with pytest.raises(ValueError, match=needle.replace("(", ".").replace(")", ".")):
-        parse_playlog(text)
-    assert parse_playlog(text.replace("play:\n", "unfinished: yes\nplay:\n").rsplit(" ", 1)[0] + "\n")
+        parse_played_deals(text)
+    assert parse_played_deals(text.replace("play:\n", "unfinished: yes\nplay:\n").rsplit(" ", 1)[0] + "\n")
 
 
 def test_a_domino_pass_only_where_the_seat_cannot_play():
     hands, param = random_deal(4, 0), 5
     result = play_deal(hands, 6, "heuristic", param=param, declarer=0, seed=4)
     deal = PlayedDeal(hands, 6, param, 0, Rules(), list(zip(result.seats.tolist(), result.cards.tolist())))
-    text = format_playlog(deal)
+    text = format_played_deal(deal)
     assert PASS in result.cards.tolist() and " - " in text
     # passes may be left out (a seat that cannot play must pass); a pass where a card can be played is refused
-    assert parse_playlog(text.replace(" - ", "   "))[0].plays == deal.plays
+    assert parse_played_deals(text.replace(" - ", "   "))[0].plays == deal.plays
     with pytest.raises(ValueError, match="may not pass: North can play"):
-        parse_playlog(text.replace("play:\n", "play:\n- "))
+        parse_played_deals(text.replace("play:\n", "play:\n- "))
 
 
 def test_review_finds_the_blunder_of_the_typed_example(tmp_path):
@@ -201,7 +202,7 @@ def test_review_finds_the_blunder_of_the_typed_example(tmp_path):
 
 
 def test_review_is_reproducible_and_never_peeks():
-    deal = parse_playlog(EXAMPLE)[0]
+    deal = parse_played_deals(EXAMPLE)[0]
     first = review_deal(deal, [0], samples=8, seed=3)
     assert [(d.card, d.estimates) for d in first.decisions] == \
         [(d.card, d.estimates) for d in review_deal(deal, [0], samples=8, seed=3).decisions]
@@ -216,9 +217,10 @@ def test_review_is_reproducible_and_never_peeks():
 
 def test_play_record_writes_what_review_reads(tmp_path):
     path = tmp_path / "deal.txt"
-    result = invoke("play", "-c", "trumps", "--trump", "S", "--seed", 2, "--seat-strategy", "E=random", "--record", path)
+    result = invoke("play", "-c", "trumps", "--trump", "S", "--seed", 2, "--seat-strategy", "E=random",
+                    "--record", path)
     assert result.exit_code == 0, result.output
-    deal = read_playlog(path)[0]
+    deal = read_played_deals(path)[0]
     engine = play_deal(random_deal(2, 0), 5, ["heuristic", "random", "heuristic", "heuristic"], param=3, seed=2)
     assert deal.plays == list(zip(engine.seats.tolist(), engine.cards.tolist()))
     assert deal.replay().scores.tolist() == engine.scores.tolist()
@@ -238,7 +240,7 @@ def test_the_rules_in_force_travel_with_the_file(preset):
         result = play_deal(hands, contract, "heuristic", param=PARAMS.get(contract, 0), declarer=2, rules=rules)
         deal = PlayedDeal(hands, contract, PARAMS.get(contract, 0), 2, rules,
                           list(zip(result.seats.tolist(), result.cards.tolist())))
-        back = parse_playlog(format_playlog(deal))[0]
+        back = parse_played_deals(format_played_deal(deal))[0]
         assert back.rules == rules
         assert back.replay().scores.tolist() == result.scores.tolist()
 
@@ -256,8 +258,8 @@ S2 C3 SA HK
 
 
 def test_a_pbn_play_section_is_read_trick_by_trick():
-    deal = parse_playlog(PBN)[0]
-    typed = parse_playlog(EXAMPLE.replace("5H 2H 6H KH", "5H 2H 6H 3H\nSA KH 2S 3C"))[0]
+    deal = parse_played_deals(PBN)[0]
+    typed = parse_played_deals(EXAMPLE.replace("5H 2H 6H KH", "5H 2H 6H 3H\nSA KH 2S 3C"))[0]
     assert deal.plays == typed.plays and (deal.hands == typed.hands).all()
     assert [s for s, _ in deal.plays[4:]] == [2, 3, 0, 1]  # the second trick from its leader, South
     assert deal.replay().scores.tolist() == [0, 0, -20, 0]
@@ -272,12 +274,12 @@ def test_a_pbn_play_section_is_read_trick_by_trick():
 ])
 def test_pbn_errors_name_the_line(change, needle):
     with pytest.raises(ValueError) as e:
-        parse_playlog(PBN.replace(*change), "g.pbn")
+        parse_played_deals(PBN.replace(*change), "g.pbn")
     assert needle in str(e.value) and "\n" not in str(e.value)
 
 
 def test_where_the_lowest_total_wins_the_best_card_is_the_lowest():
-    deal = parse_playlog("rules: positive-penalties\n" + EXAMPLE)[0]
+    deal = parse_played_deals("rules: positive-penalties\n" + EXAMPLE)[0]
     assert deal.rules.lower_is_better and deal.replay().scores.tolist() == [0, 0, 0, 20]
     west = [d for d in review_deal(deal, [3], samples=8).decisions]
     assert len(west) == 1 and west[0].best == parse_card("3H") and west[0].label == "blunder"

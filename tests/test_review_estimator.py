@@ -9,7 +9,7 @@ import pytest
 from cli_checks import assert_clean_error, invoke
 from typer.testing import CliRunner
 
-from barbu_sim.barbu.played.deal_file import parse_playlog, read_playlog
+from barbu_sim.barbu.played.deal_file import parse_played_deals, read_played_deals
 from barbu_sim.barbu.played.estimate import Settings, estimate
 from barbu_sim.barbu.played.review import review_deal, review_json
 from barbu_sim.barbu.played.review_text import format_review
@@ -34,7 +34,7 @@ OLD = Settings(samples=100, max_samples=100, endgame=2, tail=0, infer=100)
 
 def _south_at_trick_10(settings):
     """South's estimate at trick 10 (the deal's last play, 8S) under ``settings``: the decision as review values it."""
-    deal = read_playlog(TRICK_10)[0]
+    deal = read_played_deals(TRICK_10)[0]
     pos = deal.replay(len(deal.plays) - 1)
     assert pos.trick_no + 1 == 10 and pos.seat == 2 and deal.plays[-1] == (2, parse_card("8S"))
     return estimate(pos, 0, settings)
@@ -82,7 +82,7 @@ def test_layouts_are_added_only_where_a_label_is_in_doubt():
 
 
 def test_the_position_is_shown_at_a_flagged_decision():
-    text = format_review(review_deal(parse_playlog(EXAMPLE)[0], [3], samples=8))
+    text = format_review(review_deal(parse_played_deals(EXAMPLE)[0], [3], samples=8))
     lines = text.splitlines()
     k = lines.index("West   trick  1  plays  KH   best  3H, loses 20.00±0.00  BLUNDER")
     assert lines[k + 1:k + 6] == [
@@ -188,7 +188,8 @@ def test_step_does_not_go_with_json(tmp_path):
     assert_clean_error(invoke("review", path, "--samples", 8, "--max-samples", 4), "--max-samples")
 
 
-@pytest.mark.parametrize("card, answer", [("KH", "  it is the card played"), ("4H", "  equivalent to the best card, 3H")])
+@pytest.mark.parametrize("card, answer", [("KH", "  it is the card played"),
+                                          ("4H", "  equivalent to the best card, 3H")])
 def test_step_answers_for_the_card_played_and_equivalent_cards(tmp_path, card, answer):
     path = tmp_path / "deal.txt"
     path.write_text(EXAMPLE)

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from barbu_sim.barbu.played.deal_file import parse_playlog
+from barbu_sim.barbu.played.deal_file import parse_played_deals
 from barbu_sim.barbu.played.review import review_deal
 from barbu_sim.barbu.played.review_html import review_html, review_page_data, write_review_html
 from barbu_sim.core.cards import parse_card
@@ -53,7 +53,7 @@ BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgr
 @pytest.fixture(scope="module")
 def reviews():
     """South's decisions in both deals, on few layouts (the page shows whatever the numbers are)."""
-    return {name: review_deal(parse_playlog(text)[0], seats=[2], samples=4)
+    return {name: review_deal(parse_played_deals(text)[0], seats=[2], samples=4)
             for name, text in (("no-tricks", NO_TRICKS), ("domino", DOMINO))}
 
 
@@ -248,7 +248,7 @@ def test_a_domino_page_in_a_browser_shows_the_layout(browser, reviews, tmp_path)
 
 def test_an_unfinished_deal_without_decisions_opens_where_its_address_says(browser, tmp_path):
     # North leads 5H, East (holding one heart) must follow with 2H, South plays 6H; West is yet to play.
-    deal = parse_playlog("contract: barbu\ndeclarer: N\nunfinished: yes\n"
+    deal = parse_played_deals("contract: barbu\ndeclarer: N\nunfinished: yes\n"
                          "deal: N:2.5.AKQJT987654. .2..AKQJT9876543 AKQJT9876543.6.. .AKQJT98743.32.2\n"
                          "play:\n5H 2H 6H\n")[0]
     review = review_deal(deal, seats=[1], samples=4)

@@ -39,8 +39,8 @@ def test_the_module_names_are_the_table_s_keys():
     from barbu_sim.barbu.players.mc import values as mc_values
     from barbu_sim.clabber.players import mc as mc_play
     from barbu_sim.clabber.played import review as clabber_review
-    from barbu_sim.clabber import rules as clabber_rules
     assert int(review.STREAM_REVIEW) == rng.STREAMS["STREAM_REVIEW"]
-    assert int(clabber_review.STREAM_REVIEW) == rng.STREAMS["STREAM_CLABBER_REVIEW"] != rng.STREAMS["STREAM_CLABBER_BID"]
+    assert int(clabber_review.STREAM_REVIEW) == rng.STREAMS["STREAM_CLABBER_REVIEW"] \
+        != rng.STREAMS["STREAM_CLABBER_BID"]
     assert int(mc_values.STREAM_MC) != int(mc_play.STREAM_MC)
     assert int(learned_data.STREAM_LEARN) == rng.STREAMS["STREAM_LEARN"]

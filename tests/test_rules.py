@@ -104,7 +104,8 @@ def test_every_point_value_is_an_option():
     # the high hearts start where the option says: from the J, 2..10 cost -1, J..K -3
     h = Rules(no_hearts_per_heart=-1, no_hearts_high_heart=-3, no_hearts_high_from="J")
     assert h.contract_total(3) == 9 * -1 + 3 * -3 - 6 and -9 - 9 - 6 in h.seat_scores(3)
-    assert Rules().to_dict()["no-hearts-high-from"] == "10" and Rules(no_hearts_high_from="j").no_hearts_high_from == "J"
+    assert Rules().to_dict()["no-hearts-high-from"] == "10"
+    assert Rules(no_hearts_high_from="j").no_hearts_high_from == "J"
 
 
 def test_point_values_are_validated():
@@ -133,7 +134,8 @@ def test_rules_array_holds_every_option():
     a = PRESETS["positive-penalties"].to_array()
     assert a[mod.R_NO_TRICKS_TRICK] == 2 and a[mod.R_TRUMPS_TRICK] == -5 and a[mod.R_BEST_TOTAL] == 1
     a = Rules(domino_ace="low", domino_start="fixed:7", no_hearts_lead="any", barbu_heart_lead="any").to_array()
-    assert (a[mod.R_DOMINO_ACE], a[mod.R_DOMINO_START], a[mod.R_NO_HEARTS_LEAD], a[mod.R_BARBU_HEART_LEAD]) == (1, 6, 1, 2)
+    assert (a[mod.R_DOMINO_ACE], a[mod.R_DOMINO_START], a[mod.R_NO_HEARTS_LEAD],
+            a[mod.R_BARBU_HEART_LEAD]) == (1, 6, 1, 2)
     assert len(a) == mod.RULES_ARRAY_SIZE
     # no two options share an entry (the payout's four entries follow R_DOMINO_PAYOUT)
     indices = [v for k, v in vars(mod).items() if k.startswith("R_")] + [mod.R_DOMINO_PAYOUT + k for k in (1, 2, 3)]
@@ -145,7 +147,8 @@ def test_presets_totals_and_zero_sum():
     assert totals["high-hearts-4"][3] == -36 and PRESETS["high-hearts-4"].block_total() == -6
     assert totals["last-two-12"][2] == -24 and PRESETS["last-two-12"].block_total() == 6
     assert PRESETS["high-hearts-4-last-two-12"].block_total() == 0
-    assert totals["positive-penalties"] == [26, 24, 30, 30, 20, -65, -65] and PRESETS["positive-penalties"].lower_is_better
+    assert totals["positive-penalties"] == [26, 24, 30, 30, 20, -65, -65]
+    assert PRESETS["positive-penalties"].lower_is_better
     assert sorted(PRESETS["domino-45-20-10-minus-10"].seat_scores(6)) == [-10, 10, 20, 45]
     text = describe_presets()
     for name in PRESETS:

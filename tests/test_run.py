@@ -53,7 +53,8 @@ def test_charts_are_byte_identical_across_processes(tmp_path):
     run(tmp_path / "run", RunConfig(deals=400, seed=2, contracts=["domino", "barbu"]), progress=False)
     charts = []
     for k in range(2):  # two processes: matplotlib salts SVG ids per process unless told otherwise
-        code = f"from barbu_sim.cli import app; app(['plot', {str(tmp_path / 'run')!r}, '--out', {str(tmp_path / str(k))!r}])"
+        code = (f"from barbu_sim.cli import app; "
+                f"app(['plot', {str(tmp_path / 'run')!r}, '--out', {str(tmp_path / str(k))!r}])")
         subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
         charts.append({p.name: p.read_bytes() for p in sorted((tmp_path / str(k)).iterdir())})
     assert len(charts[0]) == 8 and charts[0] == charts[1]

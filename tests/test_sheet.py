@@ -223,7 +223,8 @@ def test_verify_games_checks_a_game_in_progress_by_the_same_rules(tmp_path, game
     result = verify(rows.head(10))
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == "Game 0 is in progress: its 10 hand(s) follow the rules so far; 18 still to play, the 11th to the 28th:"
+    assert lines[0] == ("Game 0 is in progress: its 10 hand(s) follow the rules so far; 18 still to play, "
+                        "the 11th to the 28th:")
     left = ", ".join(CONTRACTS[c] for c in sorted(h.contract for h in game.hands[10:14]))
     assert lines[1].startswith(f"  {second} declares 4 more ({left}); compulsory doubles owed to {second}:")
     assert first not in "".join(line.split()[0] for line in lines[1:])  # the first declarer's block is over

@@ -17,7 +17,8 @@ runner = CliRunner()
 QUICK = ["--review-samples", "0", "--hint-samples", "0"]
 FAST = ["--samples", "2", "--max-samples", "2"]
 
-# A finished deal (NO_TRICKS: the golden playthrough no-tricks.txt) and a Clabber round (clabber play --seed 3 --record).
+# A finished deal (NO_TRICKS: the golden playthrough no-tricks.txt) and a Clabber round
+# (clabber play --seed 3 --record).
 ROUND = """# barbu-sim played round: docs/review-and-table.md describes the format
 game: clabber
 title: round 0 of seed 3
@@ -147,7 +148,8 @@ def test_a_dangling_link_at_the_html_page_is_kept_without_force(tmp_path, monkey
     assert not (tmp_path / "two-1.html").exists()
 
 
-@pytest.mark.parametrize("command", [["play", "--seed", "1", "--record"], ["clabber", "play", "--seed", "1", "--record"],
+@pytest.mark.parametrize("command", [["play", "--seed", "1", "--record"],
+                                     ["clabber", "play", "--seed", "1", "--record"],
                                      ["table", "--seed", "1", "--save"]])
 def test_a_dangling_link_is_kept_by_every_file_a_command_writes(tmp_path, monkeypatch, command):
     """play --record, clabber play --record and table --save: a link that points nowhere is a file there too."""
@@ -169,7 +171,8 @@ def test_a_clabber_round_without_its_game_line_is_named_as_one(tmp_path, how):
 
 def test_a_clabber_round_whose_game_line_is_not_first_is_read(tmp_path):
     path = tmp_path / "round.txt"
-    path.write_text(ROUND.replace("game: clabber\ntitle: round 0 of seed 3\n", "title: round 0 of seed 3\ngame: clabber\n"))
+    path.write_text(ROUND.replace("game: clabber\ntitle: round 0 of seed 3\n",
+                                  "title: round 0 of seed 3\ngame: clabber\n"))
     result = invoke("review", path, "--seat", "N", "--samples", "2", "--play-samples", "1")
     assert result.exit_code == 0, result.output
     assert "Review: clabber" in result.output

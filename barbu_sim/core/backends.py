@@ -160,7 +160,7 @@ class RayBackend:
         if self.joined is None:
             try:
                 self.joined = str(ray.get_runtime_context().gcs_address)
-            except Exception:  # noqa: BLE001 - an older Ray without it: the address stays unknown
+            except Exception:  # an older Ray without it: the address stays unknown
                 self.joined = "unknown address"
         if self._remote is None:
             self._remote = ray.remote(_run_task).options(num_cpus=self.threads, max_retries=self.max_retries,

@@ -108,9 +108,3 @@ def groups_of(decision: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """0-based decision index of each row (rows of a decision are adjacent) and rows per decision."""
     _, group, counts = np.unique(decision, return_inverse=True, return_counts=True)
     return group, counts.astype(np.float64)
-
-
-def groups_of(decision: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """0-based decision index of each row (rows of a decision are adjacent) and rows per decision."""
-    _, group, counts = np.unique(decision, return_inverse=True, return_counts=True)
-    return group, counts.astype(np.float64)

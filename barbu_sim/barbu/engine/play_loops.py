@@ -105,7 +105,8 @@ def _learned_if_compiled_in(legal, hand, state, rng, model, explain, slot):
 @overload(_learned_if_compiled_in)
 def _learned_if_compiled_in_impl(legal, hand, state, rng, model, explain, slot):
     if isinstance(explain, types.NoneType):
-        return lambda legal, hand, state, rng, model, explain, slot: -1  # never reached: the API picks the strong engine
+        # never reached: the API picks the strong engine
+        return lambda legal, hand, state, rng, model, explain, slot: -1
     return lambda legal, hand, state, rng, model, explain, slot: learned_choose(legal, hand, state, rng, model,
                                                                                 np.int64(LEARNED_AT), np.int64(slot))
 

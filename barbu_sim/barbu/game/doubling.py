@@ -282,7 +282,8 @@ def _margin(spec: str) -> float:
     except ValueError:
         raise ValueError(f"{spec.split(':')[0]} margin must be a number: {spec!r}") from None
     if not math.isfinite(margin):
-        raise ValueError(f"{spec.split(':')[0]} margin must be a finite number, not {spec.split(':', 1)[1]!r}: {spec!r}")
+        raise ValueError(f"{spec.split(':')[0]} margin must be a finite number, "
+                         f"not {spec.split(':', 1)[1]!r}: {spec!r}")
     return margin
 
 

@@ -109,7 +109,8 @@ def run_games(*, games: int, seed: int, strategies, contract_policies, doubling_
         replace_set({out / "hands.parquet": frame.write_parquet,
                      out / "summary.json": lambda p: p.write_text(text, encoding="utf-8")},
                     what="the games' records")
-    lines = [f"{games} game{'s' if games != 1 else ''}, seed {seed}", "seat  contract policy              doubling          mean total  win rate"]
+    lines = [f"{games} game{'s' if games != 1 else ''}, seed {seed}",
+             "seat  contract policy              doubling          mean total  win rate"]
     for s in range(N_SEATS):
         lines.append(f"{SEAT_LETTERS[s]:<5} {players[s].contract_policy.name[:26]:<27} "
                      f"{players[s].doubling_policy.name:<17} {totals[:, s].mean():>+10.1f}  {wins[s] / games:>7.1%}")

@@ -183,7 +183,8 @@ def compare_orders(policies: list[str], *, doublings=("compulsory-only",), block
             if progress:
                 progress(f"{dbl.name} {name}")
         for score in ("raw", "settled"):
-            block_rows += [{"doubling": dbl.name, "policy": p, "score": score, **summarize(totals[(dbl.name, p, score)])}
+            block_rows += [{"doubling": dbl.name, "policy": p, "score": score,
+                            **summarize(totals[(dbl.name, p, score)])}
                            for p in policies]
             diff_rows += [{"doubling": dbl.name, "policy": p, "baseline": base, "score": score,
                            **summarize(totals[(dbl.name, p, score)] - totals[(dbl.name, base, score)])}

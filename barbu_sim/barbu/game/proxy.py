@@ -101,8 +101,8 @@ class HandProxy:
         w = self.trumps
         for s in range(4):
             side = np.sort(np.delete(lengths, s, axis=1), axis=1)
-            out[:, EvalGrid.TRUMPS_FROM + s, :] = (w[0] + lanes[:, s, :] @ w[1:14] + (pooled - lanes[:, s, :]) @ w[14:27]
-                                                   + side @ w[27:30])
+            out[:, EvalGrid.TRUMPS_FROM + s, :] = (w[0] + lanes[:, s, :] @ w[1:14]
+                                                   + (pooled - lanes[:, s, :]) @ w[14:27] + side @ w[27:30])
         padded = np.zeros((n, 37))
         padded[:, 12:25] = pooled
         # Starting rank r sees the ranks r-12 .. r+12: columns r .. r+24 of the padded counts.
@@ -122,7 +122,8 @@ def grid_to_contracts(grid: np.ndarray):
     rows = np.arange(n)
     for i, c in enumerate(NEGATIVE_CONTRACTS):
         seat_values[:, c, :] = grid[:, i, :]
-    for c, lo, hi in ((TRUMPS, EvalGrid.TRUMPS_FROM, EvalGrid.DOMINO_FROM), (DOMINO, EvalGrid.DOMINO_FROM, EvalGrid.SIZE)):
+    for c, lo, hi in ((TRUMPS, EvalGrid.TRUMPS_FROM, EvalGrid.DOMINO_FROM),
+                      (DOMINO, EvalGrid.DOMINO_FROM, EvalGrid.SIZE)):
         best = np.argmax(grid[:, lo:hi, 0], axis=1)
         params[:, c] = best
         seat_values[:, c, :] = grid[rows, lo + best, :]

@@ -37,7 +37,7 @@ def check_column_types(frame: pl.DataFrame) -> None:
                 rows = rows if not rows.is_empty() else frame
             r = rows.row(0, named=True)
             return f" (e.g. {r[column]!r} in game {r.get('game')!r}, hand {r.get('hand')!r})"
-        except Exception:  # noqa: BLE001 - an odd frame: say no more
+        except Exception:  # an odd frame: say no more
             return ""
 
     for column in INTEGER_COLUMNS:

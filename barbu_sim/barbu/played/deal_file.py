@@ -77,7 +77,7 @@ def _option_text(value) -> str:
     return str(value)
 
 
-def format_playlog(deal: PlayedDeal, position: Position | None = None) -> str:
+def format_played_deal(deal: PlayedDeal, position: Position | None = None) -> str:
     """The played-deal text of ``deal``: its header lines, then ``play:`` with one trick per line."""
     lines = [HEADER]
     if deal.title:
@@ -119,18 +119,18 @@ def _play_lines(deal: PlayedDeal) -> list[str]:
     return out
 
 
-def write_playlog(path, deals: list[PlayedDeal], table: str | None = None) -> None:
+def write_played_deals(path, deals: list[PlayedDeal], table: str | None = None) -> None:
     """Write played deals to ``path`` (separated by ``---`` lines), replacing it whole.
 
     ``table``: the settings line of a table session, written first as its own record.
     """
     from ...core.files import write_text
-    records = ([f"{HEADER}\ntable: {table}\n"] if table is not None else []) + [format_playlog(d) for d in deals]
+    records = ([f"{HEADER}\ntable: {table}\n"] if table is not None else []) + [format_played_deal(d) for d in deals]
     write_text(Path(path), f"{SEPARATOR}\n".join(records), what="the played deal")
 
 
 # ---------------------------------------------------------------- reading
-class PlaylogError(ValueError):
+class PlayedDealError(ValueError):
     """A played-deal file that cannot be read or describes an impossible deal (one line, where and why)."""
 
 
@@ -152,19 +152,19 @@ def record_name(path) -> str:
 def read_record_text(path) -> str:
     """The text of a played-deal or played-round file, read once (it may be a pipe such as ``/dev/stdin``;
     ``-`` reads standard input) and at most :data:`MAX_RECORD_BYTES`, without a leading UTF-8 byte-order
-    mark; a missing, unreadable or oversized file is a :class:`PlaylogError`."""
+    mark; a missing, unreadable or oversized file is a :class:`PlayedDealError`."""
     from ...core.files import InputError, read_capped
     name = record_name(path)
     if str(path) != STDIN and Path(path).is_dir():
-        raise PlaylogError(f"{name} is a folder, not a played-deal file")
+        raise PlayedDealError(f"{name} is a folder, not a played-deal file")
     try:
         data = read_capped(str(path), MAX_RECORD_BYTES, name)  # a str: Path("./-") would be "-", standard input
     except InputError as e:
-        raise PlaylogError(str(e)) from None
+        raise PlayedDealError(str(e)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise PlaylogError(f"{name} is not UTF-8 text: save it as UTF-8") from None
+        raise PlayedDealError(f"{name} is not UTF-8 text: save it as UTF-8") from None
 
 
 def read_record_base(path) -> Path:
@@ -181,24 +181,25 @@ def read_record_base(path) -> Path:
     return path.resolve().parent
 
 
-def read_playlog(path) -> list[PlayedDeal]:
-    """The played deals of a file (see :func:`parse_playlog`); a missing or unreadable file is an error.
+def read_played_deals(path) -> list[PlayedDeal]:
+    """The played deals of a file (see :func:`parse_played_deals`); a missing or unreadable file is an error.
 
     A ``rules: FILE.toml`` line names a file beside the played deal (a relative path is taken from
     the played deal's folder, not from the current directory).
     """
-    return parse_playlog(read_record_text(path), str(path), base=read_record_base(path))
+    return parse_played_deals(read_record_text(path), str(path), base=read_record_base(path))
 
 
-def parse_playlog(text: str, name: str = "played deal", base=None) -> list[PlayedDeal]:
-    """Parse and check every deal of a played-deal text; :class:`PlaylogError` at the first problem.
+def parse_played_deals(text: str, name: str = "played deal", base=None) -> list[PlayedDeal]:
+    """Parse and check every deal of a played-deal text; :class:`PlayedDealError` at the first problem.
 
     ``base``: the folder a relative ``rules: FILE.toml`` is read from (the file's own; default: the
     current directory, for a text that comes from no file).
     """
     _, deals = parse_session(text, name, base)
     if not deals:
-        raise PlaylogError(f"{name}: no deal in it (a played deal starts with 'contract:', see docs/review-and-table.md)")
+        raise PlayedDealError(f"{name}: no deal in it (a played deal starts with 'contract:', "
+                              "see docs/review-and-table.md)")
     return deals
 
 
@@ -208,17 +209,18 @@ def reviewable_deals(text: str, name: str = "played deal", base=None) -> tuple[l
     The review shows every hand.  A deal of a table session (a file with a ``table:`` record)
     that is not over can still go on (``barbu-sim table --resume``): reviewing it would show the
     player the cards the table hides, so it is left out until it is finished, and a session with
-    no finished deal is refused (:class:`PlaylogError`).  A deal marked ``unfinished: yes`` in any
+    no finished deal is refused (:class:`PlayedDealError`).  A deal marked ``unfinished: yes`` in any
     other file (a position typed to study, a PBN claim) cannot be taken up: it is reviewed.
     """
     settings, deals = parse_session(text, name, base)
     if not deals:
-        raise PlaylogError(f"{name}: no deal in it (a played deal starts with 'contract:', see docs/review-and-table.md)")
+        raise PlayedDealError(f"{name}: no deal in it (a played deal starts with 'contract:', "
+                              "see docs/review-and-table.md)")
     if settings is None:
         return deals, []
     left_out = [k for k, d in enumerate(deals, 1) if d.unfinished]
     if len(left_out) == len(deals):
-        raise PlaylogError(f"{name}: the deal is not over and the table can go on with it ({resume_command(name)}); "
+        raise PlayedDealError(f"{name}: the deal is not over and the table can go on with it ({resume_command(name)}); "
                            "the review shows every hand, so it waits for the deal's end")
     return [d for d in deals if not d.unfinished], left_out
 
@@ -238,7 +240,7 @@ def parse_session(text: str, name: str = "played deal", base=None) -> tuple[str 
     from .pbn_play import is_pbn, pbn_records
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write first
     if is_pbn(text):
-        return None, [_parse_record(r, name, base) for r in pbn_records(text, name, PlaylogError, _parse_record)]
+        return None, [_parse_record(r, name, base) for r in pbn_records(text, name, PlayedDealError, _parse_record)]
     records, current = [], []
     for number, raw in enumerate(record_lines(text), 1):
         line = raw.split("#", 1)[0].strip()
@@ -253,7 +255,7 @@ def parse_session(text: str, name: str = "played deal", base=None) -> tuple[str 
     if records and records[0][0][1].lower().startswith("table:"):
         if len(records[0]) > 1:
             number, line = records[0][1]
-            raise PlaylogError(f"{name} line {number}: the 'table:' record holds only the table line; "
+            raise PlayedDealError(f"{name} line {number}: the 'table:' record holds only the table line; "
                                f"end it with '---' before {line[:30]!r}")
         settings = records.pop(0)[0][1].partition(":")[2].strip()
     return settings, [_parse_record(r, name, base) for r in records]
@@ -262,16 +264,17 @@ def parse_session(text: str, name: str = "played deal", base=None) -> tuple[str 
 def _parse_record(lines: list[tuple[int, str]], name: str, base=None) -> PlayedDeal:
     first = lines[0][0]
     # "table" names a session's settings record, never a deal's line; a play line may start "S:".
-    fields, options, play, in_play = split_record(lines, name, PlaylogError, KEYS, refused=("table",), seat_marks=True)
+    fields, options, play, in_play = split_record(lines, name, PlayedDealError, KEYS, refused=("table",),
+                                                  seat_marks=True)
     for key in ("contract", "declarer", "deal"):
         if key not in fields:
-            raise PlaylogError(f"{name} (deal starting line {first}): no '{key}:' line")
+            raise PlayedDealError(f"{name} (deal starting line {first}): no '{key}:' line")
     if not in_play:
-        raise PlaylogError(f"{name} (deal starting line {first}): no 'play:' line (it may be empty: 'play:' "
+        raise PlayedDealError(f"{name} (deal starting line {first}): no 'play:' line (it may be empty: 'play:' "
                            "with no cards and 'unfinished: yes')")
 
     def get(key, parse):
-        return read_field(fields, key, parse, name, PlaylogError)
+        return read_field(fields, key, parse, name, PlayedDealError)
 
     contract = int(get("contract", parse_contract))
     declarer = get("declarer", parse_seat)
@@ -279,20 +282,23 @@ def _parse_record(lines: list[tuple[int, str]], name: str, base=None) -> PlayedD
     param = 0
     if contract == TRUMPS:
         if "trump" not in fields:
-            raise PlaylogError(f"{name} line {fields['contract'][0]}: a trumps deal needs a 'trump:' line (S, H, D or C)")
+            raise PlayedDealError(f"{name} line {fields['contract'][0]}: a trumps deal needs a 'trump:' line "
+                                  "(S, H, D or C)")
         param = get("trump", parse_suit)
     elif contract == DOMINO:
         if "domino-rank" not in fields:
-            raise PlaylogError(f"{name} line {fields['contract'][0]}: a domino deal needs a 'domino-rank:' line (2..A)")
+            raise PlayedDealError(f"{name} line {fields['contract'][0]}: a domino deal needs a 'domino-rank:' line "
+                                  "(2..A)")
         param = get("domino-rank", parse_rank)
     for key in ("trump", "domino-rank"):
         if key in fields and contract != (TRUMPS if key == "trump" else DOMINO):
-            raise PlaylogError(f"{name} line {fields[key][0]}: '{key}:' does not belong to a {CONTRACTS[contract]} deal")
+            raise PlayedDealError(f"{name} line {fields[key][0]}: '{key}:' does not belong to a "
+                                  f"{CONTRACTS[contract]} deal")
     try:
         from ..rules.config import parse_option_pairs
         rules = load_rules(fields["rules"][1] if "rules" in fields else None, parse_option_pairs(options), base=base)
     except ValueError as e:
-        raise PlaylogError(f"{name} (deal starting line {first}): rules: {e}") from None
+        raise PlayedDealError(f"{name} (deal starting line {first}): rules: {e}") from None
     deal = PlayedDeal(hands, contract, param, declarer, rules,
                       seed=get("seed", _key) if "seed" in fields else 0,
                       index=get("index", _key) if "index" in fields else 0,
@@ -369,7 +375,7 @@ def _read_plays(deal: PlayedDeal, play: list[tuple[int, str]], name: str, first:
             where = f"{name} line {number}"
             marked, _, card_text = token.rpartition(":") if ":" in token else ("", "", token)
             if pos.over:
-                raise PlaylogError(f"{where}: {token} is played after the hand is over ({pos._over_reason()})")
+                raise PlayedDealError(f"{where}: {token} is played after the hand is over ({pos._over_reason()})")
             while pos.must_pass() and card_text not in ("-", "pass"):
                 pos.pass_turn()  # a seat that cannot play must pass: its pass may be left out
             seat = pos.seat
@@ -378,33 +384,33 @@ def _read_plays(deal: PlayedDeal, play: list[tuple[int, str]], name: str, first:
                 try:
                     mark = parse_seat(marked)
                 except ValueError as e:
-                    raise PlaylogError(f"{where}: {token}: {e}") from None
+                    raise PlayedDealError(f"{where}: {token}: {e}") from None
                 if mark != seat:
-                    raise PlaylogError(f"{where}: {token} is marked {marked} but {SEAT_NAMES[seat]} is to play")
+                    raise PlayedDealError(f"{where}: {token} is marked {marked} but {SEAT_NAMES[seat]} is to play")
             if card_text.lower() in ("-", "pass"):
                 try:
                     pos.pass_turn()
                 except IllegalCard as e:
-                    raise PlaylogError(f"{where}, {turn}: {e}") from None
+                    raise PlayedDealError(f"{where}, {turn}: {e}") from None
                 continue
             try:
                 card = parse_card(card_text)
             except ValueError as e:
-                raise PlaylogError(f"{where}, {turn}: {e}") from None
+                raise PlayedDealError(f"{where}, {turn}: {e}") from None
             try:
                 pos.play(card)
             except IllegalCard as e:
-                raise PlaylogError(f"{where}, {turn}: {e}") from None
+                raise PlayedDealError(f"{where}, {turn}: {e}") from None
     while pos.must_pass():
         pos.pass_turn()
     deal.plays = list(pos.plays)
     if pos.over and deal.unfinished:
-        raise PlaylogError(f"{name} (deal starting line {first}): marked 'unfinished: yes' but the hand is over")
+        raise PlayedDealError(f"{name} (deal starting line {first}): marked 'unfinished: yes' but the hand is over")
     if not pos.over and not deal.unfinished:
         cards = sum(1 for _, c in pos.plays if c != PASS)
         where = f"{pos.trick_no} tricks and {pos.n_in_trick} card(s) of the next" if not pos.domino else \
             f"{len(pos.finished)} player(s) out of cards, not 3"
-        raise PlaylogError(f"{name} (deal starting line {first}): the play stops after {cards} cards, before the "
+        raise PlayedDealError(f"{name} (deal starting line {first}): the play stops after {cards} cards, before the "
                            f"hand is over ({where}); add 'unfinished: yes' if it stopped there")
 
 

@@ -154,8 +154,9 @@ class Estimate:
     ``values``: (layouts, distinct cards) the seat's own points from here in each layout, a
     column per distinct card in the order of the cards (a card equivalent to a lower one of its
     suit reads that card's column: :attr:`rep_of`); ``weights``: (layouts,) each layout's
-    weight (inference from the play); ``counts``: per distinct card, the layouts it was valued on (the first ``counts[c]``: a card
-    whose label was settled stops being sampled while the others go on, see :func:`estimate`).
+    weight (inference from the play); ``counts``: per distinct card, the layouts it was valued on (the
+    first ``counts[c]``: a card whose label was settled stops being sampled while the others go on, see
+    :func:`estimate`).
     The best card is the best mean among the cards valued on every layout; every other card's
     loss is its paired difference from the best over the layouts of that card.
     """

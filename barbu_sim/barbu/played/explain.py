@@ -45,5 +45,6 @@ def format_explain(result: DealResult, symbols: bool = False) -> str:
     for d in rows:
         where = f"trick {d['trick']:>2}" if d["trick"] is not None else f"after {d['cards_played']:>2} cards"
         cells = "  ".join(f"{format_card(c, symbols=symbols):>3} {m:+7.2f}±{se:.2f}" for c, m, se in d["estimates"])
-        lines.append(f"  {SEAT_NAMES[d['seat']]:<5} {where}: plays {format_card(d['card'], symbols=symbols):>3}   {cells}")
+        lines.append(f"  {SEAT_NAMES[d['seat']]:<5} {where}: "
+                     f"plays {format_card(d['card'], symbols=symbols):>3}   {cells}")
     return "\n".join(lines)

@@ -260,7 +260,8 @@ class Position:
 
     def must_pass(self) -> bool:
         """Domino: the seat to play holds cards but none it can play (it knocks)."""
-        return self.domino and not self.over and self.hands[self.seat] != U0 and not (self.hands[self.seat] & self.playable)
+        return (self.domino and not self.over and self.hands[self.seat] != U0
+                and not (self.hands[self.seat] & self.playable))
 
     def pass_turn(self) -> None:
         """Record the Domino pass of the seat to play; only a seat that cannot play may pass."""

@@ -28,7 +28,7 @@ from ...core.seats import SEAT_LETTERS
 from ..rules.config import DOMINO
 from ..state import PASS, S_DOMINO_HIGH, S_DOMINO_LOW, S_VOIDS
 from .deal_file import PlayedDeal
-from .estimate import (  # noqa: F401  (NOISE and the thresholds: re-exported for the text and the tests)
+from .estimate import (
     DEFAULT_SAMPLES, LABEL_SHARES, NOISE, Estimate, Settings, estimate, label_of, label_thresholds, stakes,
 )
 
@@ -219,7 +219,8 @@ def review_json(review: Review) -> dict:
 
     def view(d: Decision) -> dict:
         v = d.view
-        out = {"hand": [format_card(c) for c in cards_of(v["hand"])], "out": [format_card(c) for c in cards_of(v["out"])],
+        out = {"hand": [format_card(c) for c in cards_of(v["hand"])],
+               "out": [format_card(c) for c in cards_of(v["out"])],
                "scores": {SEAT_LETTERS[s]: x for s, x in enumerate(v["scores"])}}
         if "trick" in v:
             out["trick"] = [{"seat": SEAT_LETTERS[s], "card": format_card(c)} for s, c in v["trick"]]

@@ -243,7 +243,8 @@ table.values tr.played td { background: #fff4d6; font-weight: 600; }
 #decisions { margin-top: 10px; display: flex; flex-wrap: wrap; gap: 4px; }
 .chip { border: 1px solid var(--line); border-radius: 12px; padding: 1px 8px; font-size: 12px; background: #fff;
   cursor: pointer; } .chip.now { border-color: #1565c0; box-shadow: 0 0 0 2px #90caf9; }
-.chip.blunder { background: #fbd9d6; border-color: #b3261e; } .chip.mistake { background: #fde3cc; border-color: #e0701b; }
+.chip.blunder { background: #fbd9d6; border-color: #b3261e; }
+.chip.mistake { background: #fde3cc; border-color: #e0701b; }
 .chip.inaccuracy { background: #fbf0c2; border-color: #c9a100; }
 #record { margin-top: 14px; max-width: 1300px; }
 #record h2 { font-size: 16px; margin: 0 0 4px; }

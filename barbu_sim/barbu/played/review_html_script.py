@@ -83,7 +83,8 @@ SCRIPT = r"""
     "SHDC".split("").forEach(function (suit) {
       const line = el("div", "suit");
       line.appendChild(el("span", "sym" + (suit === "H" || suit === "D" ? " red" : ""), SYM[suit]));
-      const mine = cards.filter(function (c) { return c[1] === suit; }).sort(function (a, b) { return order(a) - order(b); });
+      const mine = cards.filter(function (c) { return c[1] === suit; })
+        .sort(function (a, b) { return order(a) - order(b); });
       line.appendChild(el("span", "", mine.length ? mine.map(rank).join(" ") : "\u2014"));
       box.appendChild(line);
     });

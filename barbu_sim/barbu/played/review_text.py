@@ -200,8 +200,7 @@ def format_file_accuracy(reviews: list) -> str:
 def hint_lines(est, symbols: bool = False) -> list[str]:
     """The table's hint: each legal card's value from here ± standard error, best first (an :class:`Estimate`)."""
     lines = ["Hint (mc, from your information only): each card's score from here, best first",
-             f" ± standard error, over {est.layouts} layouts{', searched exactly' if est.exact else ''}; the review "
-             "of this decision reads the same"]
+             f" ± standard error, over {est.layouts} layouts{', searched exactly' if est.exact else ''}"]
     cells = []
     for c, m, s in est.estimates:
         cell = f"{format_card(c, symbols=symbols):>3} {m:+6.2f}±{s:.2f}"

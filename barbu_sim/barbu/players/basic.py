@@ -15,8 +15,10 @@ from ...core.jit import njit
 from ...core.bits import highest_bit, lowest_bit, popcount
 from ...core.cards import QUEEN_RANK
 from ..rules.play_rules import above, below, lane, suit_bits
-from ..rules.config import ACE_OF_HEARTS, BARBU, DOMINO, HEARTS_MASK, KING_OF_HEARTS, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, \
-    QUEENS, R_DOMINO_ACE, TRUMPS
+from ..rules.config import (
+    ACE_OF_HEARTS, BARBU, DOMINO, HEARTS_MASK, KING_OF_HEARTS, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, QUEENS, R_DOMINO_ACE,
+    TRUMPS,
+)
 from ..state import (
     S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_WIN_CARD,
 )
@@ -54,7 +56,7 @@ def lowest_rank_card(mask, hand):
 
 
 @njit(inline="always", cache=True)
-def _lead_low(legal, hand):
+def lead_low(legal, hand):
     """Lead low, from a short suit when it has a low card."""
     best, best_len = -1, 99
     for s in range(4):
@@ -67,7 +69,7 @@ def _lead_low(legal, hand):
 
 
 @njit(inline="always", cache=True)
-def _penalty_cards(contract):
+def penalty_cards(contract):
     """Cards it costs to win in a negative contract (the ones to avoid winning)."""
     if contract == NO_QUEENS:
         return QUEENS
@@ -79,7 +81,7 @@ def _penalty_cards(contract):
 
 
 @njit(inline="always", cache=True)
-def _negative_discard(legal, hand, contract, played):
+def negative_discard(legal, hand, contract, played):
     """Void in the led suit: shed the most dangerous card."""
     if contract == BARBU:
         if legal & (U1 << np.uint64(KING_OF_HEARTS)):
@@ -117,16 +119,16 @@ def _negative(legal, hand, state):
         # Tricks 1-11 cost nothing: spend the high cards now, keep the low ones for the end.
         return highest_rank_card(legal, hand)
     if n_in == 0:
-        return _lead_low(legal, hand)
+        return lead_low(legal, hand)
     win = np.int64(state[S_WIN_CARD])
     led = win // 13  # no trumps: the winning card is of the led suit
     if lane(legal, led) == np.uint64(0) or (legal & ~suit_bits(led)):
-        return _negative_discard(legal, hand, contract, played)
+        return negative_discard(legal, hand, contract, played)
     ducks = legal & below(win)
     if ducks:
         return highest_bit(ducks)  # the highest card that still loses
     # Every card wins for now: avoid the penalty cards; last to play, dump the highest.
-    safe = legal & ~_penalty_cards(contract)
+    safe = legal & ~penalty_cards(contract)
     pool = safe if safe else legal
     return highest_bit(pool) if n_in == 3 else lowest_bit(pool)
 
@@ -138,7 +140,7 @@ def _is_master(card, hand, played):
 
 
 @njit(inline="always", cache=True)
-def _trumps(legal, hand, state, draw_low):
+def trumps(legal, hand, state, draw_low):
     """The Trumps rules of ``basic`` and ``heuristic`` (one rule set; they differ in one lead).
 
     Leading with trumps out and no master trump, the declarer with 4+ trumps draws anyway:
@@ -205,7 +207,7 @@ def _trumps(legal, hand, state, draw_low):
 
 
 @njit(inline="always", cache=True)
-def _domino_sides(c, ace_low):
+def domino_sides(c, ace_low):
     """The cards of ``c``'s suit beyond it upward and downward in column order, and its next card each way.
 
     Column order runs 2 .. A, or A .. K with the ace low (``domino-ace=low``).
@@ -224,7 +226,8 @@ def _domino_sides(c, ace_low):
 
 
 @njit(inline="always", cache=True)
-def _domino(legal, hand, state):
+def domino(legal, hand, state):
+    """The Domino rule of ``basic`` and ``heuristic``: the card that unlocks more of my cards than of the others'."""
     start = np.int64(state[S_PARAM])
     played = state[S_PLAYED]
     ace_low = state[S_RULES + R_DOMINO_ACE] == U1
@@ -237,7 +240,7 @@ def _domino(legal, hand, state):
         m &= m - U1
         r = c % 13
         place = (r + 1) % 13 if ace_low else r
-        up_beyond, down_beyond, up_next, down_next = _domino_sides(c, ace_low)
+        up_beyond, down_beyond, up_next, down_next = domino_sides(c, ace_low)
         if place == start_place:
             beyond = up_beyond | down_beyond
             nxt = up_next | down_next
@@ -263,7 +266,7 @@ def basic_tricks(legal, hand, state, rng):
     if popcount(legal) == 1:
         return lowest_bit(legal)
     if np.int64(state[S_CONTRACT]) == TRUMPS:
-        return _trumps(legal, hand, state, False)
+        return trumps(legal, hand, state, False)
     return _negative(legal, hand, state)
 
 
@@ -272,7 +275,7 @@ def basic_domino(legal, hand, state, rng):
     """The basic player's Domino half (a call from the engine's Domino loop, not inlined)."""
     if popcount(legal) == 1:
         return lowest_bit(legal)
-    return _domino(legal, hand, state)
+    return domino(legal, hand, state)
 
 
 @njit(inline="always", cache=True)

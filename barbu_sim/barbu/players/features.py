@@ -28,7 +28,7 @@ from ...core.jit import njit
 
 from ...core.bits import highest_bit, lowest_bit, popcount
 from ...core.fields import ArrayFields
-from .basic import _domino_sides
+from .basic import domino_sides
 from ..rules.play_rules import above, beats, below, suit_bits, trick_value
 from ..rules.config import (
     BARBU,
@@ -346,7 +346,7 @@ def domino_fill(card, ctx, legal, hand, heuristic_card, out):
     ace_low, unseen, passed, start_place = ctx
     r = card % 13
     place = (r + 1) % 13 if ace_low else r
-    up_beyond, down_beyond, up_next, down_next = _domino_sides(card, ace_low)
+    up_beyond, down_beyond, up_next, down_next = domino_sides(card, ace_low)
     if place == start_place:
         beyond, nxt, step_up = up_beyond | down_beyond, up_next | down_next, True
     elif place > start_place:

@@ -8,7 +8,7 @@ import numpy as np
 from ...core.jit import njit
 
 from ...core.bits import highest_bit, lowest_bit, popcount
-from .basic import _domino, _lead_low, _negative_discard, _penalty_cards, _trumps, highest_rank_card
+from .basic import domino, highest_rank_card, lead_low, negative_discard, penalty_cards, trumps
 from ..rules.play_rules import above, below, lane, suit_bits
 from ..rules.config import BARBU, DOMINO, HEARTS_MASK, KING_OF_HEARTS, NO_LAST_TWO, NO_QUEENS, TRUMPS
 from ..state import S_CONTRACT, S_N_IN_TRICK, S_PLAYED, S_TRICK, S_TRICK_CARDS, S_WIN_CARD
@@ -41,17 +41,17 @@ def _negative(legal, hand, state):
             if hand & KH:
                 others = legal & ~HEARTS_MASK
                 if others:  # never lead a heart into one's own K♥
-                    return _lead_low(others, hand)
+                    return lead_low(others, hand)
             else:
                 low_hearts = legal & HEARTS_MASK & ~above(KING_OF_HEARTS - 1)
                 if low_hearts:  # flush the K♥ out
                     return lowest_bit(low_hearts)
-        return _lead_low(legal, hand)
+        return lead_low(legal, hand)
     win = np.int64(state[S_WIN_CARD])
     led = win // 13  # no trumps: the winning card is of the led suit
     if lane(legal, led) == np.uint64(0) or (legal & ~suit_bits(led)):
-        return _negative_discard(legal, hand, contract, played)
-    penalty = _penalty_cards(contract)
+        return negative_discard(legal, hand, contract, played)
+    penalty = penalty_cards(contract)
     if penalty and (n_in == 3 or (n_in == 2 and contract != NO_QUEENS)) \
             and not (_trick_mask(state, n_in) & penalty):
         # Last (No Queens) or one of the last two (No Hearts, Barbu) to a trick with no penalty card in it:
@@ -77,7 +77,7 @@ def heuristic_tricks(legal, hand, state, rng):
     if popcount(legal) == 1:
         return lowest_bit(legal)
     if np.int64(state[S_CONTRACT]) == TRUMPS:
-        return _trumps(legal, hand, state, True)
+        return trumps(legal, hand, state, True)
     return _negative(legal, hand, state)
 
 
@@ -86,7 +86,7 @@ def heuristic_domino(legal, hand, state, rng):
     """The heuristic's Domino half (the engine's Domino loop inlines only this)."""
     if popcount(legal) == 1:
         return lowest_bit(legal)
-    return _domino(legal, hand, state)
+    return domino(legal, hand, state)
 
 
 @njit(inline="always", cache=True)

@@ -41,7 +41,8 @@ assert [name for name in BUILTINS if name.startswith("learned")] == list(MODEL_N
 
 
 def _mc_strategy(params: str, name: str = "mc") -> Strategy:
-    """``mc`` (or ``pimc``, without exact endgames) with the parameters after the colon (see :mod:`barbu_sim.barbu.players.mc.player`).
+    """``mc`` (or ``pimc``, without exact endgames) with the parameters after the colon
+    (see :mod:`barbu_sim.barbu.players.mc.player`).
 
     ``model=<id>`` (what :func:`canonical_strategy` adds to an mc that reads the learned player) is
     accepted when it names the installed model, as ``learned@<id>`` is."""

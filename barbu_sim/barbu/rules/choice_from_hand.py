@@ -35,7 +35,8 @@ def resolve_param(contract, param, hand):
             value = popcount(ln)
             if param == TRUMP_STRONGEST:
                 value = 2 * value + 4 * np.int64((ln >> np.uint64(ACE_RANK)) & U1) \
-                    + 3 * np.int64((ln >> np.uint64(KING_RANK)) & U1) + 2 * np.int64((ln >> np.uint64(QUEEN_RANK)) & U1) \
+                    + 3 * np.int64((ln >> np.uint64(KING_RANK)) & U1) \
+                    + 2 * np.int64((ln >> np.uint64(QUEEN_RANK)) & U1) \
                     + np.int64((ln >> np.uint64(JACK_RANK)) & U1)
             if value > best_value:
                 best, best_value = s, value

@@ -3,8 +3,8 @@
 A :class:`Choice` is a fixed suit / rank or a choice policy that looks at the
 declarer's hand.  The kernels take it as one int, its ``code``: the suit 0..3 or
 rank 0..12 itself, or a negative policy code resolved from the declarer's hand by
-``rules.choice_from_hand.resolve_param`` (``api.resolve_choice`` from Python).  Text (``S``, ``7``, ``longest``, ``each``) exists only
-at the edges: the command line and the manifests.
+``rules.choice_from_hand.resolve_param`` (``api.resolve_choice`` from Python).  Text (``S``, ``7``, ``longest``,
+``each``) exists only at the edges: the command line and the manifests.
 
 >>> [(c.code, c.label) for c in parse_trump_choice("S,longest", allow_each=True)]
 [(3, 'fixed'), (-1, 'longest')]

@@ -56,7 +56,8 @@ def play_lines(rules: Rules) -> list[str]:
              "any": "any card may be led"}[rules.barbu_heart_lead]
     order = "A (low), 2 .. K" if rules.domino_ace == "low" else "2 .. A (high)"
     start = rules.fixed_domino_start
-    named = "the declarer names the starting rank" if start is None else f"every hand starts from the {RANK_NAMES[start]}"
+    named = ("the declarer names the starting rank" if start is None
+             else f"every hand starts from the {RANK_NAMES[start]}")
     best = ("The lowest total wins: lower is better." if rules.lower_is_better
             else "The highest total wins.")
     return [

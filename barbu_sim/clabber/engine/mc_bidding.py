@@ -18,7 +18,8 @@ import numpy as np
 from ...core.jit import njit
 
 from ...core.rng import (
-    STREAM_CLABBER_BID as STREAM_BID, STREAM_CLABBER_EVAL as STREAM_EVAL, STREAM_CLABBER_PLAY as STREAM_PLAY, stream_key,
+    STREAM_CLABBER_BID as STREAM_BID, STREAM_CLABBER_EVAL as STREAM_EVAL, STREAM_CLABBER_PLAY as STREAM_PLAY,
+    stream_key,
 )
 from ..players.bidding import DEFAULT_THRESHOLD, MC, THRESHOLD, accepts, names
 from .deals import deal_around_into
@@ -95,8 +96,8 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
             for i in range(S_RULES):
                 state[i] = U0
             rng[0] = stream_key(ekey, np.uint64(k), STREAM_PLAY)
-            code = play_into(dealt, hands, s, seat, dealer, rules, strat_ids, user_fns, state, rng, row, np.bool_(False), d2,
-                             d1, None)
+            code = play_into(dealt, hands, s, seat, dealer, rules, strat_ids, user_fns, state, rng, row,
+                             np.bool_(False), d2, d1, None)
             if code < 0:
                 return FAILED + code
             v = _net(row, team)

@@ -170,7 +170,8 @@ def play_one_kernel(key, index, dealer, rules, bid_ids, bid_params, strat_ids, u
     # compiled round and play loop instead of compiling each twice (a literal is its own specialisation)
     return round_into(key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
                       new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64), np.empty(24, np.int64),
-                      dealt, np.empty(4, np.uint64), out, np.bool_(True), rec_bids, rec_plays, rec_winners, mc_work(mc_proto))
+                      dealt, np.empty(4, np.uint64), out, np.bool_(True), rec_bids, rec_plays, rec_winners,
+                      mc_work(mc_proto))
 
 
 @njit(cache=True, _nrt=False)
@@ -197,8 +198,8 @@ def _rounds_chunk(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat
     """Allocate one chunk's scratch arrays, then play its rounds."""
     _rounds_range(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, rows,
                   errors, new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64),
-                  np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64), np.empty((1, 2), np.int64),
-                  np.empty(1, np.int64), mc_work(mc_proto))
+                  np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64),
+                  np.empty((1, 2), np.int64), np.empty(1, np.int64), mc_work(mc_proto))
 
 
 @lazy_kernel(

@@ -57,12 +57,14 @@ def advise(hand_text: str, turned_text: str, position: int, samples: int = 2000,
     for i, (rnd, label, _) in enumerate(options):
         out.append({"round": rnd, "option": label, "own": float(mean[i, 0]), "opponents": float(mean[i, 1]),
                     "net": float(mean[i, 2]), "net_se": float(se[i, 2]),
-                    "net_ci_low": float(mean[i, 2] - Z95 * se[i, 2]), "net_ci_high": float(mean[i, 2] + Z95 * se[i, 2])})
+                    "net_ci_low": float(mean[i, 2] - Z95 * se[i, 2]),
+                    "net_ci_high": float(mean[i, 2] + Z95 * se[i, 2])})
     return out
 
 
 def format_advice(rows: list[dict], samples: int) -> str:
-    lines = [f"Expected round score over {samples:,} deals of the unseen cards (own team, opponents, net ± 95% CI):", ""]
+    lines = [f"Expected round score over {samples:,} deals of the unseen cards (own team, opponents, net ± 95% CI):",
+             ""]
     for r in rows:
         lines.append(f"  round {r['round']}  {r['option']:<15} own {r['own']:7.1f}  opponents {r['opponents']:7.1f}  "
                      f"net {r['net']:+7.1f}  [{r['net_ci_low']:+.1f}, {r['net_ci_high']:+.1f}]")

@@ -19,8 +19,6 @@ from ...core.stats import summarize
 from ..api import game_sheet, play_games
 from ..rules.config import GAME_COLUMNS, RESULTS, ROUND_COLUMNS, Rules
 
-SUMMARY_FIELDS = ("first_dealer_team_wins", "draw", "rounds_per_game")
-
 
 def games_frame(start: int, games: np.ndarray) -> pl.DataFrame:
     """One row per game: ``game``, the kernel's ``GAME_COLUMNS`` (``result`` as text)."""
@@ -87,7 +85,8 @@ def run_games(games: int, seed: int = 0, bidding="accept-first", strategies="heu
     return summary
 
 
-def score_sheet(seed: int, game: int, bidding="accept-first", strategies="heuristic", rules: Rules | None = None) -> str:
+def score_sheet(seed: int, game: int, bidding="accept-first", strategies="heuristic",
+                rules: Rules | None = None) -> str:
     """Game ``game`` of ``seed`` as a score sheet: one line per round, running totals."""
     rows, result = game_sheet(seed, game, bidding, strategies, rules)
     col = {c: i for i, c in enumerate(ROUND_COLUMNS)}

@@ -168,5 +168,6 @@ def bid_json(decisions: list) -> list[dict]:
     return [{"call": d.call_no + 1, "round": d.bid_round, "seat": SEAT_NAMES[d.seat][0], "made": option_name(d.call),
              "best": option_name(d.estimates[0][0]), "loss": round(d.loss, 3), "loss_se": round(d.loss_se, 3),
              "counts": d.counts, "label": d.label or None,
-             "estimates": [{"option": option_name(o), "value": round(m, 3), "se": round(s, 3)} for o, m, s in d.estimates]}
+             "estimates": [{"option": option_name(o), "value": round(m, 3), "se": round(s, 3)}
+                           for o, m, s in d.estimates]}
             for d in decisions]

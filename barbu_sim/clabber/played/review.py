@@ -101,7 +101,8 @@ def review_round(rnd: PlayedRound, seats=None, samples: int = 100, seed: int = 0
 
 
 def bidding_text(rnd: PlayedRound) -> str:
-    calls = ", ".join(f"{SEAT_NAMES[s]} " + ("plays" if b == PLAY else "passes" if b < 0 else f"names {SUIT_LETTERS[b]}")
+    calls = ", ".join(f"{SEAT_NAMES[s]} "
+                      + ("plays" if b == PLAY else "passes" if b < 0 else f"names {SUIT_LETTERS[b]}")
                       for s, b in rnd.bids)
     row = rnd.row
     end = (f"trump {SUIT_LETTERS[row['trump']]}, makers {SEAT_NAMES[row['maker']]} and partner"
@@ -146,7 +147,8 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
             head += f"   best {format_card(d.estimates[0][0], symbols=symbols):>3}, loses {d.loss:.1f}±{d.loss_se:.1f}"
             head += f"  {d.label.upper()}" if d.label else ""
         elif d.loss > 0:
-            head += f"   ({format_card(d.estimates[0][0], symbols=symbols)} looks {d.loss:.1f} better: within the noise)"
+            head += (f"   ({format_card(d.estimates[0][0], symbols=symbols)} looks {d.loss:.1f} better: "
+                     "within the noise)")
         lines.append(head)
         lines += wrap([f"{format_card(c, symbols=symbols):>3} {m:6.1f}±{s:.1f}" for c, m, s in d.estimates])
     lines += ["", f"{'seat':<6}{'decisions':>10}{'calls':>7}{'forced':>8}{'points lost':>13}"
@@ -156,7 +158,8 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
         lost = sum(d.loss for d in mine if d.counts)
         counts = [sum(1 for d in mine if d.label == n) for n in ("inaccuracy", "mistake", "blunder")]
         n_calls = sum(1 for c in calls if c.seat == s)
-        lines.append(f"{SEAT_NAMES[s]:<6}{len(mine):>10}{n_calls:>7}{forced[s] + forced_calls.get(s, 0):>8}{lost:>13.1f}"
+        lines.append(f"{SEAT_NAMES[s]:<6}{len(mine):>10}{n_calls:>7}"
+                     f"{forced[s] + forced_calls.get(s, 0):>8}{lost:>13.1f}"
                      + "".join(f"{c:>14}" for c in counts))
     lines.append("(decisions: the calls and the cards; forced: the calls and the plays with one option)")
     return "\n".join(lines)
@@ -176,7 +179,8 @@ def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples
                 "points_lost": round(sum(d.loss for d in mine + said if d.counts), 3),
                 "points_lost_bidding": round(sum(c.loss for c in said if c.counts), 3)}
     return {"game": "clabber", "dealer": SEAT_NAMES[rnd.dealer][0], "turned": format_card(rnd.turned),
-            "bidding": [{"seat": SEAT_NAMES[s][0], "call": "play" if b == PLAY else "pass" if b < 0 else SUIT_LETTERS[b]}
+            "bidding": [{"seat": SEAT_NAMES[s][0],
+                         "call": "play" if b == PLAY else "pass" if b < 0 else SUIT_LETTERS[b]}
                         for s, b in rnd.bids],
             "samples": samples, "play_samples": bids.play_samples if bids else None,
             "bidding_policy": bids.bidding if bids else None, "noise_standard_errors": NOISE,

@@ -89,7 +89,8 @@ def start_state(rnd: PlayedRound):
     for i, v in enumerate(rnd.rules.to_array()):
         state[S_RULES + i] = np.uint64(v)
     row = rnd.row
-    state[S_TRUMP], state[S_MAKER], state[S_DEALER], state[S_TURNED] = row["trump"], row["maker"], rnd.dealer, rnd.turned
+    state[S_TRUMP], state[S_MAKER], state[S_DEALER], state[S_TURNED] = (row["trump"], row["maker"], rnd.dealer,
+                                                                        rnd.turned)
     state[S_SEAT] = state[S_LEADER] = (rnd.dealer + 1) % 4
     return state, np.array(rnd.hands, np.uint64).copy()
 
@@ -139,7 +140,8 @@ def parse_round(lines: list[tuple[int, str]], name: str, error) -> PlayedRound:
     def get(key, parse):
         return read_field(fields, key, parse, name, error)
 
-    dealer, hands, turned = get("dealer", parse_seat), get("deal", parse_clabber_deal), get("turned", parse_clabber_card)
+    dealer, hands, turned = (get("dealer", parse_seat), get("deal", parse_clabber_deal),
+                             get("turned", parse_clabber_card))
     try:
         verify_clabber_deal(hands, turned, dealer)
         rules = parse_rule_options(options)
@@ -147,7 +149,8 @@ def parse_round(lines: list[tuple[int, str]], name: str, error) -> PlayedRound:
         raise error(f"{name} line {fields['turned'][0]}: {e}") from None
     bids = get("bidding", lambda text: _bids(text, dealer, hands, turned))
     rnd = PlayedRound(hands, dealer, turned, bids, rules=rules,
-                      seed=get("seed", _key) if "seed" in fields else 0, index=get("index", _key) if "index" in fields else 0,
+                      seed=get("seed", _key) if "seed" in fields else 0,
+                      index=get("index", _key) if "index" in fields else 0,
                       unfinished=fields.get("unfinished", (0, "no"))[1].lower() == "yes",
                       title=get("title", check_title) if "title" in fields else "")
     _read_plays(rnd, play, name, first, error)

@@ -62,10 +62,11 @@ def format_round(result, melds_by_seat=None, symbols: bool = False, title: str =
         lines.append(f"  trick {t + 1}: {cards}   -> {won}")
     lines.append("")
     if row["misplay"] >= 0:
-        lines.append(f"Misplay by {SEAT_NAMES[row['misplay']]}: the round ends, the opponents score 162 and their melds.")
+        lines.append(f"Misplay by {SEAT_NAMES[row['misplay']]}: "
+                     "the round ends, the opponents score 162 and their melds.")
     for team, key in (("N+S", "ns"), ("E+W", "ew")):
-        lines.append(f"{team}: cards {row['card_' + key]:>3}  melds {row['meld_' + key]:>3}  bell {row['bell_' + key]:>2}"
-                     f"  -> scores {row['score_' + key]}")
+        lines.append(f"{team}: cards {row['card_' + key]:>3}  melds {row['meld_' + key]:>3}  "
+                     f"bell {row['bell_' + key]:>2}  -> scores {row['score_' + key]}")
     makers_key = "ns" if maker % 2 == 0 else "ew"
     lines.append("Makers " + ("made it (strictly more than the defenders)." if row["score_" + makers_key] > 0
                               else "failed: they score nothing this round."))

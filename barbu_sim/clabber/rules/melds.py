@@ -32,7 +32,6 @@ for _order, _ranks in enumerate(((QUEEN, KING, TEN, ACE, NINE), (NINE, TEN, QUEE
     FOUR_KEYS[_order, JACK] = 1000
     for _r in (NINE, TEN, JACK, QUEEN, KING, ACE):  # points first: the fours' own order never decides
         FOUR_KEYS[2 + _order, _r] = 100 * (200 if _r == JACK else 100) + 4 * _r + 2
-FOUR_RANK = FOUR_KEYS[0]  # the rule text's ranking
 
 
 def _lane_tables():

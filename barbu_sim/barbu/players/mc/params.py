@@ -40,9 +40,9 @@ MAX_SAMPLES = 100_000
 # nothing measurable over rollouts and cost a third of the speed (docs/strategies.md).
 DEFAULT_ENDGAME = 2
 DEFAULT_TAIL = 0  # tricks left when the rollouts hand over to the exact search (0: never; see DEFAULT_ENDGAME)
-DEFAULT_HALVING = True  # sequential halving over the candidate cards (see mc.mc_choose)
+DEFAULT_HALVING = True  # sequential halving over the candidate cards (see player.mc_choose)
 DEFAULT_INFER = 70  # a layout's weight per play the model would not have made, percent (see MCParams)
-DEFAULT_EARLY = 0  # early drops: z of the paired confidence bound, in tenths (0: none; see mc_values.race)
+DEFAULT_EARLY = 0  # early drops: z of the paired confidence bound, in tenths (0: none; see values.race)
 LOOK = 8  # early drops: layouts between two looks at the cards still in play
 MAX_DEPTH = 5  # a 6-trick search takes tens of milliseconds per layout
 ROLLOUTS = {"heuristic": HEURISTIC, "basic": BASIC, "random": RANDOM, "learned": LEARNED}
@@ -175,7 +175,8 @@ def repeated_check(name: str):
 
     def given(key: str, item: str) -> None:
         if key in seen:
-            raise ValueError(f"{name} parameter {key} is given twice ({seen[key]} and {item}): give each parameter once")
+            raise ValueError(f"{name} parameter {key} is given twice ({seen[key]} and {item}): "
+                             "give each parameter once")
         seen[key] = item
     return given
 

@@ -91,7 +91,8 @@ def distinct_cards(legal, hand, state, contract):
             c = lowest_bit(m)
             m &= m - U1
             if not (prev >= 0 and (above(prev) & below(c) & ~settled) == U0
-                    and trick_value(contract, 0, U1 << np.uint64(prev), rules) == trick_value(contract, 0, U1 << np.uint64(c), rules)):
+                    and trick_value(contract, 0, U1 << np.uint64(prev), rules)
+                    == trick_value(contract, 0, U1 << np.uint64(c), rules)):
                 reps |= U1 << np.uint64(c)
             prev = c
     return reps
@@ -196,7 +197,8 @@ def mc_choose(sid, legal, hand, state, rng, explain, net):
     sign = -1.0 if state[S_RULES + R_BEST_TOTAL] == U1 else 1.0  # best-total=lowest: the lowest mean is best
     n = popcount(reps)
     rounds = 1
-    if (sid >> MC_HALVING_SHIFT) & MC_HALVING_MASK:  # sequential halving: the same budget, more layouts for the close cards
+    # sequential halving: the same budget, more layouts for the close cards
+    if (sid >> MC_HALVING_SHIFT) & MC_HALVING_MASK:
         while (n + (1 << rounds) - 1) >> rounds > 1:
             rounds += 1
     finalists = reps

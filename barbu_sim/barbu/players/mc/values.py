@@ -18,7 +18,7 @@ from ....core.bits import lowest_bit, popcount
 from ....core.rng import STREAM_MC, next_u64, stream_key
 from ..endgame import TT_WORDS, new_search, solve_cards, solve_domino_cards, solve_from_trick
 from .layouts import (
-    W_ALLOWED, W_CAP, W_COUNTS, W_CROSS, W_HANDS, W_LAYOUT, W_LAYOUT_SUMS, W_RNG, W_RULES, W_SCORES, W_STATE, W_TT,
+    W_ALLOWED, W_CAP, W_CROSS, W_HANDS, W_LAYOUT, W_LAYOUT_SUMS, W_RNG, W_RULES, W_SCORES, W_STATE, W_TT,
     W_VALUES, W_WEIGHTS, ROLLOUT_STATE_SIZE, layout_weight, policy_weight, sample_layout,
 )
 from ..rollout import rollout_domino, rollout_tricks
