@@ -58,7 +58,8 @@ def files_of(out):
 
 
 def commands(prefix, out):
-    return [(*prefix, "report", out), (*prefix, "plot", out), (*prefix, "run", "--resume", "--out", out, "--no-progress")]
+    return [(*prefix, "report", out), (*prefix, "plot", out),
+            (*prefix, "run", "--resume", "--out", out, "--no-progress")]
 
 
 # ---------------------------------------------------------------- 3: a manifest nested too deeply
@@ -262,3 +263,128 @@ def test_records_that_are_a_file_are_a_one_line_error(game):
     for args in commands(prefix, out):
         assert_clean_error(invoke(*args), "records", "not a folder")
     assert (out / "records").read_text() == "not a folder"
+
+
+# ---------------------------------------------------------------- round four's retest
+# 1: a config edited to a fraction of a one-chunk run: the rows a chunk holds follow from the config alone
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_config_edited_to_halve_a_one_chunk_run_is_refused_and_resume_keeps_the_counts(name, tmp_path):
+    prefix, unit = GAMES[name]
+    out = tmp_path / "one"
+    contracts = ("-c", "no-tricks", "-c", "barbu") if name == "barbu" else ()
+    r = invoke(*prefix, "run", "-n", "200", *contracts, "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert files_of(out) == ["part-000000.parquet"]
+    edit(out, lambda m: (m.pop("settings_sha256"), m["config"].update({unit: 100})))
+    before = (out / "manifest.json").read_text()
+    for args in commands(prefix, out):
+        r = invoke(*args)
+        assert_clean_error(r, "ledger", "chunk 000000", f"{unit} 100", "disagree")
+        assert "already complete" not in r.output and "run --resume" not in r.output
+    assert (out / "manifest.json").read_text() == before  # --resume never rewrites the counts to the edit
+    assert files_of(out) == ["part-000000.parquet"]
+
+
+def test_a_barbu_manifest_whose_configs_were_cut_is_refused(tmp_path):
+    out = tmp_path / "one"
+    assert invoke("run", "-n", "200", "-c", "no-tricks", "-c", "barbu", "--out", out, "--no-progress").exit_code == 0
+    edit(out, lambda m: (m.pop("settings_sha256"), m["configs"].pop()))
+    for args in commands((), out):
+        assert_clean_error(invoke(*args), "ledger", "1 configuration", "disagree")
+
+
+# 2: the first table leaves the cells that do not apply empty, and says why Trumps is not there
+def test_the_first_report_table_writes_no_null_and_says_why_trumps_is_not_there(tmp_path):
+    out = tmp_path / "q"
+    r = invoke("run", "-n", "300", "-c", "trumps", "-c", "barbu", "-c", "domino", "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert invoke("report", out).exit_code == 0
+    md = (out / "report" / "report.md").read_text()
+    first = md.split("## Expected raw score per contract, trump suit")[1].split("\n## ")[0]
+    assert "null" not in first and "| barbu " in first and "—" in first
+    assert "Trumps is not in this table" in first and "named by the longest policy" in first
+    assert "null" not in md
+    # the CSV and JSON, for tools, keep their nulls
+    assert json.loads((out / "report" / "expected_scores.json").read_text())[0]["trump"] is None
+
+
+def test_a_null_cell_is_a_dash_in_markdown_and_in_the_terminal():
+    from barbu_sim.core.tables import terminal_table, to_markdown
+    df = pl.DataFrame({"contract": ["barbu", "domino"], "domino_rank": [None, "7"], "mean": [1.5, None]})
+    for text in (to_markdown(df), terminal_table(df)):
+        assert "null" not in text and text.count("—") == 2 and "1.5" in text
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_terminal_tables_of_both_games_write_no_null(name, barbu_run, clabber_run):
+    if name == "barbu":
+        from barbu_sim.barbu.analytics.report import build_tables, terminal_summary
+    else:
+        from barbu_sim.clabber.analytics.report import build_tables, terminal_summary
+    tables = build_tables({"barbu": barbu_run, "clabber": clabber_run}[name])
+    shown = "contract_scores" if name == "barbu" else "clabber_scores"  # the first table each prints
+    column = tables[shown].columns[0]
+    tables[shown] = tables[shown].with_columns(pl.when(pl.int_range(pl.len()) == 0).then(None)
+                                               .otherwise(pl.col(column).cast(pl.String)).alias(column))
+    summary = terminal_summary(tables)
+    assert "null" not in summary and "—" in summary
+
+
+# 3: a read-only run: the tables still printed, one line on the files, no temporary name nor "(os error N)"
+def test_an_output_error_from_polars_gives_the_reason_alone():
+    from barbu_sim.core.files import OutputError
+    e = OutputError("r/report/x.csv", "the run's report",
+                    OSError("Read-only file system (os error 30): r/report/.x.21862-56d810e4.tmp.csv"))
+    assert str(e) == "cannot write r/report/x.csv (the run's report): Read-only file system"
+    e = OutputError("r/p.parquet", "", pl.exceptions.ComputeError("No space left on device (os error 28)"))
+    assert str(e) == "cannot write r/p.parquet: No space left on device"
+
+
+def report_title(prefix):
+    return "Each team's score, part by part" if prefix else "Expected raw score per contract and seat"
+
+
+def test_report_of_a_read_only_run_prints_its_tables_then_one_line(game, monkeypatch):
+    out, prefix, _ = game
+    (out / "report").mkdir()
+    read_only(out / "report", monkeypatch)
+    try:
+        r = invoke(*prefix, "report", out)
+    finally:
+        (out / "report").chmod(0o755)
+    assert_clean_error(r, f"cannot write {out / 'report'} (the run's report)", "no report file was written", code=1)
+    assert report_title(prefix) in r.output  # the tables came first
+    assert list((out / "report").iterdir()) == []
+
+
+def test_report_on_a_disk_filling_inside_polars_names_no_temporary_file(game, monkeypatch):
+    out, prefix, _ = game
+
+    def full(self, path, *args, **kwargs):
+        raise OSError(f"No space left on device (os error 28): {path}")
+
+    monkeypatch.setattr(pl.DataFrame, "write_csv", full)
+    r = invoke(*prefix, "report", out)
+    assert_clean_error(r, "cannot write", "No space left on device", "no report file was written", code=1)
+    assert ".tmp" not in r.output and "os error" not in r.output
+    assert report_title(prefix) in r.output
+
+
+def test_plot_of_a_read_only_run_names_the_charts(game, monkeypatch):
+    out, prefix, _ = game
+    (out / "plots").mkdir()
+    read_only(out / "plots", monkeypatch)
+    try:
+        r = invoke(*prefix, "plot", out)
+    finally:
+        (out / "plots").chmod(0o755)
+    assert_clean_error(r, f"cannot write {out / 'plots'} (the charts)", code=1)
+    assert list((out / "plots").iterdir()) == []
+
+
+def test_resume_refuses_a_barbu_config_whose_contracts_are_not_its_configs(barbu_run, tmp_path):
+    out = shutil.copytree(barbu_run, tmp_path / "r")
+    edit(out, lambda m: (m.pop("settings_sha256"), m["config"].update(contracts=["no-tricks", "no-queens"])))
+    before = (out / "manifest.json").read_text()
+    assert_clean_error(invoke("run", "--resume", "--out", out, "--no-progress"), "configs", "disagree")
+    assert (out / "manifest.json").read_text() == before and len(files_of(out)) == 3

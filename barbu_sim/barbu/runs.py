@@ -193,6 +193,7 @@ def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force
         if resume:
             manifest = load_run(run_dir, SCHEMA_VERSION, "deals")
             config = config_of(manifest, run_dir)
+            check_configs(manifest, config, run_dir)
             check_players(run_dir, manifest, seat_players(config.strategies))
         else:
             manifest = start_run(run_dir, SCHEMA_VERSION,
@@ -211,6 +212,18 @@ def config_of(manifest: dict, run_dir) -> RunConfig:
         return RunConfig(**manifest["config"])
     except (TypeError, ValueError, KeyError) as e:
         raise RunError(f"{run_dir}/manifest.json holds no valid run configuration: {e}") from None
+
+
+def check_configs(manifest: dict, config: RunConfig, run_dir) -> None:
+    """Refuse a run whose ``configs`` (what its records were played under, a row per configuration, and
+    how many records a deal holds) are not those its ``config`` makes: a resumed run would play its
+    remaining chunks under other configurations than its first."""
+    made = [list(c.row()) for c in config.configs()]
+    if manifest.get("configs") != made:
+        raise RunError(f"{run_dir}/manifest.json: its configs (the configurations its records were played under) "
+                       f"are not those its config makes (contracts {', '.join(config.contracts)}, trump "
+                       f"{config.trump}, domino rank {config.domino_rank}): the configs and the config disagree; "
+                       "the manifest was edited or damaged (restore it, or start the run again with --force)")
 
 
 # What ``--resume`` compares: RunConfig field -> the flag that sets it.

@@ -460,12 +460,19 @@ def echo_run_done(game: str, summary, unit: str, where, resume: bool) -> None:
     typer.echo(next_steps)
 
 
-def echo_report(summary: str, paths: list, note: str | None, *paragraphs: str) -> None:
+def echo_report(summary: str, paths: list, note: str | None, *paragraphs: str, unwritten=None) -> None:
     """What a report command prints: the note of a run not yet complete, each paragraph, the headline
-    tables, the files written, and the note again (last, where it is seen)."""
+    tables, the files written, and the note again (last, where it is seen).
+
+    ``unwritten``: the :class:`~barbu_sim.core.files.OutputError` of report files that could not be
+    written (a read-only run, a full disk): the tables are still printed, then one line says so (exit 1).
+    """
     for line in ([note] if note else []) + list(paragraphs):
         typer.echo(line + "\n")
     typer.echo(summary)
+    if unwritten is not None:
+        typer.echo()
+        fail(f"{unwritten}; the tables are printed above, but no report file was written", code=1)
     typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
     if note:
         typer.echo(note)

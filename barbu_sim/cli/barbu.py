@@ -54,20 +54,29 @@ def rules(rules: RulesOpt = None, option: OptionOpt = None,
 
 @app.command()
 def play(
-    contract: Annotated[str, typer.Option("--contract", "-c", metavar="CONTRACT", help=f"The contract: {CONTRACT_NAMES}.")] = "no-tricks",
+    contract: Annotated[str, typer.Option(
+        "--contract", "-c", metavar="CONTRACT", help=f"The contract: {CONTRACT_NAMES}.")] = "no-tricks",
     seed: Annotated[int, typer.Option(help="Seed of the random deal (ignored with --deal).")] = 0,
-    index: Annotated[int, typer.Option("--index", metavar="I", help="Which deal of the seed's sequence (deal I of a run).")] = 0,
-    deal: Annotated[Optional[str], typer.Option(metavar="PBN", help="A PBN deal to play instead: four hands, spades first, clockwise from the named seat, e.g. 'N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432'.")] = None,
+    index: Annotated[int, typer.Option(
+        "--index", metavar="I", help="Which deal of the seed's sequence (deal I of a run).")] = 0,
+    deal: Annotated[Optional[str], typer.Option(metavar="PBN", help=(
+        "A PBN deal to play instead: four hands, spades first, clockwise from the named seat, e.g. "
+        "'N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432'."))] = None,
     declarer: Annotated[str, typer.Option(metavar="SEAT", help="Declarer seat: N, E, S or W.")] = "N",
-    trump: Annotated[Optional[str], typer.Option(metavar="SUIT|POLICY", help="Trumps: suit S, H, D or C, or a policy: longest (default), strongest.")] = None,
-    domino_rank: Annotated[Optional[str], typer.Option(metavar="RANK|POLICY", help="Domino: starting rank 2..10, J, Q, K, A (default 7), or the policy most-held.")] = None,
+    trump: Annotated[Optional[str], typer.Option(
+        metavar="SUIT|POLICY", help="Trumps: suit S, H, D or C, or a policy: longest (default), strongest.")] = None,
+    domino_rank: Annotated[Optional[str], typer.Option(metavar="RANK|POLICY", help=(
+        "Domino: starting rank 2..10, J, Q, K, A (default 7), or the policy most-held."))] = None,
     strategy: Annotated[str, typer.Option(metavar="NAME", help=STRATEGY_HELP)] = "heuristic",
     seat_strategy: SeatStrategyOpt = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
     symbols: SymbolsOpt = False,
-    explain: Annotated[bool, typer.Option(help="At each decision of a seat playing mc, print every legal card's estimated score with its standard error.")] = False,
-    record: Annotated[Optional[str], typer.Option(metavar="FILE", help="Also write the deal as a played-deal file, which barbu-sim review reads.")] = None,
+    explain: Annotated[bool, typer.Option(help=(
+        "At each decision of a seat playing mc, print every legal card's estimated score with its standard "
+        "error."))] = False,
+    record: Annotated[Optional[str], typer.Option(
+        metavar="FILE", help="Also write the deal as a played-deal file, which barbu-sim review reads.")] = None,
     force: RecordForceOpt = False,
 ):
     """Play one deal under a contract and print it trick by trick.
@@ -117,28 +126,37 @@ def play(
         typer.echo("")
         typer.echo(format_explain(result, symbols=symbols))
     if record:
-        from ..barbu.played.deal_file import played_deal_of, write_playlog
-        write_playlog(record, [played_deal_of(result, the_rules, seed=seed, index=index,
+        from ..barbu.played.deal_file import played_deal_of, write_played_deals
+        write_played_deals(record, [played_deal_of(result, the_rules, seed=seed, index=index,
                                               title=f"{source}; strategies: {names}")])
         typer.echo(f"\nWrote {record}: barbu-sim review {record} annotates it")
 
 
 @app.command()
 def run(
-    deals: Annotated[Optional[int], typer.Option("--deals", "-n", metavar="N", help="Deals to simulate, up to 100,000,000 (default 5,000,000); every configuration is played on each.")] = None,
-    contract: Annotated[Optional[list[str]], typer.Option("--contract", "-c", metavar="CONTRACT", help=f"Contract to play: {CONTRACT_NAMES} (repeatable; default all seven).")] = None,
-    strategy: Annotated[Optional[str], typer.Option(metavar="NAME", help=STRATEGY_HELP.replace("heuristic,", "heuristic (default),", 1))] = None,
+    deals: Annotated[Optional[int], typer.Option("--deals", "-n", metavar="N", help=(
+        "Deals to simulate, up to 100,000,000 (default 5,000,000); every configuration is played on each."))] = None,
+    contract: Annotated[Optional[list[str]], typer.Option("--contract", "-c", metavar="CONTRACT", help=(
+        f"Contract to play: {CONTRACT_NAMES} (repeatable; default all seven)."))] = None,
+    strategy: Annotated[Optional[str], typer.Option(
+        metavar="NAME", help=STRATEGY_HELP.replace("heuristic,", "heuristic (default),", 1))] = None,
     seat_strategy: SeatStrategyOpt = None,
-    trump: Annotated[Optional[str], typer.Option(metavar="SUIT|each|POLICY", help="Trumps: a suit S/H/D/C, each (all four on the same deals), or a policy: longest (default), strongest.")] = None,
-    domino_rank: Annotated[Optional[str], typer.Option(metavar="RANK|each|POLICY", help="Domino: a rank 2..A (default 7), each (all 13 on the same deals), or the policy most-held.")] = None,
-    declarer: Annotated[Optional[str], typer.Option(metavar="SEAT", help="Declarer seat N (default), E, S or W (it leads / plays first).")] = None,
+    trump: Annotated[Optional[str], typer.Option(metavar="SUIT|each|POLICY", help=(
+        "Trumps: a suit S/H/D/C, each (all four on the same deals), or a policy: longest (default), "
+        "strongest."))] = None,
+    domino_rank: Annotated[Optional[str], typer.Option(metavar="RANK|each|POLICY", help=(
+        "Domino: a rank 2..A (default 7), each (all 13 on the same deals), or the policy most-held."))] = None,
+    declarer: Annotated[Optional[str], typer.Option(
+        metavar="SEAT", help="Declarer seat N (default), E, S or W (it leads / plays first).")] = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
-    seed: Annotated[Optional[int], typer.Option(help="Seed 0..2^64-1 (default 0): deal i is a pure function of (seed, i).")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Seed 0..2^64-1 (default 0): deal i is a pure function of (seed, i).")] = None,
     threads: ThreadsOpt = None,
     out: RunOutOpt = "runs/latest",
     resume: ResumeOpt = False,
-    force: Annotated[bool, typer.Option(help="Replace a run already in --out (its records, report and charts are deleted).")] = False,
+    force: Annotated[bool, typer.Option(
+        help="Replace a run already in --out (its records, report and charts are deleted).")] = False,
     progress: ProgressOpt = True,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
@@ -230,20 +248,28 @@ def report(run_dir: RunDir):
         build_tables, incomplete_note, rules_note, run_rules, snapshot, terminal_summary, write_report,
     )
     from ..barbu.rules.config import Rules
+    from ..core.files import OutputError
     try:
         snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
         tables = build_tables(snap)
-        paths = write_report(snap, tables)
         note = incomplete_note(snap)
         rules = run_rules(snap)
     except ValueError as e:
         fail(str(e))
-    echo_report(terminal_summary(tables), paths, note, *([rules_note(rules)] if rules != Rules() else []))
+    try:
+        paths, unwritten = write_report(snap, tables), None
+    except OutputError as e:  # a read-only run, a full disk: the tables are still printed, then this
+        paths, unwritten = [], e
+    except ValueError as e:
+        fail(str(e))
+    echo_report(terminal_summary(tables), paths, note, *([rules_note(rules)] if rules != Rules() else []),
+                unwritten=unwritten)
 
 
 @app.command()
 def plot(run_dir: RunDir,
-         out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Folder for the charts (default RUN_DIR/plots).")] = None):
+         out: Annotated[Optional[str], typer.Option(
+             metavar="DIR", help="Folder for the charts (default RUN_DIR/plots).")] = None):
     """Draw the charts of a run as PNG and SVG: scores by contract and seat, domino by rank, heatmap, distributions.
 
     Examples:

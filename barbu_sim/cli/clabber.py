@@ -34,14 +34,16 @@ STRATEGY_CHOICES = (f"{', '.join(CLABBER_STRATEGIES)}, learned (a small network 
                     f"decision, each card rolled out with heuristic; slow), {PLUGIN_SPECS}")
 BIDDING_CHOICES = ", ".join(CLABBER_BIDDING)
 StrategyOpt = Annotated[str, typer.Option(metavar="NAME", help=f"Play strategy for every seat: {STRATEGY_CHOICES}.")]
-SeatStrategyOpt = Annotated[Optional[list[str]], typer.Option(metavar="SEAT=NAME", help="Play strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")]
+SeatStrategyOpt = Annotated[Optional[list[str]], typer.Option(
+    metavar="SEAT=NAME", help="Play strategy for one seat, SEAT=NAME (e.g. E=random). Repeatable.")]
 # Two defaults on purpose: `run` measures deals and play, so by default every round is played with the turned
 # suit as trump (accept-first; the committed results in results/clabber/ were made so); `play`, `game` and
 # `advise` show or advise play as people bid it, so they default to threshold bidding.
 BiddingOpt = Annotated[str, typer.Option(metavar="POLICY", help=(
     f"Bidding policy for every seat: {BIDDING_CHOICES}. Default threshold (60): players pass weak hands, as people "
     "bid (clabber run defaults to accept-first instead, so that a run plays every round with the turned suit)."))]
-SeatBiddingOpt = Annotated[Optional[list[str]], typer.Option(metavar="SEAT=POLICY", help="Bidding policy for one seat, SEAT=POLICY. Repeatable.")]
+SeatBiddingOpt = Annotated[Optional[list[str]], typer.Option(
+    metavar="SEAT=POLICY", help="Bidding policy for one seat, SEAT=POLICY. Repeatable.")]
 OptionOpt = Annotated[Optional[list[str]], typer.Option(
     "--option", "-o", metavar="NAME=VALUE",
     help="Rule option NAME=VALUE (e.g. misplay=penalty): partner-excuse on|off, misplay error|penalty, meld-fours "
@@ -86,15 +88,18 @@ def play(
     seed: SeedOpt = 0,
     index: Annotated[int, typer.Option(metavar="I", help="Which round of the seed's sequence (round I of a run).")] = 0,
     dealer: Annotated[str, typer.Option(metavar="SEAT", help="Dealer seat: N, E, S or W.")] = "N",
-    deal: Annotated[Optional[str], typer.Option(metavar="DEAL", help="A deal to play instead: 'N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9' (with --turned).")] = None,
-    turned: Annotated[Optional[str], typer.Option(metavar="CARD", help="With --deal: the turned-up card, one of the dealer's.")] = None,
+    deal: Annotated[Optional[str], typer.Option(metavar="DEAL", help=(
+        "A deal to play instead: 'N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9' (with --turned)."))] = None,
+    turned: Annotated[Optional[str], typer.Option(
+        metavar="CARD", help="With --deal: the turned-up card, one of the dealer's.")] = None,
     bidding: BiddingOpt = "threshold",
     seat_bidding: SeatBiddingOpt = None,
     strategy: StrategyOpt = "heuristic",
     seat_strategy: SeatStrategyOpt = None,
     option: OptionOpt = None,
     symbols: SymbolsOpt = False,
-    record: Annotated[Optional[str], typer.Option(metavar="FILE", help="Also write the round as a played-round file, which barbu-sim review reads.")] = None,
+    record: Annotated[Optional[str], typer.Option(
+        metavar="FILE", help="Also write the round as a played-round file, which barbu-sim review reads.")] = None,
     force: RecordForceOpt = False,
 ):
     """Play one round and print it: the deal, the bidding, the melds, the tricks and the score.
@@ -146,16 +151,21 @@ def play(
 
 @clabber_app.command()
 def run(
-    rounds: Annotated[Optional[int], typer.Option("--rounds", "-n", metavar="N", help="Rounds to simulate (default 1,000,000).")] = None,
+    rounds: Annotated[Optional[int], typer.Option(
+        "--rounds", "-n", metavar="N", help="Rounds to simulate (default 1,000,000).")] = None,
     bidding: Annotated[Optional[str], typer.Option(metavar="POLICY", help=(
         f"Bidding policy for every seat: {BIDDING_CHOICES}. Default accept-first: the first to speak plays, so every "
         "round is played with the turned suit as trump and a run measures the deal and the play (the committed "
-        "results in results/clabber/ were made so); play, game and advise default to threshold, as people bid."))] = None,
+        "results in results/clabber/ were made so); play, game and advise default to threshold, as people "
+        "bid."))] = None,
     seat_bidding: SeatBiddingOpt = None,
-    strategy: Annotated[Optional[str], typer.Option(metavar="NAME", help=f"Play strategy for every seat: {STRATEGY_CHOICES} (default heuristic).")] = None,
+    strategy: Annotated[Optional[str], typer.Option(
+        metavar="NAME", help=f"Play strategy for every seat: {STRATEGY_CHOICES} (default heuristic).")] = None,
     seat_strategy: SeatStrategyOpt = None,
-    dealer: Annotated[Optional[str], typer.Option(metavar="SEAT", help="Dealer seat of every round: N (default), E, S or W.")] = None,
-    seed: Annotated[Optional[int], typer.Option(metavar="SEED", help="Seed (default 0): round i is a pure function of (seed, i).")] = None,
+    dealer: Annotated[Optional[str], typer.Option(
+        metavar="SEAT", help="Dealer seat of every round: N (default), E, S or W.")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        metavar="SEED", help="Seed (default 0): round i is a pure function of (seed, i).")] = None,
     option: OptionOpt = None,
     threads: ThreadsOpt = None,
     out: RunOutOpt = "runs/clabber",
@@ -217,25 +227,32 @@ def report(run_dir: RunDir):
       barbu-sim clabber report runs/c-small
     """
     from ..clabber.analytics.report import build_tables, incomplete_note, snapshot, terminal_summary, write_report
+    from ..core.files import OutputError
     try:
         snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
         tables = build_tables(snap)
-        paths = write_report(snap, tables)
         note = incomplete_note(snap)
     except ValueError as e:
         fail(str(e))
-    echo_report(terminal_summary(tables), paths, note)
+    try:
+        paths, unwritten = write_report(snap, tables), None
+    except OutputError as e:  # a read-only run, a full disk: the tables are still printed, then this
+        paths, unwritten = [], e
+    except ValueError as e:
+        fail(str(e))
+    echo_report(terminal_summary(tables), paths, note, unwritten=unwritten)
 
 
 @clabber_app.command()
 def plot(run_dir: RunDir,
-         out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Folder for the charts (default RUN_DIR/plots).")] = None):
+         out: Annotated[Optional[str], typer.Option(
+             metavar="DIR", help="Folder for the charts (default RUN_DIR/plots).")] = None):
     """Chart a run: each team's points, and makers' success by bidding round, seat, trump count, turned rank.
 
     Examples:
 
       barbu-sim clabber run -n 20000 --bidding threshold --out runs/c-small && barbu-sim clabber plot runs/c-small --out charts
-    """
+    """  # noqa: E501 (an example stays on one line: tests/test_cli_help.py runs it as written)
     from ..clabber.analytics.plots import write_plots
     from ..clabber.analytics.report import build_tables
     try:
@@ -257,8 +274,10 @@ def game(
     seed: SeedOpt = 0,
     option: OptionOpt = None,
     threads: ThreadsOpt = None,
-    out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Directory for games.parquet and summary.json.")] = None,
-    show: Annotated[Optional[int], typer.Option(metavar="G", help="Print game number G (0 = the first) as a score sheet.")] = None,
+    out: Annotated[Optional[str], typer.Option(
+        metavar="DIR", help="Directory for games.parquet and summary.json.")] = None,
+    show: Annotated[Optional[int], typer.Option(
+        metavar="G", help="Print game number G (0 = the first) as a score sheet.")] = None,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
 ):
@@ -305,12 +324,16 @@ def game(
 @clabber_app.command()
 def advise(
     hand: Annotated[str, typer.Argument(metavar="HAND", help="Your six cards, e.g. 'JS 9S AS KH 10D AC'.")],
-    turned: Annotated[Optional[str], typer.Option(metavar="CARD", help="The turned-up card, e.g. KS. Required.")] = None,
-    position: Annotated[Optional[int], typer.Option(metavar="K", help="Your turn to speak in round one: 1 (dealer's left) .. 4 (the dealer). Required.")] = None,
-    samples: Annotated[int, typer.Option(metavar="N", help=f"Monte Carlo deals of the unseen cards (2..{MAX_SAMPLES:,}).")] = 2000,
+    turned: Annotated[Optional[str], typer.Option(
+        metavar="CARD", help="The turned-up card, e.g. KS. Required.")] = None,
+    position: Annotated[Optional[int], typer.Option(
+        metavar="K", help="Your turn to speak in round one: 1 (dealer's left) .. 4 (the dealer). Required.")] = None,
+    samples: Annotated[int, typer.Option(
+        metavar="N", help=f"Monte Carlo deals of the unseen cards (2..{MAX_SAMPLES:,}).")] = 2000,
     bidding: Annotated[str, typer.Option(metavar="POLICY", help=(
         f"How the other three players bid: {BIDDING_CHOICES}. Default threshold (60), as people bid; "
-        "accept-first, clabber run's default, would leave no choice to advise on after the first speaker."))] = "threshold",
+        "accept-first, clabber run's default, would leave no choice to advise on after the first "
+        "speaker."))] = "threshold",
     strategy: StrategyOpt = "heuristic",
     seed: SeedOpt = 0,
     option: OptionOpt = None,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import secrets
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,8 +30,17 @@ class OutputError(Exception):
 
     def __init__(self, path, what: str, error: BaseException):
         self.path, self.what, self.error = Path(path), what, error
-        reason = getattr(error, "strerror", None) or str(error)
+        reason = getattr(error, "strerror", None) or _os_reason(str(error))
         super().__init__(f"cannot write {path}" + (f" ({what})" if what else "") + f": {reason}")
+
+
+def _os_reason(text: str) -> str:
+    """The reason alone in the text of a writer's error that wraps an OS error, as polars writes it
+    (``Read-only file system (os error 30): DIR/.NAME.PID-RANDOM.tmp.csv``): neither the temporary
+    file's name (the message names the file being written) nor the error's number."""
+    first = text.strip().splitlines()[0] if text.strip() else text
+    match = re.match(r"(.+?)\s*\(os error \d+\)", first)
+    return match.group(1) if match else first
 
 
 def temporary_path(path) -> Path:

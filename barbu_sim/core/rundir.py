@@ -66,13 +66,31 @@ def is_chunk_key(key) -> bool:
     return isinstance(key, str) and re.fullmatch(r"[0-9]{6,}", key) is not None and key == f"{int(key):06d}"
 
 
+def records_per_item(manifest: dict, path, unit: str) -> tuple[int, str]:
+    """How many records one item of a run holds, from its settings alone, and how to say so.
+
+    A Clabber run writes one record per round; a Barbu run one per deal and configuration (the
+    manifest's ``configs``, a row each).  Never worked out from the ledger: an edited config would then
+    pass with the ledger's records spread over fewer items (2,000 rows as 2 per round of 1,000 rounds).
+    """
+    if unit == "deals":
+        configs = manifest.get("configs")
+        if not isinstance(configs, list) or not configs:
+            raise RunError(f"{path}: field configs should be the list of the run's configurations, not "
+                           f"{configs!r}; the manifest is damaged (start the run again with --force)")
+        n = len(configs)
+        return n, f"one per deal and configuration, {n:,} configuration{'s' if n != 1 else ''}"
+    return 1, f"one per {unit.removesuffix('s')}"
+
+
 def check_ledger(manifest: dict, path, unit: str) -> None:
     """Refuse a manifest whose ledger (``chunks``) and config disagree, naming both sides.
 
     The runner writes them together; a manifest where they differ was edited or damaged, and neither
     a report (which would state a run the records are not) nor --resume (which would delete chunks the
-    ledger vouches for, as beyond the run's end) can go on from it.  A run written before chunks were
-    recorded has no ledger and is not checked.
+    ledger vouches for, as beyond the run's end, or recount the run to the edit) can go on from it.  The
+    records a chunk holds follow from the config alone (:func:`records_per_item`).  A run written before
+    chunks were recorded has no ledger and is not checked.
     """
     ledger = _ledger(manifest)
     total, chunk = manifest["config"][unit], manifest["config"].get(f"chunk_{unit}")
@@ -80,18 +98,18 @@ def check_ledger(manifest: dict, path, unit: str) -> None:
         return
     again = "the manifest was edited or damaged (restore it, or start the run again with --force)"
     n_chunks = -(-total // chunk)
-    sizes = {k: min(chunk, total - k * chunk) for k in ledger if k < n_chunks}
     setting = f"the config ({unit} {total:,} in chunks of {chunk:,})"
     for k in sorted(ledger):
         if k >= n_chunks:
             raise RunError(f"{path}: its ledger records chunk {k:06d}, but {setting} has only {n_chunks:,} "
                            f"chunks: the ledger and the config disagree; {again}")
-    # Every chunk holds the same whole number of records per item (one per round, one per deal and configuration).
-    per_item, rest = divmod(ledger[min(ledger)]["rows"], sizes[min(ledger)]) if ledger else (0, 0)
+    per_item, per = records_per_item(manifest, path, unit)
     for k, entry in sorted(ledger.items()):
-        if rest or entry["rows"] != per_item * sizes[k]:
-            raise RunError(f"{path}: its ledger's chunk {k:06d} holds {entry['rows']:,} records, not a chunk of "
-                           f"{sizes[k]:,} {unit} as {setting} makes it: the ledger and the config disagree; {again}")
+        size = min(chunk, total - k * chunk)
+        if entry["rows"] != per_item * size:
+            raise RunError(f"{path}: its ledger's chunk {k:06d} holds {entry['rows']:,} records, not the "
+                           f"{per_item * size:,} ({per}) of a chunk of {size:,} {unit} as {setting} makes it: "
+                           f"the ledger and the config disagree; {again}")
 
 
 def check_counts(manifest: dict, path, unit: str, repair: str) -> None:
@@ -233,11 +251,6 @@ def _sha256(path: Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def chunk_entry(path: Path, rows: int) -> dict:
-    """What the manifest records of a written chunk: its rows, its size and its checksum."""
-    return {"rows": rows, "bytes": path.stat().st_size, "sha256": _sha256(path)}
 
 
 def chunk_problem(run_dir, k: int, entry: dict | None) -> str | None:

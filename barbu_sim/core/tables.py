@@ -45,13 +45,31 @@ def shown_small_n(df: pl.DataFrame, decimals: int) -> pl.DataFrame:
                            .alias(c) for c in cols) if cols else df
 
 
+NO_VALUE = "—"  # what a table shows for reading where a cell does not apply (the trump suit of a no-trumps contract)
+
+
+def shown_nulls(df: pl.DataFrame) -> pl.DataFrame:
+    """For reading: :data:`NO_VALUE` in every empty cell (``null`` is the data's word, not a reader's);
+    the CSV and JSON keep their nulls for tools."""
+    cols = [c for c in df.columns if df[c].null_count()]
+    return df.with_columns(pl.col(c).cast(pl.String).fill_null(NO_VALUE) for c in cols) if cols else df
+
+
 def to_markdown(df: pl.DataFrame, decimals: int = 3) -> str:
     """A frame as a Markdown table, floats rounded to ``decimals``; a row of one value says
-    :data:`SMALL_N` where its spread would be."""
-    shown = shown_small_n(plain(df).with_columns(pl.col(pl.Float64).round(decimals)), decimals)
+    :data:`SMALL_N` where its spread would be, and a cell that does not apply :data:`NO_VALUE`."""
+    shown = shown_nulls(shown_small_n(plain(df).with_columns(pl.col(pl.Float64).round(decimals)), decimals))
     with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
                    tbl_rows=-1, tbl_cols=-1, tbl_width_chars=400, fmt_str_lengths=40):
         return str(shown)
+
+
+def terminal_table(df: pl.DataFrame) -> str:
+    """A frame as the terminal shows a report's table (every row and column, no types); a cell that
+    does not apply shows :data:`NO_VALUE`, as in Markdown."""
+    with pl.Config(tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True, tbl_rows=-1, tbl_cols=-1,
+                   tbl_width_chars=200):
+        return str(shown_nulls(plain(df)))
 
 
 def table_writers(table: pl.DataFrame, out_dir: Path, name: str) -> dict:
@@ -86,10 +104,15 @@ def write_report_set(out_dir: Path, head: list[str], tables: dict[str, pl.DataFr
                      *, not_in_markdown: tuple[str, ...] = ()) -> list[Path]:
     """A run's report: each table as CSV and JSON, and ``report.md`` (the ``head`` lines, then each
     table under its title but those ``not_in_markdown``), all in ``out_dir`` and replaced as a set:
-    every file, or (if a write fails) none.  Returns the paths."""
-    from .files import replace_set
+    every file, or (if a write fails) none.  Returns the paths.  A folder that cannot be written (a
+    read-only run) is an :class:`~barbu_sim.core.files.OutputError` naming it, before any file."""
+    from .files import OutputError, ensure_writable, replace_set
     out_dir = Path(out_dir)
-    out_dir.mkdir(exist_ok=True)
+    ensure_writable(out_dir, "the run's report")
+    try:
+        out_dir.mkdir(exist_ok=True)
+    except OSError as e:
+        raise OutputError(out_dir, "the run's report", e) from None
     writers, md = {}, list(head)
     for name, table in tables.items():
         writers.update(table_writers(table, out_dir, name))

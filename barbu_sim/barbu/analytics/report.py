@@ -8,12 +8,12 @@ import polars as pl
 
 from ...core.rundir import RunError, Snapshot, incomplete_note as run_note, snapshot_run
 from ...core.seats import SEAT_LETTERS
-from ...core.tables import plain, report_head, shown_small_n, write_report_set
+from ...core.tables import plain, report_head, shown_small_n, terminal_table, write_report_set
 from ..rules.config import Rules, parse_contract
 from ..rules.text import preset_changes
 from .analysis import (
-    by_domino_rank, by_trump, choice_scores, contract_scores, declarer_edge, domino_rank_differences, expected_scores, heatmap_table,
-    policy_scores, score_distribution,
+    by_domino_rank, by_trump, choice_scores, contract_scores, declarer_edge, domino_rank_differences, expected_scores,
+    heatmap_table, policy_scores, score_distribution,
 )
 from .schema import SCORE_COLUMNS
 
@@ -98,12 +98,22 @@ def build_tables(run) -> dict[str, pl.DataFrame]:
 CHART_ONLY = ("choice_scores",)  # tables plot draws from that the report does not write
 
 
-def edge_note(tables: dict[str, pl.DataFrame]) -> str | None:
-    """Why a contract played in the run is not in the declarer-edge table: its suit (rank) was named by a
-    policy in every deal, and that table compares the seats over fixed choices only; else ``None``."""
-    if "declarer_edge" not in tables or "policies" not in tables:
+# What each table of fixed choices only says of itself, after naming a contract it leaves out.
+FIXED_ONLY = {
+    "expected_scores": "This table gives the seats' scores under fixed choices only: the choice policies table "
+                       "gives each seat's score under a policy.",
+    "declarer_edge": "This table compares the seats over fixed choices only: the choice policies table gives "
+                     "each seat's score under a policy.",
+}
+
+
+def edge_note(tables: dict[str, pl.DataFrame], name: str = "declarer_edge") -> str | None:
+    """Why a contract played in the run is not in table ``name`` (one of :data:`FIXED_ONLY`: the declarer
+    edge, the expected scores): its suit (rank) was named by a policy in every deal, and that table holds
+    fixed choices only; else ``None``."""
+    if name not in tables or "policies" not in tables:
         return None
-    shown = set(tables["declarer_edge"]["contract"].cast(pl.String).to_list())
+    shown = set(tables[name]["contract"].cast(pl.String).to_list())
     policies = plain(tables["policies"]).select("contract", "choice").unique(maintain_order=True)
     missing: dict[str, list[str]] = {}
     for contract, choice in policies.iter_rows():
@@ -115,16 +125,16 @@ def edge_note(tables: dict[str, pl.DataFrame]) -> str | None:
     parts = [f"{c.capitalize()} is not in this table: its {what.get(c, 'choice')} was named by the "
              f"{' or the '.join(chosen)} {'policy' if len(chosen) == 1 else 'policies'} (from the declarer's hand) "
              "in every deal of this run, never fixed" for c, chosen in missing.items()]
-    return "; ".join(parts) + ". This table compares the seats over fixed choices only: the choice policies table " \
-        "gives each seat's score under a policy."
+    return "; ".join(parts) + ". " + FIXED_ONLY[name]
 
 
 def titles(tables: dict[str, pl.DataFrame]) -> dict[str, str]:
-    """Each table's title for this run: :data:`TITLES`, the declarer-edge one with :func:`edge_note`."""
+    """Each table's title for this run: :data:`TITLES`, those of fixed choices only with :func:`edge_note`."""
     out = dict(TITLES)
-    note = edge_note(tables)
-    if note:
-        out["declarer_edge"] = f"{TITLES['declarer_edge']}\n\n{note}"
+    for name in FIXED_ONLY:
+        note = edge_note(tables, name)
+        if note:
+            out[name] = f"{TITLES[name]}\n\n{note}"
     return out
 
 
@@ -176,7 +186,5 @@ def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
         t = shown_small_n(t, 2)  # one value: no interval
         if name == "domino_ranks":
             t = t.filter(pl.col("rel_seat") == "declarer")
-        with pl.Config(tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True, tbl_rows=-1,
-                       tbl_cols=-1, tbl_width_chars=200):
-            parts.append(f"{titled[name]}\n{t}")
+        parts.append(f"{titled[name]}\n{terminal_table(t)}")
     return "\n\n".join(parts)

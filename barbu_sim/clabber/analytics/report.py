@@ -14,7 +14,7 @@ import polars as pl
 
 from ...core.rundir import RunError, Snapshot, incomplete_note as run_note, snapshot_run
 from ...core.seats import SEAT_LETTERS
-from ...core.tables import report_head, shown_small_n, write_report_set
+from ...core.tables import report_head, shown_small_n, terminal_table, write_report_set
 from .analysis import GROUPINGS, by_group, clabber_scores, meld_frequencies
 
 SCORE_FIELDS = ["team", "metric", "n", "mean", "std", "se", "ci_low", "ci_high"]
@@ -82,7 +82,5 @@ def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
     parts = []
     for name in ("clabber_scores", "meld_frequencies", "by_maker_trumps", "thrown_in"):
         t = shown_small_n(tables[name].drop("std", strict=False).with_columns(pl.col(pl.Float64).round(4)), 4)
-        with pl.Config(tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True, tbl_rows=-1, tbl_cols=-1,
-                       tbl_width_chars=200):
-            parts.append(f"{TITLES[name]}\n{t}")
+        parts.append(f"{TITLES[name]}\n{terminal_table(t)}")
     return "\n\n".join(parts)

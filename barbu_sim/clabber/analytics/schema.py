@@ -33,5 +33,4 @@ CARD_ENUM = pl.Enum(CARD_NAMES)
 TEAM_ENUM = pl.Enum(["NS", "EW"])
 REL_DEALER = ["left", "across", "right", "dealer"]  # seat - dealer = 1, 2, 3, 0
 REL_ENUM = pl.Enum(REL_DEALER)
-TEAM_COLUMNS = ["card", "meld", "bell", "score"]
 SEAT_SUFFIXES = [s.lower() for s in SEAT_LETTERS]
