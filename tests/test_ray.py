@@ -109,6 +109,12 @@ def slow_first(lo: int, n: int):
     return pl.DataFrame({"item": list(range(lo, lo + n))})
 
 
+def barbu_settings(config) -> dict:
+    """What a Barbu run's manifest holds of its settings (the rows a chunk holds follow from its configs)."""
+    from dataclasses import asdict
+    return {"config": asdict(config), "configs": [c.row() for c in config.configs()]}
+
+
 @needs_ray
 def test_chunks_are_written_in_index_order_whatever_order_tasks_finish(cluster, tmp_path, monkeypatch):
     manifest = start_run(tmp_path / "run", 1, {"config": {}}, unit="items")
@@ -170,7 +176,7 @@ def test_a_task_whose_worker_dies_is_retried(cluster, tmp_path):
     run(tmp_path / "local" / "run", config, progress=False)
     marker = tmp_path / "killed"
     fn = partial(kill_worker_once, str(marker), 800, partial(play_chunk, config))
-    manifest = start_run(tmp_path / "ray" / "run", 1, {"config": {}}, unit="deals")
+    manifest = start_run(tmp_path / "ray" / "run", 1, barbu_settings(config), unit="deals")
     summary = fill_chunks(tmp_path / "ray" / "run", manifest, config.deals, config.chunk_deals, fn, unit="deals",
                           progress=False, backend=cluster)
     assert marker.exists()  # the worker did die
@@ -188,7 +194,7 @@ def test_a_task_lost_beyond_its_retries_keeps_the_chunks_before_it(cluster, tmp_
     marker = tmp_path / "killed"
     fn = partial(kill_worker_once, str(marker), 800, partial(play_chunk, config))
     run_dir = tmp_path / "ray" / "run"
-    manifest = start_run(run_dir, 1, {"config": {}}, unit="deals")
+    manifest = start_run(run_dir, 1, barbu_settings(config), unit="deals")
     with pytest.raises(BackendError, match=r"the chunk \(800, 400\) was lost"):
         fill_chunks(run_dir, manifest, config.deals, config.chunk_deals, fn, unit="deals", progress=False,
                     backend=RayBackend(max_retries=0, max_in_flight=1))

@@ -12,8 +12,8 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    OptionOpt, RulesOpt, SymbolsOpt, app, check_new_file, check_out_writable, check_range, check_seed, fail, interrupted,
-    load_cli_rules, per_seat,
+    OptionOpt, RulesOpt, SymbolsOpt, app, check_new_file, check_out_writable, check_range, check_seed, fail,
+    interrupted, load_cli_rules, per_seat,
 )
 
 REVIEW_SAMPLES_MAX = 100_000
@@ -22,16 +22,30 @@ REVIEW_SAMPLES_MAX = 100_000
 @app.command()
 def review(
     ctx: typer.Context,
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A played-deal file (written by play --record or table, or typed: docs/review-and-table.md), or a PBN file with a play section; - reads it from standard input.")],
-    seat: Annotated[Optional[list[str]], typer.Option(metavar="SEAT", help="Review only this seat's decisions: N, E, S or W (repeatable; default all four).")] = None,
-    samples: Annotated[int, typer.Option(metavar="N", help=f"Layouts of the unseen cards in each decision's first round (2..{REVIEW_SAMPLES_MAX:,}); more rounds follow where a label is in doubt.")] = 64,
-    max_samples: Annotated[Optional[int], typer.Option(metavar="N", help="The most layouts per decision (default 512 x --samples, at most 100,000; a quarter of it for a decision searched exactly from 5 tricks left).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the layouts: the same file, seats, samples and seed give the same numbers. A table session's file: its seed, and its hints' --samples, unless given (a decision's review reads what its hint read).")] = 0,
+    file: Annotated[str, typer.Argument(metavar="FILE", help=(
+        "A played-deal file (written by play --record or table, or typed: docs/review-and-table.md), or a PBN file "
+        "with a play section; - reads it from standard input."))],
+    seat: Annotated[Optional[list[str]], typer.Option(
+        metavar="SEAT", help="Review only this seat's decisions: N, E, S or W (repeatable; default all four).")] = None,
+    samples: Annotated[int, typer.Option(metavar="N", help=(
+        f"Layouts of the unseen cards in each decision's first round (2..{REVIEW_SAMPLES_MAX:,}); more rounds follow "
+        "where a label is in doubt."))] = 64,
+    max_samples: Annotated[Optional[int], typer.Option(metavar="N", help=(
+        "The most layouts per decision (default 512 x --samples, at most 100,000; a quarter of it for a decision "
+        "searched exactly from 5 tricks left)."))] = None,
+    seed: Annotated[int, typer.Option(help=(
+        "Seed of the layouts: the same file, seats, samples and seed give the same numbers. A table session's file: "
+        "its seed, and its hints' --samples, unless given (a decision's review reads what its hint read)."))] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON, for tools.")] = False,
-    step: Annotated[bool, typer.Option("--step", help="Walk the deal decision by decision: Enter for the next, a card to see its value there, q to quit.")] = False,
-    html: Annotated[Optional[str], typer.Option("--html", metavar="PAGE", help="Also write the review as one web page to share: the hands, the tricks and every decision, stepped through with the arrow keys; it opens from disk, no server. Several deals: PAGE-1.html, PAGE-2.html, ...")] = None,
+    step: Annotated[bool, typer.Option("--step", help=(
+        "Walk the deal decision by decision: Enter for the next, a card to see its value there, q to quit."))] = False,
+    html: Annotated[Optional[str], typer.Option("--html", metavar="PAGE", help=(
+        "Also write the review as one web page to share: the hands, the tricks and every decision, stepped through "
+        "with the arrow keys; it opens from disk, no server. Several deals: PAGE-1.html, PAGE-2.html, ..."))] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --html page.")] = False,
-    play_samples: Annotated[Optional[int], typer.Option(metavar="N", help=f"Clabber rounds: the layouts each mc card player draws per decision when a bidding option is played out (1..{REVIEW_SAMPLES_MAX:,}; default 48, mc's).")] = None,
+    play_samples: Annotated[Optional[int], typer.Option(metavar="N", help=(
+        "Clabber rounds: the layouts each mc card player draws per decision when a bidding option is played out "
+        f"(1..{REVIEW_SAMPLES_MAX:,}; default 48, mc's)."))] = None,
     symbols: SymbolsOpt = False,
 ):
     """Annotate a played deal card by card: what each legal card was worth, and where points were lost.
@@ -67,7 +81,7 @@ def review(
       barbu-sim clabber play --seed 3 --record round.txt && barbu-sim review round.txt --samples 8 --play-samples 8
     """
     from ..barbu.played.deal_file import (
-        STDIN, PlaylogError, read_record_base, read_record_text, record_name, resume_command, reviewable_deals,
+        STDIN, PlayedDealError, read_record_base, read_record_text, record_name, resume_command, reviewable_deals,
     )
     from ..barbu.played.estimate import Settings
     from ..barbu.played.review import review_deal, review_json
@@ -91,12 +105,14 @@ def review(
         text = read_record_text(file)  # read once: FILE may be a pipe (/dev/stdin, -)
         if _is_clabber(text):
             if step or html:
-                raise ValueError(f"{'--step' if step else '--html'} reviews Barbu deals; a Clabber round is reviewed without it")
+                raise ValueError(f"{'--step' if step else '--html'} reviews Barbu deals; "
+                                 "a Clabber round is reviewed without it")
             _review_clabber(text, name, seats, samples, seed, as_json, symbols, play_samples)
             return
         _check_not_clabber(text, name)
         if play_samples is not None:
-            raise ValueError("--play-samples plays out the bidding of a Clabber round; a Barbu deal has no bidding to review")
+            raise ValueError("--play-samples plays out the bidding of a Clabber round; "
+                             "a Barbu deal has no bidding to review")
         deals, left_out = reviewable_deals(text, name, base=read_record_base(file))
         samples, seed = _session_layouts(ctx, text, samples, seed)  # a table session: its hints' layouts
         pages = _html_pages(html, len(deals), force)
@@ -112,7 +128,7 @@ def review(
         reviews = [review_deal(d, seats, settings=settings, seed=seed) for d in deals]
     except KeyboardInterrupt:
         interrupted("no review printed" if not step else "the review stopped")
-    except (ValueError, PlaylogError) as e:
+    except (ValueError, PlayedDealError) as e:
         fail(str(e))
     if pages:
         from ..barbu.played.review_html import write_review_html
@@ -211,22 +227,38 @@ LENGTH_HELP = "deal (one deal), block (seven contracts: one declarer's block) or
 
 @app.command()
 def table(
+    ctx: typer.Context,
     seat: Annotated[str, typer.Option(metavar="SEAT", help="Your seat: N, E, S or W.")] = "S",
     length: Annotated[str, typer.Option(metavar="LENGTH", help=f"What to play: {LENGTH_HELP}.")] = "deal",
-    bots: Annotated[str, typer.Option(metavar="NAME", help="The bots' play strategy: random, basic, heuristic, lowest, learned, learned1, mc[:samples=N], or file.py:func.")] = "heuristic",
-    bot: Annotated[Optional[list[str]], typer.Option(metavar="SEAT=NAME", help="One bot's play strategy, e.g. W=mc:samples=32. Repeatable.")] = None,
+    bots: Annotated[str, typer.Option(metavar="NAME", help=(
+        "The bots' play strategy: random, basic, heuristic, lowest, learned, learned1, mc[:samples=N], or "
+        "file.py:func."))] = "heuristic",
+    bot: Annotated[Optional[list[str]], typer.Option(
+        metavar="SEAT=NAME", help="One bot's play strategy, e.g. W=mc:samples=32. Repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals: deal h of the session is deal h of the seed.")] = 0,
-    declarer: Annotated[Optional[str], typer.Option(metavar="SEAT", help="Declarer of a deal, or first declarer of a block or game (default: you in a deal or block, drawn from the seed in a game).")] = None,
-    contract: Annotated[str, typer.Option("--contract", "-c", metavar="CONTRACT", help="A deal's contract (a block or game: the declarer chooses).")] = "barbu",
-    trump: Annotated[Optional[str], typer.Option(metavar="SUIT|POLICY", help="A deal's trump suit, or longest (default), strongest.")] = None,
-    domino_rank: Annotated[Optional[str], typer.Option(metavar="RANK|POLICY", help="A deal's domino starting rank (default 7), or most-held.")] = None,
-    bot_contracts: Annotated[str, typer.Option(metavar="POLICY", help="The bots' contract choice: fixed, myopic, relative, optimal...")] = "myopic",
-    bot_doubling: Annotated[str, typer.Option(metavar="POLICY", help="The bots' doubling: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN].")] = "compulsory-only",
+    declarer: Annotated[Optional[str], typer.Option(metavar="SEAT", help=(
+        "Declarer of a deal, or first declarer of a block or game (default: you in a deal or block, drawn from the "
+        "seed in a game)."))] = None,
+    contract: Annotated[str, typer.Option("--contract", "-c", metavar="CONTRACT", help=(
+        "A deal's contract (a block or game: the declarer chooses)."))] = "barbu",
+    trump: Annotated[Optional[str], typer.Option(
+        metavar="SUIT|POLICY", help="A deal's trump suit, or longest (default), strongest.")] = None,
+    domino_rank: Annotated[Optional[str], typer.Option(
+        metavar="RANK|POLICY", help="A deal's domino starting rank (default 7), or most-held.")] = None,
+    bot_contracts: Annotated[str, typer.Option(
+        metavar="POLICY", help="The bots' contract choice: fixed, myopic, relative, optimal...")] = "myopic",
+    bot_doubling: Annotated[str, typer.Option(metavar="POLICY", help=(
+        "The bots' doubling: compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN]."))] = "compulsory-only",
     hint_samples: Annotated[int, typer.Option(metavar="N", help="Layouts mc samples for a hint (0: no hints).")] = 50,
-    review_samples: Annotated[int, typer.Option(metavar="N", help="Layouts per decision of the review at the end (0: no review).")] = 50,
-    save: Annotated[str, typer.Option(metavar="FILE", help="Where the session is saved (at quit and after each hand): a played-deal file. An existing file is refused without --force.")] = "table.txt",
-    force: Annotated[bool, typer.Option(help="Replace the --save file if it exists (a saved session is lost: --resume goes on with it).")] = False,
-    resume: Annotated[Optional[str], typer.Option(metavar="FILE", help="Go on with a session saved in FILE (its own settings; it is saved there again).")] = None,
+    review_samples: Annotated[int, typer.Option(
+        metavar="N", help="Layouts per decision of the review at the end (0: no review).")] = 50,
+    save: Annotated[str, typer.Option(metavar="FILE", help=(
+        "Where the session is saved (at quit and after each hand): a played-deal file. An existing file is refused "
+        "without --force."))] = "table.txt",
+    force: Annotated[bool, typer.Option(
+        help="Replace the --save file if it exists (a saved session is lost: --resume goes on with it).")] = False,
+    resume: Annotated[Optional[str], typer.Option(
+        metavar="FILE", help="Go on with a session saved in FILE (its own settings; it is saved there again).")] = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
@@ -263,6 +295,7 @@ def table(
         check_samples(review_samples, "--review-samples")
         if resume:
             settings, saved = read_session(resume)
+            _check_resume_options(ctx, settings, resume, save)
             save = resume
             check_new_file(save, "--resume", force=True)  # saved there again: its folder must take files
         else:
@@ -298,11 +331,8 @@ def table(
     if finished and review_samples:
         from ..barbu.played.review import review_deal
         from ..barbu.played.review_text import format_review, intro
-        from ..barbu.played.table_deal import estimator_cached, estimator_ready, preparing
-        # a compile to come is said, unless a hint said it; the estimator read from numba's disk cache is not
-        if (session.hints is None or not session.hints.ready) and not estimator_cached():
-            console.say(preparing("the review"))
-        estimator_ready()  # its first compile is said, not a silent minute
+        from ..barbu.played.table_deal import estimator_ready
+        estimator_ready()  # its first compile is said (on stderr, once), not a silent minute
         console.say("\nReview of your decisions (the decisions that lost points, then a summary per hand)")
         console.say("\n".join(intro(review_samples, settings.seed)))
         for deal in session.deals:
@@ -313,11 +343,81 @@ def table(
         console.say(f"\nThe session is saved in {save}\n  barbu-sim review {save}   annotates every seat")
 
 
+def _check_resume_options(ctx: typer.Context, settings, resume: str, save: str) -> None:
+    """Refuse, in one line naming each, the options given with ``table --resume`` that differ from the saved
+    session's settings (the session goes on with its own, as ``run --resume`` does).  An option given with the
+    saved value, in any spelling, is taken; ``--review-samples`` (the review at the end) and ``--force`` are not
+    part of the session and are taken as given; ``--save`` is refused unless it names the file resumed, where
+    the session is saved again."""
+    from ..barbu.game.table_session import TableSettings
+    from ..barbu.rules.choices import contract_choices
+    from ..barbu.rules.config import DOMINO, TRUMPS, parse_contract
+    from ..core.seats import SEAT_LETTERS, parse_seat
+    p, s = ctx.params, settings
+
+    def given(name: str) -> bool:  # typed (or from the environment), not the default
+        source = ctx.get_parameter_source(name)
+        return source is not None and source.name != "DEFAULT"
+
+    def reading(parse):  # a value as the session keeps it; one that does not read differs from any
+        def read(value):
+            try:
+                return parse(value)
+            except ValueError:
+                return value
+        return read
+
+    same = reading(lambda v: v)
+    trump = reading(lambda v: contract_choices(TRUMPS, v, None))  # 'H', 'hearts', 'h' alike
+    rank = reading(lambda v: contract_choices(DOMINO, None, v))
+    contract = reading(lambda v: int(parse_contract(v)))
+    # option, flag, how a value reads, the session's value, as said
+    checks = [("seat", "--seat", reading(parse_seat), s.seat, SEAT_LETTERS[s.seat]),
+              ("length", "--length", same, s.length, s.length),
+              ("seed", "--seed", same, s.seed, s.seed),
+              ("declarer", "--declarer", reading(parse_seat), s.first, SEAT_LETTERS[s.first]),
+              ("contract", "--contract", contract, contract(s.contract), s.contract),
+              ("trump", "--trump", trump, trump(s.trump), s.trump or "none"),
+              ("domino_rank", "--domino-rank", rank, rank(s.domino_rank), s.domino_rank or "none"),
+              ("bot_contracts", "--bot-contracts", same, s.bot_contracts, s.bot_contracts),
+              ("bot_doubling", "--bot-doubling", same, s.bot_doubling, s.bot_doubling),
+              ("hint_samples", "--hint-samples", same, s.hint_samples, s.hint_samples)]
+    differ = [f"{flag} {p[name]} (the session has {said})" for name, flag, read, theirs, said in checks
+              if given(name) and read(p[name]) != theirs]
+    named = {}  # --bot SEAT=NAME: the seats it names
+    for item in p["bot"] or []:
+        where, _, spec = item.partition("=")
+        seat = reading(parse_seat)(where)
+        if not isinstance(seat, int) or s.bots[seat] != spec.strip():
+            had = f"{SEAT_LETTERS[seat]}={s.bots[seat]}" if isinstance(seat, int) else f"no seat {where.strip()!r}"
+            differ.append(f"--bot {item} (the session has {had})")
+        named[seat] = spec
+    others = {s.bots[i] for i in range(len(s.bots)) if i != s.seat and i not in named}
+    if given("bots") and others - {p["bots"].strip()}:
+        differ.append(f"--bots {p['bots']} (the session has {'|'.join(s.bots)})" if len(others) > 1
+                      else f"--bots {p['bots']} (the session has {''.join(others)})")
+    if given("rules") or given("option"):
+        options = TableSettings.options_of(load_cli_rules(p["rules"], p["option"]))
+        if options != s.options:
+            differ.append(f"--rules/--option give {options or 'the default rules'} (the session has "
+                          f"{s.options or 'the default rules'})")
+    if given("save") and save != resume:
+        differ.append(f"--save {save} (the session is saved again in {resume})")
+    if differ:
+        raise ValueError(f"--resume goes on with the session saved in {resume}, with its own settings; these differ "
+                         f"from it: {'; '.join(differ)}. Leave them out, or start a new session (without --resume)")
+
+
 @app.command()
 def sheet(
-    out: Annotated[str, typer.Option("--out", metavar="DIR", help="Folder of the sheet: hands.parquet (as barbu-sim game writes it), summary.json and sheet.csv (the sheet as printed, for a spreadsheet). An existing sheet there is taken up again.")] = "sheet",
-    first: Annotated[Optional[str], typer.Option(metavar="SEAT", help="The first declarer of a new sheet: N, E, S or W (default N).")] = None,
-    names: Annotated[Optional[str], typer.Option(metavar="N,E,S,W", help="The players' names, North first, e.g. Ann,Bob,Cy,Di (at most 12 characters each); kept with the sheet.")] = None,
+    out: Annotated[str, typer.Option("--out", metavar="DIR", help=(
+        "Folder of the sheet: hands.parquet (as barbu-sim game writes it), summary.json and sheet.csv (the sheet as "
+        "printed, for a spreadsheet). An existing sheet there is taken up again."))] = "sheet",
+    first: Annotated[Optional[str], typer.Option(
+        metavar="SEAT", help="The first declarer of a new sheet: N, E, S or W (default N).")] = None,
+    names: Annotated[Optional[str], typer.Option(metavar="N,E,S,W", help=(
+        "The players' names, North first, e.g. Ann,Bob,Cy,Di (at most 12 characters each); kept with the "
+        "sheet."))] = None,
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):

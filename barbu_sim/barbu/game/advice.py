@@ -36,7 +36,8 @@ from .settled import hand_outcome
 class Advice:
     """The advisor's answer: one row per remaining contract, every trump suit and domino rank, and the call."""
 
-    rows: pl.DataFrame  # contract, name, expected, ci_low, ci_high, average_hand, settled, optimal_value, raw_optimal_value
+    # contract, name, expected, ci_low, ci_high, average_hand, settled, optimal_value, raw_optimal_value
+    rows: pl.DataFrame
     recommended: str
     owed: tuple  # the doubles E, S, W owe the declarer N, as assumed
     reason: str = ""  # one sentence: why the recommended contract (explain)
@@ -59,7 +60,11 @@ def block_situation(remaining, hand_in_block: int | None, doubles_owed: dict | N
             raise ValueError(f"hand {hand_in_block} of the block: give the {BLOCK + 1 - hand_in_block} "
                              "contracts still to declare with --remaining")
         remaining = range(N_CONTRACTS)
-    remaining = sorted(set(remaining))
+    remaining = list(remaining)
+    twice = next((c for i, c in enumerate(remaining) if c in remaining[:i]), None)
+    if twice is not None:  # a set would take it as one contract, silently
+        raise ValueError(f"--remaining names {CONTRACTS[twice]} twice: each contract is declared once in a block")
+    remaining = sorted(remaining)
     if not remaining:
         raise ValueError("give at least one remaining contract")
     left = len(remaining)
@@ -223,7 +228,8 @@ def explain(rows, best: int, *, hand_no: int, owed, doubling: str = "compulsory-
             text = (f"Play {b['label']} now, {_doubles_now(hand_no, owed, doubling)}: doubled, it settles about "
                     f"{_points(d_now)} points better than {o['label']} would")
             cost = -(d_raw + d_later)
-            text += f", more than the {_points(cost)} points {o['label']} now would gain otherwise." if cost > 0 else "."
+            text += (f", more than the {_points(cost)} points {o['label']} now would gain otherwise." if cost > 0
+                     else ".")
         elif other == most:
             wait = d_raw + edge[other] - edge[best]
             text = (f"Play {b['label']} now and keep {kept} for a later hand: this hand suits {o['label']} "
@@ -357,8 +363,8 @@ def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, 
     cautions = []
     if not bayes.trusts(contract):
         cautions.append(f"In {CONTRACTS[contract]} the hand proxy explains only {bayes.reliability[contract]:.2f} of "
-                        f"the declarer's advantage on held-out hands (the advice acts on {Bayes.MIN_R2:.2f} or more), so "
-                        "the estimate cannot read what the declarer's choice says about their hand.")
+                        f"the declarer's advantage on held-out hands (the advice acts on {Bayes.MIN_R2:.2f} or more), "
+                        "so the estimate cannot read what the declarer's choice says about their hand.")
     if level >= 2:
         cautions.append("Too few deals of the unseen cards would have led the declarer to this choice, so the "
                         "estimate is over random deals, blind to what the choice says.")
@@ -367,7 +373,8 @@ def advise_double(hand, contract: int, param: int, *, declarer: int, seat: int, 
     caution = " ".join(cautions)
     return DoubleAdvice(pl.DataFrame(rows), [SEAT_LETTERS[t] for t in sorted(reasons)],
                         {SEAT_LETTERS[t]: r for t, r in reasons.items()}, how, caution,
-                        seat=SEAT_LETTERS[seat], declarer=SEAT_LETTERS[declarer], announced=contract_words(contract, param),
+                        seat=SEAT_LETTERS[seat], declarer=SEAT_LETTERS[declarer],
+                        announced=contract_words(contract, param),
                         margin=margin, owed=owed[rel - 1], hands_left=len(remaining), level=level,
                         trusted=bayes.trusts(contract), reliability=float(bayes.reliability[contract]))
 
@@ -376,9 +383,10 @@ def _doubles(n: int) -> str:
     return f"{n} double{'s' if n != 1 else ''}"
 
 
-def format_double(answer: DoubleAdvice) -> str:
+def format_double(answer: DoubleAdvice, table: bool = True) -> str:
     """The defender's advice as a card player reads it: what to do, what each double is worth, on what
-    evidence, and the doubling policy that makes the call (``bayes:MARGIN``, the margin of ``--margin``)."""
+    evidence, and the doubling policy that makes the call (``bayes:MARGIN``, the margin of ``--margin``);
+    then, with ``table``, the same numbers as a table (the table's doubling hint leaves it out)."""
     from textwrap import fill
     me, d, margin = answer.seat, answer.declarer, answer.margin
     policy = f"bayes:{margin:g}"
@@ -422,14 +430,15 @@ def format_double(answer: DoubleAdvice) -> str:
     text = text.format(n=deals, d=d, a=answer.announced, c=contract)
     if not answer.trusted:
         text += (f" In {contract}, what a declarer holds cannot be read from the choice well enough: the hand "
-                 f"model explains only {answer.reliability:.2f} of a declarer's advantage (it needs {Bayes.MIN_R2:.2f}).")
+                 f"model explains only {answer.reliability:.2f} of a declarer's advantage "
+                 f"(it needs {Bayes.MIN_R2:.2f}).")
     if blind:
         text += " So the advice makes only the doubles the rules force."
     lines += ["", fill(text, 100), "",
               fill(f"The call is the {policy} doubling policy's: double a player when it gains more than {margin:g} "
                    f"points on average (--margin), and spend the doubles you owe {d} on the hand where they gain "
-                   "most.", 100),
-              "", to_markdown_double(answer.rows), ""]
+                   "most.", 100)]
+    lines += ["", to_markdown_double(answer.rows), ""] if table else []
     return "\n".join(lines)
 
 

@@ -24,7 +24,7 @@ from ...core.seats import N_SEATS, SEAT_LETTERS, SEAT_NAMES, left_of, parse_seat
 from ..api import resolve_choice
 from ..rules.choices import contract_choices
 from ..engine.deals import random_deal
-from ..played.deal_file import PlayedDeal, PlaylogError, parse_session, read_record_text, write_playlog
+from ..played.deal_file import PlayedDeal, PlayedDealError, parse_session, read_record_text, write_played_deals
 from ..played.position import Position
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from ..played.table_deal import Bot, Console, Hints, Quit, play_at_table
@@ -195,7 +195,9 @@ class Session:
         self.records: list[HandRecord] = []
         self.deals: list[PlayedDeal] = []
         self.players = None
-        self.hints = Hints(settings.hint_samples, settings.seed, console) if settings.hint_samples else None
+        # the hints name the file whose review reads what they read
+        self.hints = Hints(settings.hint_samples, settings.seed, console, save_path) if settings.hint_samples \
+            else None
         if settings.length != "deal":  # contract choice and doubling policies of the bots
             strategies = [b if s != settings.seat else "heuristic" for s, b in enumerate(settings.bots)]
             self.players = make_players(strategies, [settings.bot_contracts] * N_SEATS,
@@ -335,18 +337,13 @@ class Session:
             return ["No hint for a redouble: the advisor answers a defender's question (whom to double)"]
 
         def lines():
-            from textwrap import fill
-
-            from .advice import advise_double
+            from .advice import advise_double, format_double
             answer = advise_double(hand, contract, param, declarer=d, seat=p, remaining=list(remaining),
                                    doubles_owed=self._owed_relative(d), strategy=ADVICE_PLAY, rules=self.rules,
                                    n_samples=ADVICE_SAMPLES, seed=self.s.seed)
-            calls = ", ".join(f"{t} ({answer.reasons[t]})" for t in answer.doubles) or "nobody"
-            gains = ", ".join(f"{r['target']} {r['expected_gain']:+.1f} (95% CI {r['ci_low']:+.1f} to "
-                              f"{r['ci_high']:+.1f})" for r in answer.rows.iter_rows(named=True))
-            out = [self._advice_source("barbu-sim advise --double"),
-                   fill(f"Double: {calls}. Expected gain of doubling, in points: {gains}.", 100)]
-            return out + ([fill(answer.caution, 100)] if answer.caution else [])
+            # in a player's words, as advise --double says it: what to do, each double's worth and why (the
+            # margin), on what evidence; its table of the same numbers left out
+            return [self._advice_source("barbu-sim advise --double"), *format_double(answer, table=False).split("\n")]
         return self._advised((h, p, "double"), lines)
 
     def owed(self, d: int) -> dict:
@@ -365,7 +362,8 @@ class Session:
 
     # ------------------------------------------------------------ the session
     def save(self, current: PlayedDeal | None = None, rest: list[PlayedDeal] = ()) -> None:
-        write_playlog(self.save_path, self.deals + ([current] if current else []) + list(rest), table=self.s.line())
+        write_played_deals(self.save_path, self.deals + ([current] if current else []) + list(rest),
+                           table=self.s.line())
 
     def play(self, resume: list[PlayedDeal] | None = None) -> bool:
         """Play the session (after the deals of ``resume``); True when it ran to its end, False on quit.
@@ -497,7 +495,7 @@ def read_session(path) -> tuple[TableSettings, list[PlayedDeal]]:
     text = read_record_text("./-" if str(path) == "-" else path)
     line, deals = parse_session(text, str(path))
     if line is None:
-        raise PlaylogError(f"{path} is not a saved table session (no 'table:' line): review it instead")
+        raise PlayedDealError(f"{path} is not a saved table session (no 'table:' line): review it instead")
     try:
         return TableSettings.from_line(line), deals
     except ValueError as e:

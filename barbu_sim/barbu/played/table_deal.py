@@ -16,11 +16,15 @@ import copy
 import re
 
 import numpy as np
+from numba import types
 from rich.text import Text
 
-from ...core.cards import RANK_LETTERS, RANK_NAMES, SUIT_SYMBOLS, cards_of, format_card, parse_card
+from ...core.cards import cards_of, parse_card
+from ...core.compiling import lazy_kernel
+from ...core.interrupt import call_interruptibly
 from ...core.seats import SEAT_NAMES
-from ..players.ids import is_mc
+from ...core.strategies import RAISED, STRATEGY_FN, call_again, function_pointer
+from ..players.ids import USER, is_mc
 from ..players.learned import MODEL_WIDTH, model_array
 from ..players.mc.params import needs_model
 from ..players.mc.player import mc_choose
@@ -33,13 +37,6 @@ from ..players.registry import resolve_strategy
 
 
 
-def preparing(what: str) -> str:
-    """What the table says before it makes mc's estimator ready for ``what`` (hints, the review): the
-    estimator's first compile takes about a minute, and a silent minute looks like a hang."""
-    return f"Preparing {what}: mc's estimator compiles the first time, about a minute (cached afterwards) ..."
-
-
-PREPARING_HINTS = preparing("hints")
 # a card written by another part of the package: QS, 10H, TH, K♥ or ♥K (not inside a word)
 _CARD = re.compile(r"(?<![\w♠♥♦♣])(?:(10|[2-9TJQKA])([CDHS♣♦♥♠])|([♣♦♥♠])(10|[2-9TJQKA]))(?![\w♠♥♦♣])")
 
@@ -67,7 +64,8 @@ class Bot:
     through :func:`core.compiling.ensure_compiled`: from numba's disk cache silently, else with a
     line on stderr before and after the compile (up to a minute for mc), not a silent pause at the
     bot's first card.  The kernel kept is the one compiled for exactly the types :meth:`choose`
-    gives it, so nothing else compiles, unsaid, later.
+    gives it, so nothing else compiles, unsaid, later.  A plugin, which may never return, plays in
+    a worker thread without the GIL, where Ctrl-C still reaches the table (:meth:`_plugin_move`).
     """
 
     def __init__(self, spec: str):
@@ -77,7 +75,10 @@ class Bot:
         self._explain = np.zeros((0, 0), np.float64)
         # the learned player's model, for an mc that reads it (learned rollouts, policy inference)
         self._net = model_array() if needs_model(self.strategy.builtin_id) else np.zeros((0, MODEL_WIDTH), np.float32)
-        self._kernel = self._compiled()
+        self._kernel = self._compiled()  # a plugin's compile said here, then its function pointer made from it
+        if self.strategy.builtin_id == USER:  # a plugin may never return: its move is made where Ctrl-C reaches
+            self._pointer = function_pointer(self.strategy.func)
+            self._call = _call_plugin.compiled()
 
     def _compiled(self):
         """The strategy's kernel for the types :meth:`choose` calls it with (a plugin that is not a numba kernel:
@@ -85,7 +86,7 @@ class Bot:
         from numba import typeof
 
         from ...core import compiling
-        from ..players.ids import USER, is_learned
+        from ..players.ids import is_learned
         u, vector = np.uint64(0), np.zeros(1, np.uint64)
         if self.is_mc:
             dispatcher = mc_choose
@@ -107,6 +108,8 @@ class Bot:
         if self.is_mc:
             card = self._kernel(np.int64(self.strategy.builtin_id), legal, hand, pos.state, pos.rng, self._explain,
                                 self._net)
+        elif self.strategy.builtin_id == USER:
+            card = self._plugin_move(legal, hand, pos)
         else:
             card = self._kernel(legal, hand, pos.state, pos.rng)
         card = int(card)
@@ -114,23 +117,48 @@ class Bot:
             raise ValueError(f"the bot {self.name} at {SEAT_NAMES[pos.seat]} played {card}, not a legal card")
         return card
 
+    def _plugin_move(self, legal, hand, pos: Position) -> int:
+        """A plugin's card, played as the engines play it (``play``, ``run``): through its function pointer, from a
+        kernel compiled ``nogil`` and run in a worker thread, so that Ctrl-C reaches the table even when the
+        plugin never returns (the session is then saved, and the process ends: see ``cli.app.interrupted``).
+        Built-in bots always return: they are called here directly, as fast as before."""
+        card = call_interruptibly(self._call, self._pointer, legal, hand, pos.state, pos.rng)
+        if card == RAISED:  # numba cannot carry the plugin's exception out: call it again, here, to show it
+            try:
+                call_again(self.strategy, legal, hand, pos.state, pos.rng[0])
+            except Exception as e:
+                raise ValueError(f"the bot {self.name} at {SEAT_NAMES[pos.seat]} raised {type(e).__name__}: {e}") \
+                    from None
+            raise ValueError(f"the bot {self.name} at {SEAT_NAMES[pos.seat]} raised an exception, which it did not "
+                             "raise again when called with the same state")
+        return card
+
+
+@lazy_kernel(types.int64(STRATEGY_FN, types.uint64, types.uint64, types.uint64[::1], types.uint64[::1]),
+             "the table's call of a plugin bot", "", cache=True, nogil=True)
+def _call_plugin(fn, legal, hand, state, rng):
+    """A plugin strategy's move through its function pointer (:func:`core.strategies.function_pointer`), compiled
+    ``nogil``: the worker thread that runs it leaves the main thread free to take Ctrl-C."""
+    return fn(legal, hand, state, rng)
+
 
 class Hints:
-    """The table's ``hint``: mc's estimator made ready before the session's first hint, which says so
-    on the screen first when it must be compiled (about a minute; read from numba's disk cache it is
-    ready at once, and nothing is said)."""
+    """The table's ``hint``: mc's estimator made ready before the session's first hint.  Read from numba's
+    disk cache it is ready at once; else its compile (about a minute) is said once, on stderr, with a
+    seconds counter on a terminal, by :func:`core.compiling.ensure_compiled`, as the engines' compiles are.
 
-    def __init__(self, samples: int, seed: int, console: Console):
-        self.samples, self.seed, self.console = samples, seed, console
+    ``saved``: the file the session is saved to, whose ``barbu-sim review`` reads each hinted decision on
+    the hint's layouts (the review at the end of the session is on ``--review-samples`` layouts)."""
+
+    def __init__(self, samples: int, seed: int, console: Console, saved=None):
+        self.samples, self.seed, self.console, self.saved = samples, seed, console, saved
         self.ready = False
 
     def __call__(self, pos: Position) -> str:
         if not self.ready:
-            if not estimator_cached():
-                self.console.say(PREPARING_HINTS)
             estimator_ready()
             self.ready = True
-        return hint_text(pos, self.samples, self.seed)
+        return hint_text(pos, self.samples, self.seed, self.saved)
 
 
 def parse_choice(text: str, legal_cards: list[int]) -> int:
@@ -246,23 +274,20 @@ def estimator_ready() -> None:
     ready()
 
 
-def estimator_cached() -> bool:
-    """True when :func:`estimator_ready` has nothing to compile (this process or numba's disk cache has it):
-    the table then does not say it is preparing anything."""
-    from .estimate import estimator_cached as cached
-    return cached()
-
-
-def hint_text(pos: Position, samples: int, seed: int) -> str:
+def hint_text(pos: Position, samples: int, seed: int, saved=None) -> str:
     """Each legal card's value for the seat to play, from its own information, ± standard error, best first.
 
     The estimator of the review (:func:`estimate.estimate`), on the layouts the review draws for this
     decision: with the same seed and samples, the review of the card then played shows the same numbers.
+    ``barbu-sim review`` of the session's file (``saved``) reviews on the hints' seed and samples, so the
+    hint names it; the review at the end of the session is on ``--review-samples`` layouts, which may differ.
     """
     from .estimate import Settings, estimate
     from .review_text import hint_lines
     estimator_ready()
-    return "\n".join(hint_lines(estimate(pos, seed, Settings(samples=samples))))
+    lines = hint_lines(estimate(pos, seed, Settings(samples=samples)))
+    review = f"barbu-sim review {saved}" if saved is not None else "barbu-sim review of the session's file"
+    return "\n".join([*lines[:2], f" ({review} shows the same for this decision)", *lines[2:]])
 
 
 __all__ = ["Bot", "Console", "PASS", "Quit", "estimator_ready", "hand_text", "hint_text", "parse_choice",

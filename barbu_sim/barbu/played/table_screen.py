@@ -14,6 +14,7 @@ colours them on a terminal and prints plain text through a pipe or into a file, 
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 
@@ -38,6 +39,24 @@ DOUBLES_LEGEND = "*: a double on the declarer"
 # score sheet typed; a longer line (a paste gone wrong, a file piped in) is refused in one line, not echoed.
 MAX_LINE = 1000
 ECHOED = 60  # the characters of a refused line shown after its prompt (a pipe's echo)
+
+
+# The control characters (C0, DEL, C1): typed or piped in, an echo would hand them to the terminal, which acts on
+# them (ESC [2J clears the screen; CSI, \x9b, starts a sequence too); and the lone surrogates by which Python keeps
+# the bytes of a line that is not UTF-8 (\udc9b: the byte 0x9b), which print as those raw bytes
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _written_out(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code - 0xdc00:02x}" if 0xdc80 <= code <= 0xdcff else f"\\x{code:02x}" if code < 0x100 else \
+        f"\\u{code:04x}"
+
+
+def escaped(text: str) -> str:
+    """``text`` with each control character (and each byte that was not UTF-8) written out, ``\\x1b``: shown,
+    never acted on by the terminal."""
+    return _CONTROL.sub(lambda m: _written_out(m.group()), text)
 
 
 class Quit(Exception):
@@ -99,7 +118,7 @@ class Console:
                 return interruptible_input(prompt + " ").strip()
             else:  # typed ahead or piped: show each line after its prompt, as a terminal would
                 line = interruptible_input().strip()
-            self.say(Text.assemble(prompt, f" {line if len(line) <= MAX_LINE else line[:ECHOED] + ' ...'}"))
+            self.say(Text.assemble(prompt, f" {escaped(line if len(line) <= MAX_LINE else line[:ECHOED] + ' ...')}"))
             return line
         except EOFError:
             self.say("")
