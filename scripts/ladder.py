@@ -191,6 +191,9 @@ def main(argv=None):
         if args.block < 1 or not 0 <= args.seed < 2**64:
             raise ValueError("--block must be positive and --seed in 0..2^64-1")
         out = check_out(args.out, args.force or args.merge, merge="--merge")
+        if args.merge and not args.force and out.is_symlink() and not out.exists():
+            raise ValueError(f"--out {out} is a link that points nowhere: --merge has no rows to add to; give "
+                             "--force to replace it, or name another file")
         kept = []
         if args.merge and out.exists():
             old = read_rows(out, ("strong", "weak", "contract"))

@@ -64,6 +64,9 @@ def main(argv=None):
         if args.deals < 2:
             raise ValueError("--deals must be at least 2")
         out = check_out(args.out, args.force or args.merge, merge="--merge")
+        if args.merge and not args.force and out.is_symlink() and not out.exists():
+            raise ValueError(f"--out {out} is a link that points nowhere: --merge has no rows to add to; give "
+                             "--force to replace it, or name another file")
         kept, commands = [], []
         if args.merge and out.exists():
             old = read_rows(out, ("variant", "opponents", "contract"))

@@ -38,9 +38,10 @@ def check_out(path, force: bool, flag: str = "--out", merge: str = "") -> Path:
     target = Path(path)
     if target.is_dir():
         raise ValueError(f"{flag} {path} is a folder: name a file")
-    if target.exists() and not force:
+    if _there(target) and not force:
         how = f"give {merge} to add to it, --force to replace it" if merge else "give --force to replace it"
-        raise ValueError(f"{flag} {path} exists: {how}, or name another file")
+        link = " (a link)" if not target.exists() else ""  # one that points nowhere: the write would replace it
+        raise ValueError(f"{flag} {path} exists{link}: {how}, or name another file")
     _check_folder(target.parent, f"the folder of {flag} {path}")
     return target
 
@@ -51,7 +52,7 @@ def check_folder_files(folder, names, force: bool, flag: str) -> Path:
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"{flag} {folder} is a file: name a folder")
-    there = [name for name in names if (folder / name).exists()]
+    there = [name for name in names if _there(folder / name)]
     if there and not force:
         raise ValueError(f"{flag} {folder} holds {there[0]}" + (f" and {len(there) - 1} more of this script's files"
                          if len(there) > 1 else "") + ": give --force to replace them, or name another folder")
@@ -85,6 +86,12 @@ def fail(message: str, code: int = 2):
     """Say ``message`` as one ``Error:`` line on stderr and exit with ``code`` (2: a usage error)."""
     print(f"Error: {message}", file=sys.stderr)
     raise SystemExit(code)
+
+
+def _there(path: Path) -> bool:
+    """Whether a file is at ``path``: a link that points nowhere is one (``Path.exists`` follows links and says
+    no, yet the write would replace the link), as ``barbu-sim``'s own check of a file to write has it."""
+    return path.exists() or path.is_symlink()
 
 
 def _check_folder(folder: Path, what: str) -> None:

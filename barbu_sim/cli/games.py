@@ -11,32 +11,41 @@ from typing import Annotated, Optional
 import typer
 
 from .app import (
-    MAX_SAMPLES, BackendOpt, OptionOpt, ProgressOpt, RayAddressOpt, RulesOpt, app, check_out_writable, check_range, check_seed, cli_backend,
-    fail, interrupted, load_cli_rules, per_seat,
+    MAX_SAMPLES, BackendOpt, OptionOpt, ProgressOpt, RayAddressOpt, RulesOpt, app, check_out_writable, check_range,
+    check_seed, cli_backend, fail, interrupted, load_cli_rules, per_seat,
 )
 from .barbu import CONTRACT_POLICIES, DOUBLING_POLICIES, PLAY_STRATEGY_HELP
 
 MAX_GAMES = 1_000_000  # games per `game` call
 MAX_BLOCKS = 50_000  # blocks per `compare-orders`: each holds 7 hands' estimates in memory
 MAX_ORDER_GAMES = 10_000
-SamplesOpt = Annotated[int, typer.Option(metavar="N", help=f"Monte Carlo deals of the unseen cards per hand evaluation (2..{MAX_SAMPLES:,}).")]
+SamplesOpt = Annotated[int, typer.Option(
+    metavar="N", help=f"Monte Carlo deals of the unseen cards per hand evaluation (2..{MAX_SAMPLES:,}).")]
 
 
 @app.command()
 def game(
-    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help=f"Number of 28-hand games (1..{MAX_GAMES:,}).")] = 10,
+    games: Annotated[int, typer.Option(
+        "--games", "-n", metavar="N", help=f"Number of 28-hand games (1..{MAX_GAMES:,}).")] = 10,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1: game g, hand h uses deal 28*g+h.")] = 0,
     strategy: Annotated[str, typer.Option(metavar="NAME", help=PLAY_STRATEGY_HELP)] = "heuristic",
-    seat_strategy: Annotated[Optional[list[str]], typer.Option(metavar="SEAT=NAME", help="Play strategy for one seat, SEAT=NAME. Repeatable.")] = None,
-    contract_policy: Annotated[str, typer.Option(metavar="POLICY", help=f"Contract choice for every seat: {CONTRACT_POLICIES}.")] = "optimal",
-    seat_contract_policy: Annotated[Optional[list[str]], typer.Option(metavar="SEAT=POLICY", help="Contract choice for one seat, SEAT=POLICY. Repeatable.")] = None,
-    doubling: Annotated[str, typer.Option(metavar="POLICY", help=f"Doubling for every seat: {DOUBLING_POLICIES}.")] = "compulsory-only",
-    seat_doubling: Annotated[Optional[list[str]], typer.Option(metavar="SEAT=POLICY", help="Doubling for one seat, SEAT=POLICY. Repeatable.")] = None,
+    seat_strategy: Annotated[Optional[list[str]], typer.Option(
+        metavar="SEAT=NAME", help="Play strategy for one seat, SEAT=NAME. Repeatable.")] = None,
+    contract_policy: Annotated[str, typer.Option(
+        metavar="POLICY", help=f"Contract choice for every seat: {CONTRACT_POLICIES}.")] = "optimal",
+    seat_contract_policy: Annotated[Optional[list[str]], typer.Option(
+        metavar="SEAT=POLICY", help="Contract choice for one seat, SEAT=POLICY. Repeatable.")] = None,
+    doubling: Annotated[str, typer.Option(
+        metavar="POLICY", help=f"Doubling for every seat: {DOUBLING_POLICIES}.")] = "compulsory-only",
+    seat_doubling: Annotated[Optional[list[str]], typer.Option(
+        metavar="SEAT=POLICY", help="Doubling for one seat, SEAT=POLICY. Repeatable.")] = None,
     samples: SamplesOpt = 100,
     rules: RulesOpt = None,
     option: OptionOpt = None,
-    out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Directory for hands.parquet and summary.json.")] = None,
-    show: Annotated[Optional[int], typer.Option(metavar="G", help="Print game number G (0 = the first) as a score sheet.")] = None,
+    out: Annotated[Optional[str], typer.Option(
+        metavar="DIR", help="Directory for hands.parquet and summary.json.")] = None,
+    show: Annotated[Optional[int], typer.Option(
+        metavar="G", help="Print game number G (0 = the first) as a score sheet.")] = None,
     progress: ProgressOpt = True,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
@@ -81,7 +90,8 @@ def game(
 
 @app.command("verify-games")
 def verify_games(
-    records: Annotated[str, typer.Argument(metavar="FILE", help="A hands.parquet written by barbu-sim game or barbu-sim sheet.")],
+    records: Annotated[str, typer.Argument(
+        metavar="FILE", help="A hands.parquet written by barbu-sim game or barbu-sim sheet.")],
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
@@ -111,16 +121,22 @@ def verify_games(
 
 @app.command("compare-orders")
 def compare_orders_cmd(
-    policies: Annotated[str, typer.Option(metavar="POLICY,...", help=f"Comma-separated contract policies ({CONTRACT_POLICIES}); the first is the baseline. A fixed order's contracts follow it: fixed:domino,trumps,...,no-tricks.")] = "fixed,relative,optimal",
-    doubling: Annotated[str, typer.Option(metavar="POLICY,...", help=f"Comma-separated doubling policies every seat uses in turn: {DOUBLING_POLICIES}.")] = "compulsory-only",
-    blocks: Annotated[int, typer.Option(metavar="N", help=f"7-hand blocks played by every policy on the same deals (2..{MAX_BLOCKS:,}).")] = 500,
-    games: Annotated[int, typer.Option(metavar="N", help=f"Full games with the seats using different policies, for win rates (0..{MAX_ORDER_GAMES:,}).")] = 40,
+    policies: Annotated[str, typer.Option(metavar="POLICY,...", help=(
+        f"Comma-separated contract policies ({CONTRACT_POLICIES}); the first is the baseline. A fixed order's "
+        "contracts follow it: fixed:domino,trumps,...,no-tricks."))] = "fixed,relative,optimal",
+    doubling: Annotated[str, typer.Option(metavar="POLICY,...", help=(
+        f"Comma-separated doubling policies every seat uses in turn: {DOUBLING_POLICIES}."))] = "compulsory-only",
+    blocks: Annotated[int, typer.Option(
+        metavar="N", help=f"7-hand blocks played by every policy on the same deals (2..{MAX_BLOCKS:,}).")] = 500,
+    games: Annotated[int, typer.Option(metavar="N", help=(
+        f"Full games with the seats using different policies, for win rates (0..{MAX_ORDER_GAMES:,})."))] = 40,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the deal sequences.")] = 0,
     strategy: Annotated[str, typer.Option(metavar="NAME", help=PLAY_STRATEGY_HELP)] = "heuristic",
     samples: SamplesOpt = 100,
     rules: RulesOpt = None,
     option: OptionOpt = None,
-    out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Directory for the tables (CSV, JSON, Markdown) and the chart.")] = None,
+    out: Annotated[Optional[str], typer.Option(
+        metavar="DIR", help="Directory for the tables (CSV, JSON, Markdown) and the chart.")] = None,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
 ):
@@ -144,7 +160,8 @@ def compare_orders_cmd(
         check_range(samples, "--samples", 2, MAX_SAMPLES)
         check_seed(seed)
         check_out_writable(out)
-        result = compare_orders(split_policies(policies), doublings=[d.strip() for d in doubling.split(",") if d.strip()],
+        result = compare_orders(split_policies(policies),
+                                doublings=[d.strip() for d in doubling.split(",") if d.strip()],
                                 blocks=blocks, games=games, seed=seed, strategy=strategy,
                                 rules=load_cli_rules(rules, option), n_samples=samples,
                                 backend=cli_backend(backend, ray_address))
@@ -170,19 +187,31 @@ def _played_by(strategy: str) -> str:
 
 @app.command()
 def advise(
+    ctx: typer.Context,
     hand: Annotated[str, typer.Argument(help="A 13-card hand: 'AS KS 10H ...' or PBN 'AKQ.JT9.876.5432'.")],
-    remaining: Annotated[Optional[str], typer.Option(metavar="CONTRACT,...", help="Contracts the declarer has still to declare, comma-separated (default all seven).")] = None,
-    hand_in_block: Annotated[Optional[int], typer.Option(metavar="K", help="Which hand of the declarer's block this is, 1..7 (8-K contracts left).")] = None,
-    doubles_owed: Annotated[Optional[str], typer.Option(metavar="SEAT=N,...", help="Doubles each opponent still owes the declarer, SEAT=N,... (default 2 each, or the hands left).")] = None,
-    doubling: Annotated[str, typer.Option(metavar="POLICY", help=f"Doubling policy assumed at every seat: {DOUBLING_POLICIES}.")] = "compulsory-only",
-    double: Annotated[Optional[str], typer.Option(metavar="CONTRACT", help="A defender's question: the declarer named CONTRACT (trumps:H, domino:8, barbu ...); double or not?")] = None,
-    declarer: Annotated[str, typer.Option(metavar="SEAT", help="The declarer's seat (N, E, S, W); with --double, HAND is --seat's.")] = "N",
-    seat: Annotated[Optional[str], typer.Option(metavar="SEAT", help="With --double: your seat (default: across from the declarer).")] = None,
-    margin: Annotated[float, typer.Option(metavar="POINTS", help="With --double: the expected gain a voluntary double must beat.")] = 5.0,
-    strategy: Annotated[str, typer.Option(metavar="NAME", help=PLAY_STRATEGY_HELP.replace("for every", "assumed at every", 1) + " The default, learned, plays like the Monte-Carlo player (docs/learned-player.md).")] = "learned",
+    remaining: Annotated[Optional[str], typer.Option(metavar="CONTRACT,...", help=(
+        "Contracts the declarer has still to declare, comma-separated (default all seven)."))] = None,
+    hand_in_block: Annotated[Optional[int], typer.Option(
+        metavar="K", help="Which hand of the declarer's block this is, 1..7 (8-K contracts left).")] = None,
+    doubles_owed: Annotated[Optional[str], typer.Option(metavar="SEAT=N,...", help=(
+        "Doubles each opponent still owes the declarer, SEAT=N,... (default 2 each, or the hands left)."))] = None,
+    doubling: Annotated[str, typer.Option(
+        metavar="POLICY", help=f"Doubling policy assumed at every seat: {DOUBLING_POLICIES}.")] = "compulsory-only",
+    double: Annotated[Optional[str], typer.Option(metavar="CONTRACT", help=(
+        "A defender's question: the declarer named CONTRACT (trumps:H, domino:8, barbu ...); double or not?"))] = None,
+    declarer: Annotated[str, typer.Option(
+        metavar="SEAT", help="The declarer's seat (N, E, S, W); with --double, HAND is --seat's.")] = "N",
+    seat: Annotated[Optional[str], typer.Option(
+        metavar="SEAT", help="With --double: your seat (default: across from the declarer).")] = None,
+    margin: Annotated[float, typer.Option(
+        metavar="POINTS", help="With --double: the expected gain a voluntary double must beat.")] = 5.0,
+    strategy: Annotated[str, typer.Option(metavar="NAME", help=(
+        PLAY_STRATEGY_HELP.replace("for every", "assumed at every", 1)
+        + " The default, learned, plays like the Monte-Carlo player (docs/learned-player.md)."))] = "learned",
     samples: SamplesOpt = 2000,
     seed: Annotated[int, typer.Option(help="Seed 0..2^64-1 of the Monte Carlo deals.")] = 0,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also print the technical columns: settled, optimal_value, raw_optimal_value.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=(
+        "Also print the technical columns: settled, optimal_value, raw_optimal_value."))] = False,
     rules: RulesOpt = None,
     option: OptionOpt = None,
 ):
@@ -203,7 +232,7 @@ def advise(
       barbu-sim advise "AKQ.JT9.876.5432" --remaining trumps,barbu --hand-in-block 6 --doubles-owed E=1,S=2,W=0 --samples 200
 
       barbu-sim advise "T98.765.AK32.QJ2" --double trumps:S --declarer N --seat E --remaining trumps,domino,barbu --samples 200
-    """
+    """  # noqa: E501 (an example stays on one line: tests/test_cli_help.py runs it as written)
     from textwrap import fill
 
     from ..barbu.game.advice import (
@@ -220,6 +249,10 @@ def advise(
         the_declarer = parse_seat(declarer)
         owed = parse_owed(doubles_owed, the_declarer)
         if double is not None:
+            given = ctx.get_parameter_source("doubling")  # on the command line, not the default
+            if given is not None and given.name != "DEFAULT":
+                raise ValueError("--doubling does not apply with --double: the double advice is the bayes doubling "
+                                 "policy's, with --margin (its gain to beat)")
             contract, param = parse_announced(double)
             me = parse_seat(seat) if seat is not None else across_from(the_declarer)
             answer = advise_double(mask, contract, param, declarer=the_declarer, seat=me, remaining=rem,

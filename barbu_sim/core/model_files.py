@@ -9,11 +9,25 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-REINSTALL = "reinstall the package or retrain"
+# What to do about a damaged model file: a packaged model (inside this package) comes back with the package; a
+# user's own file (a script's --out, head_to_head.py's models) is no fault of the package's, and is said as such.
+REINSTALL = "reinstall the package"
+NOT_A_MODEL = "it is damaged, or not a model file"
+PACKAGE_DIR = Path(__file__).resolve().parent.parent  # .../barbu_sim: the packaged models are under it
+
+
+def packaged(path) -> bool:
+    """Whether the model file at ``path`` is one of the package's own (under its folder, links followed)."""
+    try:
+        return Path(path).resolve().is_relative_to(PACKAGE_DIR)
+    except (OSError, ValueError, RuntimeError):  # a link loop, an odd name: not a file the package holds
+        return False
 
 
 def read_model_file(path: str, what: str, to_array: Callable[[dict], np.ndarray]) -> tuple[np.ndarray, str]:
@@ -23,18 +37,43 @@ def read_model_file(path: str, what: str, to_array: Callable[[dict], np.ndarray]
     # core.files is looked up here, not imported by name: the players' kernels import this module, and numba's code
     # stamps (core/codestamp.py) follow import statements, so a change to the file writers would compile them again.
     files = importlib.import_module(".files", __package__)
+    ours = packaged(path)
     try:
         data = files.parse_json(files.read_capped(path, files.MAX_JSON_BYTES, what), what)  # a BOM is allowed
     except files.InputError as e:  # unreadable (said as such), too large, not UTF-8, not JSON, nested too deeply
         message = str(e)
-        raise ValueError(message if message.startswith("cannot read") else f"{message}; {REINSTALL}") from None
+        if message.startswith("cannot read"):
+            raise ValueError(message) from None
+        raise ValueError(f"{message}; {REINSTALL}" if ours else _not_a_model(message)) from None
     except ValueError:  # Python's own limit on the digits of an integer (4,300) is no fault of JSON's
-        raise ValueError(f"{what} holds a number too long to read: it is damaged; {REINSTALL}") from None
+        message = f"{what} holds a number too long to read: it is damaged"
+        raise ValueError(f"{message}; {REINSTALL}" if ours else _not_a_model(message)) from None
     try:
         model = to_array(data)
     except (ValueError, TypeError, OverflowError) as e:  # whatever the contents, the error names the file
         raise ValueError(f"{what}: {e}") from None
     return model, hashlib.sha256(model.tobytes()).hexdigest()[:12]
+
+
+def _not_a_model(message: str) -> str:
+    """``message``, about a user's model file that cannot be read as JSON, ending in what that says of the file:
+    damaged, or some other file than a model (said once, where the message says "it is damaged" already)."""
+    for said, instead in ((": it is truncated or damaged", ": it is truncated, damaged, or not a model file"),
+                          (": it is damaged", f": {NOT_A_MODEL}")):
+        if message.endswith(said):
+            return message.removesuffix(said) + instead
+    return f"{message}; {NOT_A_MODEL}"
+
+
+def check_hidden(value, units: int, most: int, where: str) -> None:
+    """A model file's hidden-layer size (``where`` names its key): a whole number of units the kernels take, 0 (the
+    linear part alone) to ``most``, and the ``units`` that W1's rows hold; else a one-line ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        shown = json.dumps(value) if isinstance(value, (bool, int, float, type(None))) else \
+            {str: "a string", list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+        raise ValueError(f"{where} must be a whole number of hidden units, 0 to {most}, not {shown[:40]}")
+    if value != units:
+        raise ValueError(f"{where} is {value}, but W1 holds {units} rows, one per hidden unit: the file is damaged")
 
 
 def weights_array(entry: dict, key: str, shape: tuple, where: str) -> np.ndarray:

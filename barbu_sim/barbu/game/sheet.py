@@ -290,7 +290,30 @@ def read_summary(path) -> dict | None:
     data = read_json(summary)
     if not isinstance(data, dict):
         raise ValueError(f"{summary} is not a sheet's summary (a JSON object): it is damaged")
+    _check_summary(summary, data)
     return data
+
+
+def _check_summary(summary: Path, data: dict) -> None:
+    """Refuse, in one line naming the field, a summary whose fields (as :func:`save_hands` writes them) are not of
+    their type and range: an edited or damaged file is said, not taken silently."""
+    def refuse(key: str, wanted: str):
+        value = data[key]
+        shown = (repr(value[:20]) if isinstance(value, str) else
+                 {bool: str(value).lower(), type(None): "null", list: "a list", dict: "an object"}.get(
+                     type(value), str(value)[:20]))
+        raise ValueError(f"{summary}: {key} must be {wanted}, not {shown}: the file is damaged or was edited")
+    if "first_declarer" in data and data["first_declarer"] not in tuple(SEAT_LETTERS):  # "NE" is in "NESW"
+        refuse("first_declarer", f"the first declarer's seat, one of {', '.join(SEAT_LETTERS)}")
+    hands = data.get("hands_entered", 0)
+    if isinstance(hands, bool) or not isinstance(hands, int) or not 0 <= hands <= HANDS_PER_GAME:
+        refuse("hands_entered", f"the number of hands entered, a whole number 0 to {HANDS_PER_GAME}")
+    players = data.get("players")
+    if players is not None and not (isinstance(players, dict) and sorted(players) == sorted(SEAT_LETTERS)
+                                    and all(isinstance(name, str) for name in players.values())):
+        refuse("players", f"null or the four seats' names ({', '.join(f'{s}: NAME' for s in SEAT_LETTERS)})")
+    if not isinstance(data.get("rules", {}), dict):
+        refuse("rules", "an object of the rule options")
 
 
 def read_players(path) -> list[str] | None:
@@ -318,7 +341,7 @@ def load_hands(path, rules: Rules | None = None, first: int | None = None,
     path = Path(path)
     if not path.exists():
         return None
-    read_summary(path)  # a damaged summary.json said in one line before read_records parses it
+    summary = read_summary(path)  # a damaged summary.json said in one line before read_records parses it
     frame, stored = read_records(path)
     rows = frame.sort("hand").to_dicts()
     if not rows:
@@ -329,6 +352,10 @@ def load_hands(path, rules: Rules | None = None, first: int | None = None,
         raise ValueError(f"the sheet in {path.parent} was started with other rules: {changed}; leave out --rules "
                          "and --option to go on under its own rules, or start a new sheet with --out")
     started = int(rows[0]["declarer"])
+    said = (summary or {}).get("first_declarer")
+    if said is not None and said != SEAT_LETTERS[started]:  # a sheet's first declarer never changes once it is saved
+        raise ValueError(f"{path.parent / 'summary.json'}: first_declarer is {said}, but the sheet's first hand was "
+                         f"declared by {SEAT_LETTERS[started]}: the file is damaged or was edited")
     if first is not None and first != started:
         raise ValueError(f"the sheet in {path.parent} was started with first declarer {SEAT_LETTERS[started]}, "
                          f"not {SEAT_LETTERS[first]}: leave out --first to go on with it")

@@ -18,12 +18,13 @@ and cache keys: ``learned`` resolves to ``learned@<id>``.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 from ...core.jit import njit
-from ...core.model_files import read_model_file, weights_array
+from ...core.model_files import check_hidden, read_model_file, weights_array
 
 from ...core.bits import lowest_bit, popcount
 from ...core.fields import ArrayFields
@@ -223,6 +224,17 @@ def model_from_dict(data: dict) -> np.ndarray:
     if output_sum not in OUTPUT_SUMS:
         raise ValueError(f"output_sum must be {' or '.join(OUTPUT_SUMS)}, not {output_sum!r}")
     rows = [model_row(data["contracts"][name], f"contract {name}", output_sum == "tree") for name in CONTRACTS]
+    if "hidden" in data:  # the units of each contract's layer, as training wrote them: they must be W1's
+        hidden = data["hidden"]
+        if not isinstance(hidden, dict):
+            raise ValueError(f"hidden must be an object of each contract's hidden units, not {json.dumps(hidden)[:40]}")
+        odd = [name for name in hidden if name not in CONTRACTS]
+        if odd:
+            raise ValueError(f"hidden names {odd[0][:40]!r}, which is not a contract (contracts: "
+                             f"{', '.join(CONTRACTS)})")
+        for name, row in zip(CONTRACTS, rows):
+            if name in hidden:
+                check_hidden(hidden[name], int(row[0]) % TREE_OUTPUT, MAX_HIDDEN, f"hidden.{name}")
     model = np.ascontiguousarray(np.stack(rows))
     assert model.shape == (N_CONTRACTS, MODEL_WIDTH)
     return model

@@ -8,6 +8,7 @@ kernels read with the ``R_*`` indices below.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ import numpy as np
 
 from ...core.cards import ACE_RANK, HEARTS, KING_RANK, QUEEN_RANK, RANK_NAMES, Suit, card_of, suit_mask
 from .option_values import (
-    MAX_HAND_SCORE, MAX_PAYOUT, choice as _choice, parse_bool as _parse_bool, parse_payout as _parse_payout,
+    MAX_HAND_SCORE, choice as _choice, parse_bool as _parse_bool, parse_payout as _parse_payout,
     parse_points as _parse_points, parse_rank as _parse_rank, parse_start as _parse_start,
 )
 
@@ -208,7 +209,8 @@ class Rules:
         for key, value in options.items():
             field = key.replace("-", "_")
             if field not in OPTION_NAMES:
-                raise ValueError(f"unknown option {key!r}: use one of {', '.join(o.replace('_', '-') for o in OPTION_NAMES)}")
+                raise ValueError(f"unknown option {key!r}: "
+                                 f"use one of {', '.join(o.replace('_', '-') for o in OPTION_NAMES)}")
             changes[field] = value
         return dataclasses.replace(self, **changes)
 
@@ -337,6 +339,9 @@ PRESET_NOTES = {
 }
 
 
+MAX_RULES_BYTES = 1 << 20  # a rules file is a few hundred bytes: 1 MiB is far past any real one
+
+
 def load_rules(spec: str | None = None, options: dict | None = None, base=None) -> Rules:
     """Rules from a preset name or a TOML file path (``None``: the defaults), then ``options`` on top.
 
@@ -354,15 +359,21 @@ def load_rules(spec: str | None = None, options: dict | None = None, base=None) 
         if base is not None and not path.is_absolute():
             path = Path(base) / path
             spec = str(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8").removeprefix("\ufeff"))
-        except OSError as e:
-            raise ValueError(f"cannot read rules file {spec}: {e.strerror}") from None
+        # core.files is looked up here, not imported by name: the kernels' modules import this one, and their code
+        # stamps (core/codestamp.py) follow import statements, so a change to the file readers would compile them
+        files = importlib.import_module("...core.files", __package__)
+        try:  # capped: a link to /dev/zero or a huge file is refused after MAX_RULES_BYTES, not read to the end
+            data = tomllib.loads(files.read_capped(path, MAX_RULES_BYTES, f"rules file {spec}").decode("utf-8")
+                                 .removeprefix("\ufeff"))
+        except files.InputError as e:  # unreadable (missing, a folder, no permission) or larger than the cap
+            raise ValueError(str(e)) from None
         except UnicodeDecodeError as e:
             raise ValueError(f"rules file {spec} is not UTF-8 text (byte {e.object[e.start]:#04x} at offset "
                              f"{e.start}): save it as UTF-8") from None
         except tomllib.TOMLDecodeError as e:
             raise ValueError(f"rules file {spec} is not valid TOML: {e}") from None
+        except RecursionError:  # lists or tables nested past what tomllib's recursive parser can follow
+            raise ValueError(f"rules file {spec} is not a rules file: its TOML is nested too deeply") from None
         check_toml_types(spec, data)
         base = data.pop("preset", "default")
         if base not in PRESETS:
@@ -404,7 +415,8 @@ def check_toml_types(spec, data: dict) -> None:
                 raise ValueError(f"rules file {spec}: option {name} must be {expected}, "
                                  f"not {_toml_type(bad[0])} ({bad[0]!r} in {value!r})")
         if not ok:
-            raise ValueError(f"rules file {spec}: option {name} must be {expected}, not {_toml_type(value)} ({value!r})")
+            raise ValueError(f"rules file {spec}: option {name} must be {expected}, "
+                             f"not {_toml_type(value)} ({value!r})")
 
 
 def parse_option_pairs(pairs: list[str]) -> dict:

@@ -22,7 +22,7 @@ import numpy as np
 
 from ...core.bits import lowest_bit, popcount
 from ...core.jit import njit
-from ...core.model_files import read_model_file, weights_array
+from ...core.model_files import check_hidden, read_model_file, weights_array
 from .features import N_FEATURES, fill_features
 from .heuristic import heuristic_strategy
 
@@ -102,6 +102,8 @@ def model_from_dict(data: dict) -> np.ndarray:
             model[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] = w1[:, i]
         model[W_BIAS:W_BIAS + h] = weights_array(weights, "b1", (h,), "weights")
         model[W_OUTPUT:W_OUTPUT + h] = weights_array(weights, "w2", (h,), "weights")
+    if "hidden" in data:  # the layer's units, as training wrote them: they must be W1's
+        check_hidden(data["hidden"], h, MAX_HIDDEN, "hidden")
     return model
 
 
