@@ -130,3 +130,30 @@ def test_a_compiled_kernel_takes_exactly_its_signature_and_never_compiles_anothe
 
     assert (play(12345, 7) == play(np.uint64(12345), np.uint64(7))).all()
     assert set(engine.play_one_kernel.overloads) == before
+
+
+def test_compile_times_profiles_each_function_and_its_own_share():
+    """CompileTimes: a kernel and the function it calls, each compiled once; the caller's time holds the
+    callee's, and the self times add up to the caller's whole time (nothing counted twice)."""
+    from numba import njit
+
+    @njit
+    def inner(x):
+        return x * 3 + 1
+
+    @njit
+    def outer(x):
+        return inner(x) + inner(x + 1)
+
+    with compiling.CompileTimes() as times:
+        assert outer(2) == 17
+    rows = {r["function"].rsplit(".", 1)[-1]: r for r in times.rows()}
+    assert set(rows) == {"inner", "outer"}
+    assert rows["inner"]["specialisations"] == rows["outer"]["specialisations"] == 1
+    assert 0 < rows["inner"]["seconds"] < rows["outer"]["seconds"]
+    assert rows["inner"]["self_seconds"] == rows["inner"]["seconds"]
+    total = rows["inner"]["self_seconds"] + rows["outer"]["self_seconds"]
+    assert abs(total - rows["outer"]["seconds"]) < 1e-9
+    with compiling.CompileTimes() as again:
+        outer(3)  # compiled already: no event
+    assert again.rows() == []

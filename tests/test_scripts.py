@@ -123,3 +123,13 @@ def test_seat_ab_rules_all_plays_every_preset_once(tmp_path):
     # the same game with every sign turned over: the same gain, the means with their signs turned over
     assert by_rules["positive-penalties"]["a_better_by"] == pytest.approx(by_rules["default"]["a_better_by"])
     assert by_rules["positive-penalties"]["a_mean"] == pytest.approx(-by_rules["default"]["a_mean"]) != 0
+
+
+def test_compile_profile_runs_a_case_and_refuses_an_existing_output(tmp_path):
+    out = tmp_path / "profile.json"
+    run_script("compile_profile.py", "--only", "rules", "--out", str(out))
+    (case,) = json.loads(out.read_text())["cases"]
+    assert case["case"] == "rules" and case["functions"] == 0 and case["rows"] == []
+    done = subprocess.run([sys.executable, str(SCRIPTS / "compile_profile.py"), "--only", "rules", "--out", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and "exists" in done.stderr and "Traceback" not in done.stderr

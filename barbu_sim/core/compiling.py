@@ -139,3 +139,57 @@ class LazyKernel:
 def lazy_kernel(signature, what: str, estimate_key: str, **options):
     """Decorator: a :class:`LazyKernel` of ``signature`` with numba ``options`` (``cache=True``, ...)."""
     return lambda py_func: LazyKernel(py_func, signature, what, estimate_key, **options)
+
+
+class CompileTimes:
+    """Seconds numba spends compiling each function, from its ``numba:compile`` events (a profile).
+
+    Used as a context manager around the code that compiles.  Every dispatcher that compiles (an
+    entry kernel, and each ``@njit`` function it calls, compiled as a dispatcher of its own) is timed
+    from its start event to its end event; its *self* time is that less the compiles nested in it,
+    so the self times add up to the time spent compiling.  :meth:`rows` gives one dict a function:
+    ``function`` (module.qualname), ``specialisations`` (signatures compiled), ``seconds`` (with
+    the nested compiles) and ``self_seconds``, most self time first.  ``scripts/compile_profile.py``
+    profiles the commands with it.
+    """
+
+    def __init__(self):
+        from numba.core import event
+
+        class _Timer(event.Listener):
+            def on_start(listener, ev):
+                self._stack.append([time.perf_counter(), 0.0])
+
+            def on_end(listener, ev):
+                self._ended(ev.data["dispatcher"])
+
+        self._stack: list[list[float]] = []
+        self._rows: dict[str, dict] = {}
+        self._listener = _Timer()
+
+    def _ended(self, dispatcher) -> None:
+        start, nested = self._stack.pop()
+        took = time.perf_counter() - start
+        if self._stack:
+            self._stack[-1][1] += took
+        py = getattr(dispatcher, "py_func", None)
+        name = f"{getattr(py, '__module__', '?')}.{getattr(py, '__qualname__', repr(dispatcher))}"
+        row = self._rows.setdefault(name, {"function": name, "specialisations": 0, "seconds": 0.0,
+                                           "self_seconds": 0.0})
+        row["specialisations"] += 1
+        row["seconds"] += took
+        row["self_seconds"] += took - nested
+
+    def __enter__(self):
+        from numba.core import event
+        event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc):
+        from numba.core import event
+        event.unregister("numba:compile", self._listener)
+        return False
+
+    def rows(self) -> list[dict]:
+        """One row a compiled function, most self time first."""
+        return sorted((dict(r) for r in self._rows.values()), key=lambda r: -r["self_seconds"])
