@@ -14,7 +14,8 @@ def play_chunk(lo, n):
 
 
 def make_run(run_dir):
-    manifest = start_run(run_dir, 1, {"config": {"deals": 10}}, unit="deals")
+    # one configuration: a record per deal (the rows a chunk holds follow from the manifest's configs)
+    manifest = start_run(run_dir, 1, {"config": {"deals": 10}, "configs": [{}]}, unit="deals")
     return fill_chunks(run_dir, manifest, 10, 4, play_chunk, unit="deals", progress=False)
 
 
