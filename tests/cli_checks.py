@@ -38,3 +38,34 @@ def read_only(directory, monkeypatch):
                 raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
             return real(path)
         monkeypatch.setattr(files_module, "temporary_path", refuse)
+
+
+def one_line(message: str, *needles: str) -> str:
+    """``message`` is one line, without a traceback, holding every needle."""
+    assert "\n" not in message and "Traceback" not in message, message
+    for needle in needles:
+        assert needle in message, message
+    return message
+
+
+def stopped(main, argv, capsys) -> str:
+    """The one-line error with which a script's ``main(argv)`` stops (its SystemExit message, or its stderr)."""
+    import pytest
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    code = stop.value.code
+    assert code not in (0, None), code
+    message = code if isinstance(code, str) else capsys.readouterr().err.strip()
+    return one_line(message, "Error: ")
+
+
+def refused_model(module, path) -> str:
+    """The one-line error a learned player's ``module.load_model`` gives for the file at ``path``."""
+    import pytest
+    module.load_model.cache_clear()
+    try:
+        with pytest.raises(ValueError) as e:
+            module.load_model(str(path))
+    finally:
+        module.load_model.cache_clear()
+    return one_line(str(e.value), str(path))

@@ -7,6 +7,21 @@ import time
 
 import pytest
 
+# A Barbu strategy plugin that never returns; it writes FILE.loaded beside itself when imported.
+ENDLESS = '''
+from pathlib import Path
+import numpy as np
+from numba import njit
+Path(__file__).with_suffix(".loaded").write_text("1")
+
+@njit
+def spin(legal, hand, state, rng):
+    x = legal
+    while x != np.uint64(0):  # never true: x is odd from the first turn on
+        x = (x * np.uint64(3)) | np.uint64(1)
+    return 0
+'''
+
 
 def ctrl_c_once_loaded(args: list, marker) -> str:
     """Run ``barbu-sim ARGS`` in a subprocess, wait until ``marker`` (a file the plugin writes when it

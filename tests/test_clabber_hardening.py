@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from barbu_sim.cli import app
-from interrupting import ctrl_c_once_loaded
+from interrupting import ENDLESS, ctrl_c_once_loaded
 
 runner = CliRunner()
 HAND = ["JS 9S AS KH 10D AC", "--turned", "QS", "--position", "1"]
@@ -90,19 +90,6 @@ def test_a_raising_plugin_is_named_with_its_message(tmp_path):
         assert_clean_error(r, "grumpy", "raised ValueError: not in the mood")
 
 
-ENDLESS = '''
-from pathlib import Path
-import numpy as np
-from numba import njit
-Path(__file__).with_suffix(".loaded").write_text("1")
-
-@njit
-def spin(legal, hand, state, rng):
-    x = legal
-    while x != np.uint64(0):  # never true: x is odd from the first turn on
-        x = (x * np.uint64(3)) | np.uint64(1)
-    return 0
-'''
 
 
 @pytest.mark.parametrize("command", [["play"], ["run", "-n", "5000", "--no-progress"], ["game", "-n", "10"]])

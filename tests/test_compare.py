@@ -121,7 +121,7 @@ def test_the_standard_choices_and_the_json(heuristic_basic):
 
 
 def test_the_blocks_do_not_change_the_numbers(heuristic_basic, monkeypatch):
-    monkeypatch.setattr(barbu_study, "_blocks", lambda total: iter([(0, 7), (7, total - 7)]))
+    monkeypatch.setattr(barbu_study, "timed_blocks", lambda total: iter([(0, 7), (7, total - 7)]))
     again = barbu_study.compare("heuristic", "basic", contracts=["barbu", "trumps", "no-queens"], deals=DEALS, seed=5)
     assert again.table.equals(heuristic_basic.table)
 

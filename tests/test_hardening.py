@@ -14,8 +14,8 @@ import pytest
 from barbu_sim.barbu.rules import Rules
 from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.core.runs import RunError
-from interrupting import ctrl_c_once_loaded
 from cli_checks import assert_clean_error, invoke
+from interrupting import ENDLESS, ctrl_c_once_loaded
 
 
 @pytest.fixture(autouse=True)
@@ -347,19 +347,6 @@ def test_compare_orders_takes_fixed_orders(tmp_path):
 
 
 # ---------------------------------------------------------------- 16: Ctrl-C with a strategy that never returns
-ENDLESS = '''
-from pathlib import Path
-import numpy as np
-from numba import njit
-Path(__file__).with_suffix(".loaded").write_text("1")
-
-@njit
-def spin(legal, hand, state, rng):
-    x = legal
-    while x != np.uint64(0):  # never true: x is odd from the first turn on
-        x = (x * np.uint64(3)) | np.uint64(1)
-    return 0
-'''
 
 
 @pytest.mark.parametrize("command", [["play", "-c", "no-tricks"], ["run", "-n", "5000", "-c", "no-tricks",

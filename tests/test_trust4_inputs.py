@@ -13,7 +13,7 @@ import pytest
 from barbu_sim.barbu.players import learned as barbu_learned
 from barbu_sim.barbu.rules.config import load_rules
 from barbu_sim.clabber.players import learned as clabber_learned
-from cli_checks import assert_clean_error, invoke
+from cli_checks import assert_clean_error, invoke, one_line, refused_model, stopped
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -22,11 +22,6 @@ sys.path.insert(0, str(SCRIPTS))
 GAMES = {"barbu": barbu_learned, "clabber": clabber_learned}
 
 
-def _one_line(message: str, *needles: str) -> str:
-    assert "\n" not in message and "Traceback" not in message, message
-    for needle in needles:
-        assert needle in message, message
-    return message
 
 
 # --- 1: a rules file is read capped: nesting, size, a device that never ends ------------------------------------
@@ -60,19 +55,11 @@ def test_a_rules_file_that_never_ends_is_refused_at_the_cap(tmp_path):
     done = subprocess.run([sys.executable, "-c", code, "z.toml", str(tmp_path)], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
-    _one_line(done.stdout.strip(), "z.toml", "larger than 1 MiB")
+    one_line(done.stdout.strip(), "z.toml", "larger than 1 MiB")
 
 
 # --- 2: a dangling link at a script's output is a file there -----------------------------------------------------
 
-def _stopped(main, argv, capsys) -> str:
-    """The one-line error with which ``main(argv)`` stops (its SystemExit message, or its stderr)."""
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    code = stop.value.code
-    assert code not in (0, None), code
-    message = code if isinstance(code, str) else capsys.readouterr().err.strip()
-    return _one_line(message, "Error: ")
 
 
 def _dangling(path: Path) -> Path:
@@ -86,17 +73,17 @@ def test_check_out_refuses_a_link_that_points_nowhere(tmp_path):
     link = _dangling(tmp_path / "dang.json")
     with pytest.raises(ValueError) as e:
         check_out(link, False)
-    _one_line(str(e.value), str(link), "exists", "link", "--force")
+    one_line(str(e.value), str(link), "exists", "link", "--force")
     assert check_out(link, True) == link  # --force replaces it, as any file
     with pytest.raises(ValueError) as e:
         check_folder_files(tmp_path, ["dang.json"], False, "--results")
-    _one_line(str(e.value), "dang.json", "--force")
+    one_line(str(e.value), "dang.json", "--force")
 
 
 def test_training_refuses_a_dangling_link_at_out(tmp_path, capsys):
     import train_player
     link = _dangling(tmp_path / "dang.json")
-    message = _stopped(train_player.main, ["--no-progress", "--fit-only", "--hidden", "0", "--data",
+    message = stopped(train_player.main, ["--no-progress", "--fit-only", "--hidden", "0", "--data",
                                            str(tmp_path / "no-data"), "--out", str(link)], capsys)
     assert "exists" in message and "--force" in message and str(link) in message
     assert link.is_symlink() and not (tmp_path / "nowhere.json").exists()
@@ -111,7 +98,7 @@ def test_head_to_head_refuses_a_dangling_link_at_out(tmp_path, capsys, monkeypat
     monkeypatch.setattr(expert_iteration, "head_to_head", played)
     model = str(barbu_learned.MODEL_PATH)
     link = _dangling(tmp_path / "h.json")
-    message = _stopped(head_to_head.main, [model, model, "--deals", "2", "--out", str(link)], capsys)
+    message = stopped(head_to_head.main, [model, model, "--deals", "2", "--out", str(link)], capsys)
     assert "exists" in message and "--force" in message and link.is_symlink()
 
 
@@ -122,7 +109,7 @@ def test_merge_does_not_replace_a_dangling_link_at_out(tmp_path, capsys, script,
     import importlib
     main = importlib.import_module(script).main
     link = _dangling(tmp_path / "rows.json")
-    message = _stopped(main, [*args, "--out", str(link), "--merge"], capsys)
+    message = stopped(main, [*args, "--out", str(link), "--merge"], capsys)
     assert "points nowhere" in message and "--force" in message and link.is_symlink()
 
 
@@ -132,7 +119,7 @@ HAND = "T98.765.AK32.QJ2"
 
 
 @pytest.mark.parametrize("policy", ["always", "compulsory-only"])
-def test_advise_double_refuses_doubling_in_one_line(policy):
+def test_advise_double_refuses_doubling_inone_line(policy):
     result = invoke("advise", HAND, "--double", "barbu", "--declarer", "W", "--seat", "S", "--samples", "200",
                     "--strategy", "heuristic", "--doubling", policy)
     assert_clean_error(result, "--doubling", "--double", "bayes", "--margin")
@@ -150,14 +137,6 @@ def test_advise_refuses_a_remaining_contract_named_twice(remaining, named):
 
 # --- 5: a user's model file is not sent to reinstall the package --------------------------------------------------
 
-def _refused(module, path) -> str:
-    module.load_model.cache_clear()
-    try:
-        with pytest.raises(ValueError) as e:
-            module.load_model(str(path))
-    finally:
-        module.load_model.cache_clear()
-    return _one_line(str(e.value), str(path))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -166,7 +145,7 @@ def _refused(module, path) -> str:
 def test_a_users_damaged_model_file_is_not_sent_to_reinstall(tmp_path, game, text):
     path = tmp_path / "mine.json"
     path.write_text(text)
-    message = _refused(GAMES[game], path)
+    message = refused_model(GAMES[game], path)
     assert "reinstall" not in message and "damaged" in message and "not a model file" in message, message
 
 
@@ -178,7 +157,7 @@ def test_a_damaged_packaged_model_is_sent_to_reinstall(game, monkeypatch):
     packaged = str(module.MODEL_PATH)
     monkeypatch.setattr(files, "read_capped", lambda path, *a, **k: b"{" if str(path) == packaged
                         else real(path, *a, **k))
-    message = _refused(module, packaged)
+    message = refused_model(module, packaged)
     assert "reinstall the package" in message, message
 
 
@@ -197,10 +176,10 @@ def _with_hidden(module, value, tmp_path) -> Path:
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("value", [-3, 10**9, 0, 2.5, "32", True, None])
-def test_a_hidden_size_out_of_range_or_not_the_layers_is_refused(tmp_path, game, value):
+def test_a_hidden_size_out_of_range_or_not_the_layers_isrefused_model(tmp_path, game, value):
     module = GAMES[game]
     path = _with_hidden(module, value, tmp_path)
-    _one_line(_refused(module, path), "hidden")
+    one_line(refused_model(module, path), "hidden")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -216,15 +195,15 @@ def test_a_hidden_size_that_is_the_layers_is_read(tmp_path, game):
         module.load_model.cache_clear()
 
 
-def test_a_barbu_hidden_that_is_not_an_object_of_contracts_is_refused(tmp_path):
+def test_a_barbu_hidden_that_is_not_an_object_of_contracts_isrefused_model(tmp_path):
     data = json.loads(barbu_learned.MODEL_PATH.read_text())
     data["hidden"] = [32] * 7
     path = tmp_path / "model.json"
     path.write_text(json.dumps(data))
-    _one_line(_refused(barbu_learned, path), "hidden")
+    one_line(refused_model(barbu_learned, path), "hidden")
     data["hidden"] = {**json.loads(barbu_learned.MODEL_PATH.read_text())["hidden"], "spades": 4}
     path.write_text(json.dumps(data))
-    _one_line(_refused(barbu_learned, path), "hidden", "spades")
+    one_line(refused_model(barbu_learned, path), "hidden", "spades")
 
 
 # --- 7: a sheet's edited summary.json ---------------------------------------------------------------------------

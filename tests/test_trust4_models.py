@@ -14,6 +14,7 @@ from barbu_sim.barbu.players import learned as barbu_learned
 from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.clabber.players import learned as clabber_learned
 from barbu_sim.clabber.players.registry import resolve_strategy as resolve_clabber
+from cli_checks import one_line, refused_model, stopped
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -22,19 +23,8 @@ sys.path.insert(0, str(SCRIPTS))
 GAMES = {"barbu": barbu_learned, "clabber": clabber_learned}
 
 
-def _one_line(message: str, *needles: str) -> str:
-    assert "\n" not in message and "Traceback" not in message, message
-    for needle in needles:
-        assert needle in message, message
-    return message
 
 
-def _refused(module, path) -> str:
-    """The one-line error ``module.load_model`` gives for the file at ``path`` (never another exception)."""
-    module.load_model.cache_clear()
-    with pytest.raises(ValueError) as e:
-        module.load_model(str(path))
-    return _one_line(str(e.value), str(path))
 
 
 def _packaged(module) -> dict:
@@ -52,7 +42,7 @@ def _weights(module, data) -> dict:
 def test_a_deeply_nested_model_file_is_one_line_naming_it(tmp_path, game):
     path = tmp_path / "nested.json"
     path.write_text("[" * 200_000 + "]" * 200_000)
-    message = _one_line(_refused(GAMES[game], path), "nested too deeply", "not a model file")
+    message = one_line(refused_model(GAMES[game], path), "nested too deeply", "not a model file")
     assert "reinstall" not in message  # a user's own file: the package is not at fault (test_trust4_inputs.py)
 
 
@@ -66,7 +56,7 @@ def test_a_weight_that_is_not_a_number_is_refused_naming_the_key(tmp_path, game,
     _weights(module, data)["w"][3] = value
     path = tmp_path / "model.json"
     path.write_text(json.dumps(data))
-    _one_line(_refused(module, path), " w ", shown, "not a number")
+    one_line(refused_model(module, path), " w ", shown, "not a number")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -76,7 +66,7 @@ def test_a_hidden_weight_that_is_a_string_is_refused_naming_the_key(tmp_path, ga
     _weights(module, data)["W1"][0][0] = "1"
     path = tmp_path / "model.json"
     path.write_text(json.dumps(data))
-    _one_line(_refused(module, path), "W1", "string")
+    one_line(refused_model(module, path), "W1", "string")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -87,7 +77,7 @@ def test_a_features_count_of_5001_digits_is_refused_naming_the_file(tmp_path, ga
     assert "9" * 5001 in text
     path = tmp_path / "model.json"
     path.write_text(text)
-    _one_line(_refused(module, path), "too long")
+    one_line(refused_model(module, path), "too long")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -112,20 +102,20 @@ def test_the_packaged_models_keep_their_ids():
                                                                               "infer"),
                                       ("pimc:rollout=basic, rollout=heuristic", "rollout"),
                                       ("mc:rollout=learned,model=abc,model=abc", "model")])
-def test_a_barbu_player_string_that_repeats_an_option_is_refused(spec, key):
+def test_a_barbu_player_string_that_repeats_an_option_isrefused_model(spec, key):
     with pytest.raises(ValueError) as e:
         resolve_strategy(spec)
-    _one_line(str(e.value), key, "twice")
+    one_line(str(e.value), key, "twice")
 
 
-def test_a_clabber_player_string_that_repeats_an_option_is_refused():
+def test_a_clabber_player_string_that_repeats_an_option_isrefused_model():
     with pytest.raises(ValueError) as e:
         resolve_clabber("mc:samples=64,samples=8")
-    _one_line(str(e.value), "samples", "twice")
+    one_line(str(e.value), "samples", "twice")
     assert resolve_clabber("mc:samples=8").name == "mc:samples=8"  # once is as before
 
 
-def test_the_cli_says_a_repeated_option_in_one_line():
+def test_the_cli_says_a_repeated_option_inone_line():
     done = subprocess.run([sys.executable, "-m", "barbu_sim", "play", "--strategy", "mc:samples=64,samples=8"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "Traceback" not in done.stderr
@@ -143,14 +133,6 @@ def _script(name: str):
     return module
 
 
-def _stopped(main, argv, capsys) -> str:
-    """The one-line error with which ``main(argv)`` stops (its SystemExit message, or its stderr)."""
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    code = stop.value.code
-    assert code not in (0, None), code
-    message = code if isinstance(code, str) else capsys.readouterr().err.strip()
-    return _one_line(message, "Error: ")
 
 
 MODEL = str(barbu_learned.MODEL_PATH)
@@ -186,7 +168,7 @@ def test_a_script_refuses_an_existing_output_before_any_work(tmp_path, capsys, m
     module = _script(name)
     if name == "compile_times":
         monkeypatch.setattr(sys, "argv", [name, *argv])
-    message = _stopped(module.main, argv, capsys)
+    message = stopped(module.main, argv, capsys)
     assert "--force" in message and ("exists" in message or "holds" in message), message
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing written, nothing made
 
@@ -195,7 +177,7 @@ def test_compile_times_refuses_an_existing_output_too(tmp_path, capsys, monkeypa
     out = tmp_path / "old.json"
     out.write_text("{}\n")
     monkeypatch.setattr(sys, "argv", ["compile_times.py", "--out", str(out)])
-    message = _stopped(lambda argv: _script("compile_times").main(), None, capsys)
+    message = stopped(lambda argv: _script("compile_times").main(), None, capsys)
     assert "--force" in message and str(out) in message and out.read_text() == "{}\n"
 
 
@@ -211,7 +193,7 @@ def test_training_replaces_an_existing_model_only_with_force(tmp_path, capsys):
     out.write_text("the old model\n")
     argv = ["--no-progress", "--fit-only", "--hidden", "0", "--data", str(data), "--out", str(out)]
     # refused before the work: the data folder is not even read (it does not exist), the model is untouched
-    message = _stopped(train_player.main, argv, capsys)
+    message = stopped(train_player.main, argv, capsys)
     assert "exists" in message and "--force" in message and str(out) in message
     assert out.read_text() == "the old model\n"
     _fake_data(data)
@@ -220,7 +202,7 @@ def test_training_replaces_an_existing_model_only_with_force(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
 
 
-def test_the_default_out_of_training_is_the_packaged_model_and_is_refused():
+def test_the_default_out_of_training_is_the_packaged_model_and_isrefused_model():
     """The packaged model is refused as any file: learned@01636fa16800 stays as it is."""
     before = barbu_learned.MODEL_PATH.read_bytes()
     done = subprocess.run([sys.executable, str(SCRIPTS / "train_player.py"), "--fit-only", "--no-progress",
@@ -259,10 +241,10 @@ def test_head_to_head_checks_its_out_before_playing(tmp_path, capsys, monkeypatc
     monkeypatch.setattr(expert_iteration, "head_to_head", played)
     out = tmp_path / "h.json"
     out.write_text("{}\n")
-    message = _stopped(head_to_head.main, [MODEL, MODEL, "--deals", "2", "--out", str(out)], capsys)
+    message = stopped(head_to_head.main, [MODEL, MODEL, "--deals", "2", "--out", str(out)], capsys)
     assert "exists" in message and "--force" in message and out.read_text() == "{}\n"
     (tmp_path / "folder.json").mkdir()
-    message = _stopped(head_to_head.main, [MODEL, MODEL, "--deals", "2", "--out", str(tmp_path / "folder.json")],
+    message = stopped(head_to_head.main, [MODEL, MODEL, "--deals", "2", "--out", str(tmp_path / "folder.json")],
                        capsys)
     assert "folder" in message
 
@@ -287,8 +269,8 @@ def test_merging_into_a_results_file_needs_the_merge_flag(tmp_path, capsys):
     out.write_text('{"seed": 11, "rows": [')
     for main, args in ((ladder.main, ["--pairs", "heuristic:basic", "--deals", "2", "-c", "barbu"]),
                        (mc_learned.main, ["--opponents", "basic", "-c", "barbu", "-n", "2"])):
-        message = _stopped(main, [*args, "--out", str(out)], capsys)
+        message = stopped(main, [*args, "--out", str(out)], capsys)
         assert "--merge" in message and "--force" in message
-        message = _stopped(main, [*args, "--out", str(out), "--merge"], capsys)
+        message = stopped(main, [*args, "--out", str(out), "--merge"], capsys)
         assert str(out) in message and "JSON" in message
     assert out.read_text() == '{"seed": 11, "rows": ['

@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 from cli_checks import assert_clean_error, invoke, read_only
+from interrupting import ENDLESS
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
@@ -256,19 +257,6 @@ def test_verify_games_reads_a_deeply_nested_summary_in_one_line(tmp_path):
 
 # ================================================================ issue 43, the adversarial tester's table items
 # ---------------------------------------------------------------- 1: Ctrl-C stops a plugin bot that never returns
-ENDLESS = '''
-from pathlib import Path
-import numpy as np
-from numba import njit
-Path(__file__).with_suffix(".loaded").write_text("1")
-
-@njit
-def spin(legal, hand, state, rng):
-    x = legal
-    while x != np.uint64(0):  # never true: x is odd from the first turn on
-        x = (x * np.uint64(3)) | np.uint64(1)
-    return 0
-'''
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX")

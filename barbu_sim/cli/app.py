@@ -460,6 +460,19 @@ def echo_run_done(game: str, summary, unit: str, where, resume: bool) -> None:
     typer.echo(next_steps)
 
 
+def write_report_files(write, *args) -> tuple[list, object]:
+    """``(paths, None)`` of a report's files written by ``write(*args)``; ``([], error)`` when they could not
+    be (a read-only run, a full disk: :func:`echo_report` prints the tables, then says so); a refusal of the
+    run is a one-line error."""
+    from ..core.files import OutputError
+    try:
+        return write(*args), None
+    except OutputError as e:
+        return [], e
+    except ValueError as e:
+        fail(str(e))
+
+
 def echo_report(summary: str, paths: list, note: str | None, *paragraphs: str, unwritten=None) -> None:
     """What a report command prints: the note of a run not yet complete, each paragraph, the headline
     tables, the files written, and the note again (last, where it is seen).

@@ -14,7 +14,7 @@ from .app import (
     BARBU_STRATEGY_CHOICES, PLUGIN_SPECS, BackendOpt, OptionOpt, ProgressOpt, RayAddressOpt, RecordForceOpt,
     ResumeOpt, RulesOpt, RunOutOpt, SymbolsOpt, ThreadsOpt, app, check_new_file, check_out_writable, check_range,
     check_run_flags, check_seed, cli_backend, echo_report, echo_run_done, fail, interrupted, load_cli_rules, per_seat,
-    run_errors,
+    run_errors, write_report_files,
 )
 
 CONTRACT_NAMES = "no-tricks, no-queens, no-last-two, no-hearts, barbu, trumps, domino"  # barbu.rules.CONTRACTS
@@ -248,7 +248,6 @@ def report(run_dir: RunDir):
         build_tables, incomplete_note, rules_note, run_rules, snapshot, terminal_summary, write_report,
     )
     from ..barbu.rules.config import Rules
-    from ..core.files import OutputError
     try:
         snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
         tables = build_tables(snap)
@@ -256,12 +255,7 @@ def report(run_dir: RunDir):
         rules = run_rules(snap)
     except ValueError as e:
         fail(str(e))
-    try:
-        paths, unwritten = write_report(snap, tables), None
-    except OutputError as e:  # a read-only run, a full disk: the tables are still printed, then this
-        paths, unwritten = [], e
-    except ValueError as e:
-        fail(str(e))
+    paths, unwritten = write_report_files(write_report, snap, tables)  # unwritten: the tables are printed first
     echo_report(terminal_summary(tables), paths, note, *([rules_note(rules)] if rules != Rules() else []),
                 unwritten=unwritten)
 

@@ -15,7 +15,7 @@ from .app import (
     CLABBER_BIDDING, CLABBER_STRATEGIES, MAX_SAMPLES, PLUGIN_SPECS, BackendOpt, ProgressOpt, RayAddressOpt,
     RecordForceOpt, ResumeOpt, RunOutOpt, SymbolsOpt, ThreadsOpt, Typer, app, check_new_file, check_out_writable,
     check_range, check_run_flags, check_seed, cli_backend, echo_report, echo_run_done, fail, interrupted, per_seat,
-    run_errors,
+    run_errors, write_report_files,
 )
 
 clabber_app = Typer(help="""Clabber, the 24-card partnership game: play, simulate, report, full games.
@@ -227,19 +227,13 @@ def report(run_dir: RunDir):
       barbu-sim clabber report runs/c-small
     """
     from ..clabber.analytics.report import build_tables, incomplete_note, snapshot, terminal_summary, write_report
-    from ..core.files import OutputError
     try:
         snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
         tables = build_tables(snap)
         note = incomplete_note(snap)
     except ValueError as e:
         fail(str(e))
-    try:
-        paths, unwritten = write_report(snap, tables), None
-    except OutputError as e:  # a read-only run, a full disk: the tables are still printed, then this
-        paths, unwritten = [], e
-    except ValueError as e:
-        fail(str(e))
+    paths, unwritten = write_report_files(write_report, snap, tables)  # unwritten: the tables are printed first
     echo_report(terminal_summary(tables), paths, note, unwritten=unwritten)
 
 

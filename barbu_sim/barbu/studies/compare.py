@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from ...core.blocks import timed_blocks
 from ...core.cards import RANK_NAMES, SUIT_LETTERS
 from ...core.seats import N_SEATS
 from ...core.stats import summarize
@@ -151,21 +152,6 @@ def seat_scores(player: str, opponents: str, contracts: Sequence[int], seed: int
     return total / PLAYS
 
 
-def _blocks(total: int, seconds: float = 1.0, largest: int = 20_000):
-    """``(lo, n)`` blocks covering ``0 .. total - 1``, each sized from the time the last one took, so that a
-    block lasts about ``seconds`` (the bar moves, and fast players are not slowed by many small calls);
-    the numbers do not depend on the blocks."""
-    import time
-    lo, n = 0, 8
-    while lo < total:
-        n = min(n, total - lo)
-        start = time.perf_counter()
-        yield lo, n
-        took = time.perf_counter() - start
-        lo += n
-        n = max(1, min(largest, 4 * n, int(n * seconds / max(took, 1e-6))))
-
-
 def compare(a: str, b: str, *, opponents: str = "heuristic", contracts: Sequence | None = None,
             deals: int = DEFAULT_DEALS, seed: int = 0, rules: Rules | None = None, params: dict | None = None,
             threads: int | None = None, progress: bool = False,
@@ -214,7 +200,7 @@ def compare(a: str, b: str, *, opponents: str = "heuristic", contracts: Sequence
         numba.set_num_threads(threads)
     try:
         with tqdm(total=deals, unit=" deals", disable=not progress, desc="comparing") as bar:
-            for lo, n in _blocks(deals):
+            for lo, n in timed_blocks(deals):
                 played: dict = {}
                 a_scores[lo:lo + n] = seat_scores(a, opponents, ids, seed, lo, n, rules=rules, params=params,
                                                   _played=played)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from ...core.blocks import timed_blocks
 from ...core.seats import N_SEATS
 from ...core.stats import summarize
 from ..api import play_rounds, seat_bidding
@@ -86,21 +87,6 @@ def seat_net(rows: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
     return net, role
 
 
-def _blocks(total: int, seconds: float = 1.0, largest: int = 20_000):
-    """``(lo, n)`` blocks covering ``0 .. total - 1``, each sized from the time the last one took, so that a
-    block lasts about ``seconds`` (the bar moves, and fast players are not slowed by many small calls);
-    the numbers do not depend on the blocks."""
-    import time
-    lo, n = 0, 8
-    while lo < total:
-        n = min(n, total - lo)
-        start = time.perf_counter()
-        yield lo, n
-        took = time.perf_counter() - start
-        lo += n
-        n = max(1, min(largest, 4 * n, int(n * seconds / max(took, 1e-6))))
-
-
 def compare(a: str, b: str, *, opponents: str = "heuristic", rounds: int = DEFAULT_ROUNDS, seed: int = 0,
             bidding: str = DEFAULT_BIDDING, rules: Rules | None = None, threads: int | None = None,
             progress: bool = False, on_block: Callable[[int, int], None] | None = None) -> Comparison:
@@ -143,7 +129,7 @@ def compare(a: str, b: str, *, opponents: str = "heuristic", rounds: int = DEFAU
     nets = {"a": np.zeros(shape, np.int64), "b": np.zeros(shape, np.int64)}
     roles = {"a": np.zeros(shape, np.int8), "b": np.zeros(shape, np.int8)}
     with tqdm(total=rounds, unit=" rounds", disable=not progress, desc="comparing") as bar:
-        for lo, n in _blocks(rounds):
+        for lo, n in timed_blocks(rounds):
             for dealer in range(N_SEATS):
                 played: dict = {}  # line-up -> rows: a line-up of one player is played once for its four seats
                 for arm, player in (("a", a), ("b", b)):
