@@ -119,7 +119,7 @@ HAND = "T98.765.AK32.QJ2"
 
 
 @pytest.mark.parametrize("policy", ["always", "compulsory-only"])
-def test_advise_double_refuses_doubling_inone_line(policy):
+def test_advise_double_refuses_doubling_in_one_line(policy):
     result = invoke("advise", HAND, "--double", "barbu", "--declarer", "W", "--seat", "S", "--samples", "200",
                     "--strategy", "heuristic", "--doubling", policy)
     assert_clean_error(result, "--doubling", "--double", "bayes", "--margin")
@@ -176,7 +176,7 @@ def _with_hidden(module, value, tmp_path) -> Path:
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("value", [-3, 10**9, 0, 2.5, "32", True, None])
-def test_a_hidden_size_out_of_range_or_not_the_layers_isrefused_model(tmp_path, game, value):
+def test_a_hidden_size_out_of_range_or_not_the_layers_is_refused(tmp_path, game, value):
     module = GAMES[game]
     path = _with_hidden(module, value, tmp_path)
     one_line(refused_model(module, path), "hidden")
@@ -195,7 +195,7 @@ def test_a_hidden_size_that_is_the_layers_is_read(tmp_path, game):
         module.load_model.cache_clear()
 
 
-def test_a_barbu_hidden_that_is_not_an_object_of_contracts_isrefused_model(tmp_path):
+def test_a_barbu_hidden_that_is_not_an_object_of_contracts_is_refused(tmp_path):
     data = json.loads(barbu_learned.MODEL_PATH.read_text())
     data["hidden"] = [32] * 7
     path = tmp_path / "model.json"

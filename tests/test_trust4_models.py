@@ -102,20 +102,20 @@ def test_the_packaged_models_keep_their_ids():
                                                                               "infer"),
                                       ("pimc:rollout=basic, rollout=heuristic", "rollout"),
                                       ("mc:rollout=learned,model=abc,model=abc", "model")])
-def test_a_barbu_player_string_that_repeats_an_option_isrefused_model(spec, key):
+def test_a_barbu_player_string_that_repeats_an_option_is_refused(spec, key):
     with pytest.raises(ValueError) as e:
         resolve_strategy(spec)
     one_line(str(e.value), key, "twice")
 
 
-def test_a_clabber_player_string_that_repeats_an_option_isrefused_model():
+def test_a_clabber_player_string_that_repeats_an_option_is_refused():
     with pytest.raises(ValueError) as e:
         resolve_clabber("mc:samples=64,samples=8")
     one_line(str(e.value), "samples", "twice")
     assert resolve_clabber("mc:samples=8").name == "mc:samples=8"  # once is as before
 
 
-def test_the_cli_says_a_repeated_option_inone_line():
+def test_the_cli_says_a_repeated_option_in_one_line():
     done = subprocess.run([sys.executable, "-m", "barbu_sim", "play", "--strategy", "mc:samples=64,samples=8"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "Traceback" not in done.stderr
@@ -202,7 +202,7 @@ def test_training_replaces_an_existing_model_only_with_force(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
 
 
-def test_the_default_out_of_training_is_the_packaged_model_and_isrefused_model():
+def test_the_default_out_of_training_is_the_packaged_model_and_is_refused():
     """The packaged model is refused as any file: learned@01636fa16800 stays as it is."""
     before = barbu_learned.MODEL_PATH.read_bytes()
     done = subprocess.run([sys.executable, str(SCRIPTS / "train_player.py"), "--fit-only", "--no-progress",
