@@ -114,7 +114,9 @@ def _inside_compiler(frame) -> bool:
 
 def _on_sigint(signum, frame):
     if _inside_compiler(frame):
-        print(f"\nInterrupted while compiling a kernel for first use: {NOTHING_DONE}", file=sys.stderr)
+        # the command cannot say its own words from here: only what holds for every command
+        print("\nInterrupted while compiling a kernel for first use: what the command had already saved is kept",
+              file=sys.stderr)
         exit_now(130)
     raise KeyboardInterrupt
 
