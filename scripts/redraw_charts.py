@@ -3,7 +3,8 @@
 Every chart is drawn from a table already in results/ (the same frames the studies plot):
 
 - results/charts/ and results/strong/charts/: the Barbu report tables (contract_scores,
-  domino_ranks, heatmap, distribution JSON);
+  domino_ranks, heatmap, distribution JSON; the contract chart's Trumps and Domino by how the suit or
+  rank was named, the fixed ones pooled exactly from trumps, domino_ranks and policies);
 - results/clabber/<run>/charts/: the Clabber report tables of each run;
 - results/orders/ and results/orders/by-doubling/: the compare-orders tables; their win-rate
   95% intervals are recomputed as Wilson intervals from the committed shares and game counts
@@ -30,9 +31,10 @@ from barbu_sim.barbu.game.game_runs import write_comparison  # noqa: E402
 from barbu_sim.barbu.game.orders import OrderComparison  # noqa: E402
 from barbu_sim.clabber.analytics import plots as clabber_plots  # noqa: E402
 from barbu_sim.clabber.analytics.analysis import GROUPINGS  # noqa: E402
-from barbu_sim.core.stats import wilson_interval  # noqa: E402
+from barbu_sim.core.stats import wilson_interval, with_ci  # noqa: E402
 
 BARBU_TABLES = ("contract_scores", "domino_ranks", "heatmap", "distribution")
+STATS = ("n", "mean", "std", "se", "ci_low", "ci_high")
 
 
 def read_json_table(path: Path) -> pl.DataFrame:
@@ -40,9 +42,49 @@ def read_json_table(path: Path) -> pl.DataFrame:
     return pl.DataFrame(rows) if rows else pl.DataFrame()
 
 
+def choice_scores(folder: Path) -> pl.DataFrame | None:
+    """The contract chart's table (``choice_scores``, which the report does not write) from the committed
+    ones: each choice policy's rows as they are (``policies``), the fixed trump suits (``trumps``) and domino
+    ranks (``domino_ranks``) pooled exactly from their counts, means and standard deviations, and the other
+    contracts from ``contract_scores``.  None when a table is missing."""
+    names = ("contract_scores", "trumps", "domino_ranks", "policies")
+    if not all((folder / f"{name}.json").exists() for name in names):
+        return None
+    contract_scores, trumps, ranks, policies = (read_json_table(folder / f"{name}.json") for name in names)
+
+    def pooled(fixed: pl.DataFrame, contract: str, named: list[str]) -> pl.DataFrame:
+        sums = (fixed.with_columns((pl.col("n") * pl.col("mean")).alias("total"),
+                                   ((pl.col("n") - 1) * pl.col("std") ** 2 + pl.col("n") * pl.col("mean") ** 2)
+                                   .alias("squares"))
+                .group_by("rel_seat", maintain_order=True).agg(pl.col("n").sum(), pl.col("total").sum(),
+                                                               pl.col("squares").sum()))
+        stats = with_ci(sums, "n", "total", "squares")
+        return stats.select(pl.lit(contract).alias("contract"), pl.lit("fixed").alias("choice"),
+                            pl.lit(",".join(named)).alias("named"), "rel_seat", *STATS)
+
+    fixed_trumps = trumps.filter(pl.col("choice") == "fixed")
+    suits = [s for s in ("C", "D", "H", "S") if s in set(fixed_trumps["trump"].to_list())]
+    order = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    rank_names = sorted(set(ranks["domino_rank"].to_list()), key=order.index)
+    others = (contract_scores.filter(~pl.col("contract").is_in(["trumps", "domino"]))
+              .select("contract", pl.lit("fixed").alias("choice"),
+                      pl.lit(None, dtype=pl.String).alias("named"), "rel_seat", *STATS))
+    parts = [others]
+    if suits:
+        parts.append(pooled(fixed_trumps, "trumps", suits))
+    if rank_names:
+        parts.append(pooled(ranks, "domino", rank_names))
+    parts.append(policies.select("contract", "choice", pl.lit(None, dtype=pl.String).alias("named"), "rel_seat",
+                                 *STATS))
+    return pl.concat(parts, how="vertical_relaxed")
+
+
 def redraw_barbu(folder: Path) -> list[Path]:
     tables = {name: read_json_table(folder / f"{name}.json") for name in BARBU_TABLES
               if (folder / f"{name}.json").exists()}
+    choices = choice_scores(folder)
+    if choices is not None:
+        tables["choice_scores"] = choices
     return barbu_plots.write_plots(tables, folder / "charts")
 
 

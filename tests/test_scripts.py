@@ -35,6 +35,12 @@ def test_make_results_runs_tiny(tmp_path):
                "--results", str(tmp_path / "results"), "--no-progress")
     assert (tmp_path / "results" / "expected_scores.json").exists()
     assert (tmp_path / "results" / "charts" / "domino_by_rank.png").exists()
+    # redraw_charts.py draws the contract chart from the committed tables exactly as the run's records do
+    chart = tmp_path / "results" / "charts" / "contract_scores.png"
+    made = chart.read_bytes()
+    chart.unlink()
+    run_script("redraw_charts.py", "--results", str(tmp_path / "results"))
+    assert chart.read_bytes() == made
 
 
 def test_heuristic_vs_random_runs_tiny(tmp_path):
