@@ -288,6 +288,7 @@ def test_clabber_thrown_in_rounds_count_in_the_total_only():
     ({"a": "basic"}, "player A: unknown strategy 'basic'"),
     ({"rounds": 1}, "at least 2"),
     ({"bidding": "nope"}, "unknown bidding policy"),
+    ({"bidding": "mc:4"}, "would not be paired"),  # refused before any round: the contracts would differ
 ])
 def test_clabber_bad_input_is_a_value_error(kwargs, message):
     args = {"a": "heuristic", "b": "random", "rounds": 10, **kwargs}

@@ -55,7 +55,23 @@ def test_a_rules_file_that_never_ends_is_refused_at_the_cap(tmp_path):
     done = subprocess.run([sys.executable, "-c", code, "z.toml", str(tmp_path)], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
-    one_line(done.stdout.strip(), "z.toml", "larger than 1 MiB")
+    one_line(done.stdout.strip(), "z.toml", "not a regular file")  # refused before it is opened
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs are POSIX")
+def test_a_rules_file_or_a_model_that_is_a_pipe_is_refused_before_it_is_opened(tmp_path):
+    """Opening a FIFO waits for a writer (where not even Ctrl-C reaches the command): refused at once instead."""
+    import os
+    fifo = tmp_path / "f.toml"
+    os.mkfifo(fifo)
+    code = ("import sys\nfrom barbu_sim.barbu.rules.config import load_rules\n"
+            "try:\n    load_rules(sys.argv[1])\nexcept ValueError as e:\n    print(e)")
+    done = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, timeout=120)
+    one_line(done.stdout.strip(), "f.toml", "not a regular file")
+    code = ("import sys\nfrom barbu_sim.core.files import InputError, read_json\n"
+            "try:\n    read_json(sys.argv[1])\nexcept InputError as e:\n    print(e)")
+    done = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, timeout=120)
+    one_line(done.stdout.strip(), "f.toml", "not a regular file")
 
 
 # --- 2: a dangling link at a script's output is a file there -----------------------------------------------------

@@ -208,3 +208,14 @@ def test_a_trump_or_a_domino_rank_in_another_contracts_deal_is_refused(tmp_path,
     path = tmp_path / "deal.txt"
     path.write_text(NO_TRICKS.replace("declarer: N\n", f"declarer: N\n{line}\n"))
     assert_clean_error(invoke("review", path, *FAST), f"'{line.split(':')[0]}:' does not belong to a no-tricks deal")
+
+
+@pytest.mark.parametrize("command", [["play", "--seed", "1", "--record"],
+                                     ["compare", "heuristic", "basic", "-c", "barbu", "-n", "2", "--out"],
+                                     ["clabber", "compare", "heuristic", "random", "-n", "2", "--out"]])
+def test_a_file_in_a_folder_that_does_not_exist_is_refused_before_the_work(tmp_path, monkeypatch, command):
+    """The folder of --record/--out is checked with the file, before any deal is played, not when it is written."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*command, "nodir/out.json")
+    assert_clean_error(result, "nodir/out.json", "the folder nodir does not exist")
+    assert "A better by" not in result.output and not (tmp_path / "nodir").exists()

@@ -186,19 +186,24 @@ class InputError(ValueError):
     """A file given to a command cannot be read as what it should be; the message names it."""
 
 
-def read_capped(path, limit: int, what: str = "") -> bytes:
+def read_capped(path, limit: int, what: str = "", regular: bool = False) -> bytes:
     """The bytes of ``path``, refusing (:class:`InputError`) a file longer than ``limit`` bytes.
 
     Reads at most ``limit + 1`` bytes, so a device that never ends (``/dev/zero``) or a huge file
     costs no more than the cap in time and memory.  ``-`` reads standard input.  An OS error
-    (missing, a folder, no permission) is an :class:`InputError` naming the path too.
+    (missing, a folder, no permission) is an :class:`InputError` naming the path too.  With
+    ``regular``, anything but a regular file (after links) is refused before it is opened: opening a
+    FIFO waits for a writer, where not even Ctrl-C reaches the command.
     """
+    import stat
     name = what or str(path)
     try:
         if str(path) == "-":
             import sys
             data = sys.stdin.buffer.read(limit + 1)
         else:
+            if regular and not stat.S_ISREG(os.stat(path).st_mode):
+                raise InputError(f"{name} is not a regular file (a pipe, a device or a socket): name a file")
             with open(path, "rb") as f:
                 data = f.read(limit + 1)
     except OSError as e:
@@ -231,7 +236,7 @@ def parse_json(text: str | bytes, what: str):
 
 def read_json(path, what: str = "", limit: int = MAX_JSON_BYTES):
     """The JSON file at ``path`` (at most ``limit`` bytes), or a one-line :class:`InputError` naming it."""
-    return parse_json(read_capped(path, limit, what or str(path)), what or str(path))
+    return parse_json(read_capped(path, limit, what or str(path), regular=True), what or str(path))
 
 
 def _size(n: int) -> str:

@@ -39,7 +39,8 @@ def read_model_file(path: str, what: str, to_array: Callable[[dict], np.ndarray]
     files = importlib.import_module(".files", __package__)
     ours = packaged(path)
     try:
-        data = files.parse_json(files.read_capped(path, files.MAX_JSON_BYTES, what), what)  # a BOM is allowed
+        # a BOM is allowed; a pipe or a device is not (opening a FIFO would wait for a writer)
+        data = files.parse_json(files.read_capped(path, files.MAX_JSON_BYTES, what, regular=True), what)
     except files.InputError as e:  # unreadable (said as such), too large, not UTF-8, not JSON, nested too deeply
         message = str(e)
         if message.startswith("cannot read"):

@@ -363,8 +363,8 @@ def load_rules(spec: str | None = None, options: dict | None = None, base=None) 
         # stamps (core/codestamp.py) follow import statements, so a change to the file readers would compile them
         files = importlib.import_module("...core.files", __package__)
         try:  # capped: a link to /dev/zero or a huge file is refused after MAX_RULES_BYTES, not read to the end
-            data = tomllib.loads(files.read_capped(path, MAX_RULES_BYTES, f"rules file {spec}").decode("utf-8")
-                                 .removeprefix("\ufeff"))
+            text = files.read_capped(path, MAX_RULES_BYTES, f"rules file {spec}", regular=True)  # no pipe either
+            data = tomllib.loads(text.decode("utf-8").removeprefix("\ufeff"))
         except files.InputError as e:  # unreadable (missing, a folder, no permission) or larger than the cap
             raise ValueError(str(e)) from None
         except UnicodeDecodeError as e:

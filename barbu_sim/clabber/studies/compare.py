@@ -24,6 +24,7 @@ from ...core.blocks import timed_blocks
 from ...core.seats import N_SEATS
 from ...core.stats import summarize
 from ..api import play_rounds, seat_bidding
+from ..players.bidding import MC as MC_BIDDING
 from ..players.registry import canonical_strategy, resolve_strategy
 from ..rules.config import C_MAKER, C_SCORE, Rules
 
@@ -116,7 +117,12 @@ def compare(a: str, b: str, *, opponents: str = "heuristic", rounds: int = DEFAU
             resolve_strategy(spec)  # an unknown player is a ValueError before any round is played
         except ValueError as e:
             raise ValueError(f"{role}: {e}") from None
-    seat_bidding(bidding)
+    ids, _ = seat_bidding(bidding)
+    if (ids == MC_BIDDING).any() and canonical_strategy(a) != canonical_strategy(b):
+        # mc bidding plays sample rounds with the seats' own card players: A's and B's contracts would differ
+        raise ValueError(f"bidding {bidding!r} plays sample rounds with each seat's card player, so A and B would "
+                         "bid other contracts and the rounds would not be paired: compare with a bidding that does "
+                         "not look at the card play (accept-first, random, threshold:X)")
     if not 2 <= rounds <= MAX_ROUNDS:
         raise ValueError(f"the number of rounds must be at least 2 (a confidence interval needs two) and at most "
                          f"{MAX_ROUNDS:,}, not {rounds:,}")
