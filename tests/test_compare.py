@@ -155,6 +155,16 @@ def test_the_command_prints_the_table():
     assert "100 deals of seed 0" in result.stdout
 
 
+def test_players_are_shown_and_recorded_as_named_without_stray_spaces(tmp_path):
+    out = tmp_path / "c.json"
+    result = runner.invoke(app, ["compare", "heuristic ", " basic", "--opponents", "heuristic ", "-c", "barbu",
+                                 "-n", "20", "--no-progress", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("A = heuristic, B = basic: each at one seat among three heuristic, on")
+    data = json.loads(out.read_text())
+    assert (data["a"], data["b"], data["opponents"]) == ("heuristic", "basic", "heuristic")
+
+
 def test_the_command_says_b_minus_a_where_the_lowest_total_wins():
     result = runner.invoke(app, ["compare", "heuristic", "random", "-c", "no-queens", "-n", "20", "--no-progress",
                                  "--rules", "positive-penalties"])

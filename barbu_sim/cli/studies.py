@@ -67,7 +67,7 @@ def barbu_text(result, rules_label: str) -> str:
                      "better).")
     else:
         lines.append("A better by = A - B (positive: A plays the seat better); raw points per deal.")
-    return "\n".join([fill(line, 100) for line in lines] + [""]
+    return "\n".join([fill(line, _width()) for line in lines] + [""]
                      + _table("contract", result.table.to_dicts(), "contract"))
 
 
@@ -78,7 +78,17 @@ def clabber_text(result) -> str:
              f"round); bidding {result.bidding}.",
              "The measure: the seat's team's net score, its round score minus the other team's, per round, by the "
              "seat's team's role. A better by = A - B (positive: A plays the seat better)."]
-    return "\n".join([fill(line, 100) for line in lines] + [""] + _table("role", result.table.to_dicts(), "role"))
+    return "\n".join([fill(line, _width()) for line in lines] + [""] + _table("role", result.table.to_dicts(), "role"))
+
+
+def _width() -> int:
+    """The width the preamble is wrapped at: on a terminal, its width (at most 100, at least 40), else 100
+    (a pipe or a file gets the same text wherever it runs)."""
+    import shutil
+    import sys
+    if not sys.stdout.isatty():
+        return 100
+    return max(40, min(100, shutil.get_terminal_size((100, 24)).columns))
 
 
 def _rules_label(rules: str | None, option: list[str] | None) -> str:

@@ -178,6 +178,8 @@ def compare(a: str, b: str, *, opponents: str = "heuristic", contracts: Sequence
     import numba
     from tqdm import tqdm
 
+    a, b, opponents = a.strip(), b.strip(), opponents.strip()  # as shown and recorded
+
     for role, spec in (("player A", a), ("player B", b), ("the opponents", opponents)):
         try:
             resolve_strategy(spec)  # an unknown player is a ValueError before any deal is played

@@ -112,6 +112,8 @@ def compare(a: str, b: str, *, opponents: str = "heuristic", rounds: int = DEFAU
     import numba
     from tqdm import tqdm
 
+    a, b, opponents, bidding = a.strip(), b.strip(), opponents.strip(), bidding.strip()  # as shown
+
     for role, spec in (("player A", a), ("player B", b), ("the opponents", opponents)):
         try:
             resolve_strategy(spec)  # an unknown player is a ValueError before any round is played
