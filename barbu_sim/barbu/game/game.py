@@ -22,6 +22,7 @@ from ..engine.deals import random_deal
 from ..rules.config import CONTRACTS, Rules
 from .doubling import Situation
 from .rules import (
+    doubles_text,
     BLOCK, HANDS_PER_GAME, GameReferee, allowed_targets, cutter_of, dealer_of, doubling_order, no_doubles, settle,
 )
 
@@ -120,7 +121,6 @@ def score_sheet(game: GameResult) -> str:
     """A Barbu score sheet: one line per hand with each player's raw score, settled score and running
     total; the doubles written as ``table`` and ``sheet`` write them (``E>N*``: East doubled North, the
     declarer; ``N>E``: North redoubled East)."""
-    from .sheet import doubles_text  # the one notation of doubles (sheet imports this module)
     width = 40
     lines = [f"Game {game.game} of seed {game.seed}; first declarer {SEAT_LETTERS[game.first]}",
              "  E>N: East doubled North (and N>E: North redoubled); *: a double on the declarer",

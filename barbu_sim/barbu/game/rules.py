@@ -228,3 +228,9 @@ def check_game(hands: list[dict], rules: Rules, *, in_progress: bool = False) ->
     if len(hands) == HANDS_PER_GAME:
         referee.finish()
     return referee
+
+
+def doubles_text(doubles, declarer: int) -> str:
+    """``E>N* S>W``: who doubled whom, ``*`` on a double of the declarer."""
+    return " ".join(f"{SEAT_LETTERS[a]}>{SEAT_LETTERS[b]}{'*' if b == declarer else ''}"
+                    for a in range(N_SEATS) for b in range(N_SEATS) if doubles[a][b]) or "-"

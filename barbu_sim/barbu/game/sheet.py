@@ -21,15 +21,11 @@ from ...core.seats import N_SEATS, SEAT_LETTERS, parse_seat
 from ..rules.choices import param_name
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from .game import GameResult, HandRecord
-from .rules import HANDS_PER_GAME, GameReferee, cutter_of, dealer_of, doubling_order, no_doubles, settle
+from .rules import (  # doubles_text: the one notation of doubles, imported by the sheet's users from here too
+    HANDS_PER_GAME, GameReferee, cutter_of, dealer_of, doubles_text, doubling_order, no_doubles, settle,
+)
 
 DOUBLE = re.compile(r"^([NESW])>([NESW])$", re.IGNORECASE)
-
-
-def doubles_text(doubles, declarer: int) -> str:
-    """``E>N* S>W``: who doubled whom, ``*`` on a double of the declarer."""
-    return " ".join(f"{SEAT_LETTERS[a]}>{SEAT_LETTERS[b]}{'*' if b == declarer else ''}"
-                    for a in range(N_SEATS) for b in range(N_SEATS) if doubles[a][b]) or "-"
 
 
 def seat_label(seat: int, names=None) -> str:
