@@ -350,7 +350,8 @@ def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None,
     if not parts:
         raise RunError(f"{run_dir} holds no records yet" + (" (it is being written)" if being_written else ""))
     records = pl.scan_parquet(parts)
-    check_count(manifest, records, run_dir, unit)
+    if ledger is None:  # with a ledger, its checksums and the rows each chunk must hold already vouch for the count
+        check_count(manifest, records, run_dir, unit)
     return Snapshot(run_dir, manifest, records, being_written)
 
 
@@ -358,7 +359,9 @@ ITEM_COLUMNS = {"deals": "deal", "rounds": "round"}  # the records' column that 
 
 
 def check_count(manifest: dict, records: pl.LazyFrame, run_dir, unit: str) -> None:
-    """Refuse a manifest whose count of items done is not the number of items its records hold.
+    """Refuse a manifest whose count of items done is not the number of items its records hold (a run written
+    before chunks were recorded: with a ledger, :func:`check_counts` and :func:`check_ledger` vouch for it without
+    reading the records).
 
     A report states that count over its tables: it must be the records' own (the ledger's checksums
     vouch for the chunk files, not for the counts beside them).
