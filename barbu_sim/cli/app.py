@@ -354,6 +354,12 @@ def check_out_writable(out: str | None, flag: str = "--out") -> str | None:
     return out
 
 
+def typed(ctx: typer.Context, name: str) -> bool:
+    """Whether the option ``name`` was given (on the command line or from the environment), not defaulted."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name != "DEFAULT"
+
+
 def check_new_file(path: str | None, flag: str, force: bool, kept: str = "") -> str | None:
     """A file a command is to write (``play --record``, ``table --save``), checked before any work:
     named, not a folder, not an existing file unless ``--force`` (``kept``: what the file may hold,

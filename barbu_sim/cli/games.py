@@ -12,7 +12,7 @@ import typer
 
 from .app import (
     MAX_SAMPLES, BackendOpt, OptionOpt, ProgressOpt, RayAddressOpt, RulesOpt, app, check_out_writable, check_range,
-    check_seed, cli_backend, fail, interrupted, load_cli_rules, per_seat,
+    check_seed, cli_backend, fail, interrupted, load_cli_rules, per_seat, typed,
 )
 from .barbu import CONTRACT_POLICIES, DOUBLING_POLICIES, PLAY_STRATEGY_HELP
 
@@ -249,8 +249,7 @@ def advise(
         the_declarer = parse_seat(declarer)
         owed = parse_owed(doubles_owed, the_declarer)
         if double is not None:
-            given = ctx.get_parameter_source("doubling")  # on the command line, not the default
-            if given is not None and given.name != "DEFAULT":
+            if typed(ctx, "doubling"):
                 raise ValueError("--doubling does not apply with --double: the double advice is the bayes doubling "
                                  "policy's, with --margin (its gain to beat)")
             contract, param = parse_announced(double)

@@ -13,7 +13,7 @@ import typer
 
 from .app import (
     OptionOpt, RulesOpt, SymbolsOpt, app, check_new_file, check_out_writable, check_range, check_seed, fail,
-    interrupted, load_cli_rules, per_seat,
+    interrupted, load_cli_rules, per_seat, typed,
 )
 
 REVIEW_SAMPLES_MAX = 100_000
@@ -156,12 +156,9 @@ def _session_layouts(ctx: typer.Context, text: str, samples: int, seed: int) -> 
     if found is None:
         return samples, seed
 
-    def given(name: str) -> bool:  # on the command line (or from the environment), not the default
-        source = ctx.get_parameter_source(name)
-        return source is not None and source.name != "DEFAULT"
     hint_samples, session_seed = found
-    return (samples if given("samples") or not hint_samples else hint_samples,
-            seed if given("seed") else session_seed)
+    return (samples if typed(ctx, "samples") or not hint_samples else hint_samples,
+            seed if typed(ctx, "seed") else session_seed)
 
 
 def _html_pages(html: str | None, n_deals: int, force: bool) -> list[str]:
@@ -171,15 +168,9 @@ def _html_pages(html: str | None, n_deals: int, force: bool) -> list[str]:
     if html is None:
         return []
     if n_deals == 1:
-        return [_check_page(html, force)]
+        return [check_new_file(html, "--html", force)]
     stem = str(Path(html).with_suffix("")) if html.lower().endswith(".html") else html
-    return [_check_page(f"{stem}-{k}.html", force) for k in range(1, n_deals + 1)]
-
-
-def _check_page(page: str, force: bool) -> str:
-    """A page ``review --html`` is to write (:func:`check_new_file`: a link there, even one that points
-    nowhere, is an existing file)."""
-    return check_new_file(page, "--html", force)
+    return [check_new_file(f"{stem}-{k}.html", "--html", force) for k in range(1, n_deals + 1)]
 
 
 def _review_step(deals, seats, settings, seed: int, symbols: bool) -> None:
@@ -355,10 +346,6 @@ def _check_resume_options(ctx: typer.Context, settings, resume: str, save: str) 
     from ..core.seats import SEAT_LETTERS, parse_seat
     p, s = ctx.params, settings
 
-    def given(name: str) -> bool:  # typed (or from the environment), not the default
-        source = ctx.get_parameter_source(name)
-        return source is not None and source.name != "DEFAULT"
-
     def reading(parse):  # a value as the session keeps it; one that does not read differs from any
         def read(value):
             try:
@@ -383,7 +370,7 @@ def _check_resume_options(ctx: typer.Context, settings, resume: str, save: str) 
               ("bot_doubling", "--bot-doubling", same, s.bot_doubling, s.bot_doubling),
               ("hint_samples", "--hint-samples", same, s.hint_samples, s.hint_samples)]
     differ = [f"{flag} {p[name]} (the session has {said})" for name, flag, read, theirs, said in checks
-              if given(name) and read(p[name]) != theirs]
+              if typed(ctx, name) and read(p[name]) != theirs]
     named = {}  # --bot SEAT=NAME: the seats it names
     for item in p["bot"] or []:
         where, _, spec = item.partition("=")
@@ -393,15 +380,15 @@ def _check_resume_options(ctx: typer.Context, settings, resume: str, save: str) 
             differ.append(f"--bot {item} (the session has {had})")
         named[seat] = spec
     others = {s.bots[i] for i in range(len(s.bots)) if i != s.seat and i not in named}
-    if given("bots") and others - {p["bots"].strip()}:
+    if typed(ctx, "bots") and others - {p["bots"].strip()}:
         differ.append(f"--bots {p['bots']} (the session has {'|'.join(s.bots)})" if len(others) > 1
                       else f"--bots {p['bots']} (the session has {''.join(others)})")
-    if given("rules") or given("option"):
+    if typed(ctx, "rules") or typed(ctx, "option"):
         options = TableSettings.options_of(load_cli_rules(p["rules"], p["option"]))
         if options != s.options:
             differ.append(f"--rules/--option give {options or 'the default rules'} (the session has "
                           f"{s.options or 'the default rules'})")
-    if given("save") and save != resume:
+    if typed(ctx, "save") and save != resume:
         differ.append(f"--save {save} (the session is saved again in {resume})")
     if differ:
         raise ValueError(f"--resume goes on with the session saved in {resume}, with its own settings; these differ "
