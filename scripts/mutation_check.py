@@ -282,7 +282,8 @@ MUTATIONS = [
      T_REVIEW),
     # ---- the sheet
     ("sheet/total-of-raw-scores", SHEET, "total += h.final", "total += h.raw", T_SHEET),
-    ("sheet/star-on-the-doubler", SHEET, "{'*' if b == declarer else ''}", "{'*' if a == declarer else ''}", T_SHEET),
+    ("sheet/star-on-the-doubler", GAME_RULES, "{'*' if b == declarer else ''}", "{'*' if a == declarer else ''}",
+     T_SHEET),  # the doubles' notation lives with the doubling rules
     ("sheet/domino-payout-unchecked", SHEET, "if contract == DOMINO and sorted(raw) != sorted(rules.domino_payout):",
      "if False:", T_SHEET),
     # ---- the learned player's features
