@@ -30,7 +30,7 @@ from barbu_sim.barbu.api import evaluate_hands  # noqa: E402
 from barbu_sim.barbu.engine.deals import random_deal  # noqa: E402
 from barbu_sim.barbu.game.evaluation import EvalGrid  # noqa: E402
 from barbu_sim.barbu.players.registry import canonical_strategy  # noqa: E402
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 PLAYERS = ("learned", "heuristic")
 

@@ -37,7 +37,7 @@ from barbu_sim.barbu.engine.deals import random_deal  # noqa: E402
 from barbu_sim.barbu.rules import CONTRACTS, Rules  # noqa: E402
 from barbu_sim.barbu.players.registry import BUILTINS  # noqa: E402
 from barbu_sim.core.cards import cards_of  # noqa: E402
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 STRATEGIES = ("random", "heuristic", "learned")
 SLOWER = {"learned": 20}  # timed on --deals / this many deals per call

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from ab_compare import extract_revision  # noqa: E402
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 CASES = (("random", "accept-first"), ("heuristic", "accept-first"), ("heuristic", "threshold"))
 

@@ -34,7 +34,7 @@ from barbu_sim import __version__  # noqa: E402
 from barbu_sim.clabber.api import play_rounds  # noqa: E402
 from barbu_sim.clabber.rules import N_ROUND_COLUMNS  # noqa: E402
 from scaling_reference import reference_call  # noqa: E402
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 CASES = (("random", "accept-first"), ("heuristic", "accept-first"), ("heuristic", "threshold"))
 

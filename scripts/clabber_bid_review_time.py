@@ -30,7 +30,7 @@ from barbu_sim.clabber.api import play_round  # noqa: E402
 from barbu_sim.clabber.played.bid_review import call_options, review_bidding  # noqa: E402
 from barbu_sim.clabber.played.round_file import format_round_log, parse_rounds, round_of  # noqa: E402
 from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES  # noqa: E402
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 
 def main(argv=None) -> int:

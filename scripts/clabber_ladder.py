@@ -42,7 +42,7 @@ from barbu_sim.clabber.api import play_rounds  # noqa: E402
 from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES  # noqa: E402
 from barbu_sim.clabber.rules import ROUND_COLUMNS  # noqa: E402
 from barbu_sim.core.stats import summarize  # noqa: E402
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 COL = {c: i for i, c in enumerate(ROUND_COLUMNS)}
 ARMS = (("seat", "N"), ("team", "N+S"))

@@ -32,7 +32,7 @@ from barbu_sim.core.tables import to_markdown  # noqa: E402
 from barbu_sim.clabber.rules import DECK_CARDS, ROUND_COLUMNS  # noqa: E402
 from barbu_sim.clabber.runs import RunConfig, run  # noqa: E402
 from barbu_sim.core.stats import summarize  # noqa: E402
-from script_files import add_force, check_folder_files, copy_file, fail, write_json, write_text  # noqa: E402
+from barbu_sim.core.outputs import add_force, check_folder_files, copy_file, fail, write_json, write_text  # noqa: E402
 
 COL = {c: i for i, c in enumerate(ROUND_COLUMNS)}
 # The study's files in --results that are always written: one of them there means an earlier study would be replaced.

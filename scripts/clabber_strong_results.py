@@ -40,7 +40,7 @@ from barbu_sim.clabber.players.registry import resolve_strategy  # noqa: E402
 from barbu_sim.core.backends import make_backend  # noqa: E402
 from barbu_sim.core.charts import save_figure  # noqa: E402
 from barbu_sim.core.tables import to_markdown  # noqa: E402
-from script_files import add_force, atomic, check_folder_files, copy_file, write_json, write_text  # noqa: E402
+from barbu_sim.core.outputs import add_force, atomic, check_folder_files, copy_file, write_json, write_text  # noqa: E402
 
 STUDIES = {"accept-first": ("accept-first", (None, "maker_trumps", "turned_rank")),
            "threshold55": ("threshold:55", (None, "maker_trumps", "turned_rank", "bid_round", "maker_rel"))}

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 HAND = "AKQ.JT9.876.5432"
 

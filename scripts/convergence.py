@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 LEVELS = (("heuristic", ROOT / "results"), ("learned1", ROOT / "results" / "strong-learned1"),
           ("round 1", ROOT / "results" / "strong-round1"), ("learned", ROOT / "results" / "strong"))
 ORDERS = {"heuristic": ROOT / "results" / "orders", "learned1": ROOT / "results" / "strong-learned1" / "orders",

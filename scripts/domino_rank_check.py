@@ -38,7 +38,7 @@ from barbu_sim.core.stats import summarize
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import add_force, check_out, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, check_out, write_json  # noqa: E402
 DEFAULT_SEED = 3031  # a seed no study of the project used
 DECLARER = 0  # North; every seat is the same player, so one declarer seat is enough
 

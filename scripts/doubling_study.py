@@ -42,7 +42,7 @@ from barbu_sim.core.tables import to_markdown
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import (add_force, check_folder_files, fail, json_writer, refuse_existing,  # noqa: E402
+from barbu_sim.core.outputs import (add_force, check_folder_files, fail, json_writer, refuse_existing,  # noqa: E402
                           text_writer, write_set)
 
 EAST = 1

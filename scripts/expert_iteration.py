@@ -52,7 +52,7 @@ from barbu_sim.barbu.rules import CONTRACTS  # noqa: E402
 from barbu_sim.core.backends import make_backend  # noqa: E402
 from barbu_sim.core.seats import N_SEATS  # noqa: E402
 from barbu_sim.core.stats import summarize  # noqa: E402
-from script_files import add_force, check_out, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, check_out, write_json  # noqa: E402
 
 DEFAULT_SEED = train_player.DEFAULT_SEED  # round 0's data seed: the first model's
 CHECK_SEED = 9100  # the head-to-head deals' seed (deals no training round used)

@@ -37,7 +37,7 @@ from barbu_sim.barbu.state import STATE_SIZE
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 TABLES = ("learned", "heuristic", "basic")  # in the order of the policy field's values 1, 2, 3 (mc.params)
 TEMPERATURES = np.exp(np.linspace(np.log(0.01), np.log(50.0), 75))  # points of the contract's score
 EPSILONS = np.array([0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3])

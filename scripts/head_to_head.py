@@ -27,7 +27,7 @@ import expert_iteration  # noqa: E402
 from barbu_sim.barbu.players.learned import load_model  # noqa: E402
 from barbu_sim.core.backends import make_backend  # noqa: E402
 from barbu_sim.core.files import read_json  # noqa: E402
-from script_files import add_force, check_out, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, check_out, write_json  # noqa: E402
 
 
 def _signed(x: float) -> str:

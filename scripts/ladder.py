@@ -43,7 +43,7 @@ from barbu_sim.core.stats import summarize
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import add_force, check_out, read_rows, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, check_out, read_rows, write_json  # noqa: E402
 
 DEFAULT_PAIRS = "basic:random,heuristic:basic"
 RUNGS = ["random", "basic", "heuristic", "learned1", "learned", "pimc", "mc"]

@@ -27,7 +27,7 @@ from barbu_sim.barbu.runs import RunConfig, run
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import add_force, check_folder_files, copy_file, fail, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, check_folder_files, copy_file, fail, write_json  # noqa: E402
 
 # The files of the study in --results that are always written (the report's tables and the charts besides):
 # one of them there means an earlier study would be replaced.

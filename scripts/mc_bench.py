@@ -37,7 +37,7 @@ from barbu_sim.barbu.rules import CONTRACTS
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 
 def rates(contract: int, line_ups: list[list[str]], n: int, repeats: int, seed: int) -> list[float]:

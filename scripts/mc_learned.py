@@ -33,7 +33,7 @@ from barbu_sim.barbu.rules import CONTRACTS, parse_contract
 from barbu_sim.core.stats import summarize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from script_files import add_force, check_out, read_rows, write_json
+from barbu_sim.core.outputs import add_force, check_out, read_rows, write_json
 from seat_ab import seat_means  # the paired measurement of scripts/seat_ab.py
 
 ROOT = Path(__file__).resolve().parent.parent

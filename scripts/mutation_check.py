@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "mutation_check.json"
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 PLAY_RULES = "barbu_sim/barbu/rules/play_rules.py"
 SCORES = "barbu_sim/barbu/rules/config.py"

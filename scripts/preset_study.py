@@ -32,7 +32,7 @@ from barbu_sim.core.stats import summarize
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from script_files import add_force, refuse_existing, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 STUDIED = [name for name in PRESETS if name not in ("every-dealer", "positive-penalties")]
 # North declares: each negative contract, Trumps (longest suit), Domino from each rank.
 CONFIGS = [(c, 0, 0) for c in NEGATIVE_CONTRACTS] + [(TRUMPS, TRUMP_LONGEST, 0)] + [(DOMINO, r, 0) for r in range(13)]

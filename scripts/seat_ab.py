@@ -32,7 +32,7 @@ from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.barbu.studies.compare import compare, seat_scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from script_files import add_force, check_out, write_json
+from barbu_sim.core.outputs import add_force, check_out, write_json
 
 PARAMS = {TRUMPS: 1, DOMINO: 5}  # diamonds as trumps, Domino from the 7 (rank index 5)
 

@@ -59,7 +59,7 @@ from barbu_sim.core.tables import to_markdown, write_table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import script_files  # noqa: E402
+from barbu_sim.core import outputs  # noqa: E402
 
 # The study's files in --results that are always written: one of them there means an earlier study would be replaced.
 MARKERS = ("manifest.json", "timing.json", "changes.md", "strong_vs_heuristic.json", "strong_vs_heuristic.md")
@@ -224,7 +224,7 @@ def write_paired(table: pl.DataFrame, names: tuple[str, str], results: Path, nam
     shown = named(shown.select("contract", "trump", "domino_rank", "policy", "rel_seat", "n", "a_mean", "b_mean",
                                "difference", "ci_low", "ci_high", *(["confirmed"] if confirm else [])), names)
     shown = shown.with_columns(pl.col("trump", "domino_rank").cast(pl.String).fill_null(""))
-    script_files.write_text(results / f"{name}.md", f"# {title}\n\nMeans relative to the declarer; difference = "
+    outputs.write_text(results / f"{name}.md", f"# {title}\n\nMeans relative to the declarer; difference = "
                             f"{names[0]} - {names[1]}, paired per deal, with a 95% CI.\n\n"
                             + to_markdown(shown, decimals=2) + "\n")
 
@@ -284,7 +284,7 @@ def parse_args(argv):
     ap.add_argument("--backend", default="local", help="local, or ray: every run's chunks as Ray tasks (same records)")
     ap.add_argument("--ray-address", default=None,
                     help="with --backend ray: auto or HOST:PORT (default: a local instance)")
-    script_files.add_force(ap, "replace the study's files in --results if they exist (without it, they are refused "
+    outputs.add_force(ap, "replace the study's files in --results if they exist (without it, they are refused "
                                "before any play, --resume and --tables-only included)")
     args = ap.parse_args(argv)
     for flag, value in (("--deals", args.deals), ("--chunk", args.chunk), ("--confirm-deals", args.confirm_deals)):
@@ -325,7 +325,7 @@ def main(argv=None):
             resolve_strategy(confirm)
             if confirm == strong_cfg.strategies[0] or confirm_deals < 1:
                 fail("--confirm needs a player other than the strong one and --confirm-deals of at least 1")
-        script_files.check_folder_files(results, MARKERS, args.force, "--results")
+        outputs.check_folder_files(results, MARKERS, args.force, "--results")
         backend = make_backend(args.backend, args.ray_address)
     except (ValueError, RunError) as e:
         fail(str(e))
@@ -370,9 +370,9 @@ def main(argv=None):
     write_report(strong_dir, tables)
     for f in (strong_dir / "report").iterdir():
         if f.suffix in (".md", ".json", ".csv"):
-            script_files.copy_file(f, results / f.name)
+            outputs.copy_file(f, results / f.name)
     write_plots(tables, results / "charts")
-    script_files.copy_file(strong_dir / "manifest.json", results / "manifest.json")
+    outputs.copy_file(strong_dir / "manifest.json", results / "manifest.json")
     report_seconds = time.perf_counter() - started
     comparison = compare_runs(strong_dir, base_dir)
     seed = strong_cfg.seed
@@ -404,11 +404,11 @@ def main(argv=None):
         text += (f"\n## Confirmation\n\nOn the first {n:,} deals, {confirm} at every seat: {ok} of {confirmed.height} "
                  f"configuration x seat values of {c_names[0]} are within the 95% CI of {c_names[1]}'s "
                  "([strong_vs_confirm.md](strong_vs_confirm.md)).\n")
-    script_files.write_text(results / "changes.md", text)
+    outputs.write_text(results / "changes.md", text)
     timing["tables_seconds"] = time.perf_counter() - started
     timing["report_seconds"] = report_seconds
     timing["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    script_files.write_json(results / "timing.json", timing)
+    outputs.write_json(results / "timing.json", timing)
     print(json.dumps(timing, indent=2))
 
 

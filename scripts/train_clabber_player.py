@@ -47,7 +47,7 @@ from barbu_sim.clabber.players.features import FEATURE_NAMES, N_FEATURES  # noqa
 from barbu_sim.clabber.players.learned import MAX_HIDDEN, MODEL_PATH  # noqa: E402
 from barbu_sim.core.backends import make_backend  # noqa: E402
 from barbu_sim.core.fitting import fit, groups_of, regrets  # noqa: E402
-from script_files import add_force, check_out, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, check_out, write_json  # noqa: E402
 
 HOLD_OUT = 10  # rounds i with i % HOLD_OUT == 0 are held out
 DEFAULTS = {"seed": 2031, "samples": 96, "chunk": 2000}  # the data's settings, as config.json records them

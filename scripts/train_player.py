@@ -58,7 +58,7 @@ from barbu_sim.barbu.played.training_data import MC_SHARE, generate_chunk  # noq
 from barbu_sim.barbu.rules import CONTRACTS, DOMINO  # noqa: E402
 from barbu_sim.core.backends import make_backend  # noqa: E402
 from barbu_sim.core.fitting import fit, groups_of, regrets  # noqa: E402
-from script_files import add_force, check_out, write_json  # noqa: E402
+from barbu_sim.core.outputs import add_force, check_out, write_json  # noqa: E402
 
 DEFAULT_SEED = 2027
 DEFAULT_HIDDEN = "16,trumps=32"  # hidden units per contract: 16, and 32 in Trumps (the first model's network)

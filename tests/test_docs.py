@@ -54,6 +54,10 @@ SIZE_CAPS: dict[str, list[tuple[tuple[str, ...], int, bool]]] = {
     "clabber advise": [(("--samples",), 50, True)],
     "compare": [(("--deals", "-n"), 300, True)],
     "clabber compare": [(("--rounds", "-n"), 300, True)],
+    # ladder caps
+    # study caps
+    # clabber study caps
+    # train caps
 }
 # Lines of bash blocks that are not run here, and why.
 SKIP_PREFIXES = (

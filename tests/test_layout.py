@@ -13,7 +13,7 @@ WINGS = ("barbu", "clabber")  # a wing imports the core, never another wing
 # Inside a wing, a room imports only rooms of a lower rank (and itself): never up, never sideways.
 # The state array holds the rules array, so the state sits just above the rules.
 ROOMS = {"rules": 0, "state": 1, "players": 2, "analytics": 2, "engine": 3, "api": 4, "played": 5, "runs": 5,
-         "game": 6, "studies": 7}
+         "game": 6, "studies": 7, "training": 8}
 NUMBA_FREE = [f"barbu_sim.{wing}.{room}" for wing in WINGS for room in ("analytics", "rules")] + [
     f"barbu_sim.{wing}.analytics.{m}" for wing in WINGS for m in ("schema", "analysis", "report", "plots")] + [
     "barbu_sim.barbu.analytics.compare_plots", "barbu_sim.barbu.rules.config", "barbu_sim.barbu.rules.choices",

@@ -16,8 +16,6 @@ from barbu_sim.clabber.players import learned as clabber_learned
 from cli_checks import assert_clean_error, invoke, one_line, refused_model, stopped
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ROOT / "scripts"
-sys.path.insert(0, str(SCRIPTS))
 
 GAMES = {"barbu": barbu_learned, "clabber": clabber_learned}
 
@@ -85,7 +83,7 @@ def _dangling(path: Path) -> Path:
 
 
 def test_check_out_refuses_a_link_that_points_nowhere(tmp_path):
-    from script_files import check_folder_files, check_out
+    from barbu_sim.core.outputs import check_folder_files, check_out
     link = _dangling(tmp_path / "dang.json")
     with pytest.raises(ValueError) as e:
         check_out(link, False)

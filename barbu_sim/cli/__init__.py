@@ -5,6 +5,9 @@ from . import games as _games  # noqa: F401  (registers the full-game commands)
 from . import table as _table  # noqa: F401  (registers review, table and sheet)
 from . import clabber as _clabber  # noqa: F401  (registers `barbu-sim clabber ...`)
 from . import studies as _studies  # noqa: F401  (registers compare and clabber compare)
+from . import study as _study  # noqa: F401  (registers `barbu-sim study ...`)
+from . import clabber_studies as _clabber_studies  # noqa: F401  (registers clabber ladder and clabber study)
+from . import train as _train  # noqa: F401  (registers `barbu-sim train ...` and `barbu-sim clabber train`)
 from .app import app
 
 __all__ = ["app"]

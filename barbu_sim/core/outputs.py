@@ -1,4 +1,4 @@
-"""The model and results files the scripts write (a module the scripts import, not a script itself).
+"""The model and results files the studies, training and scripts write: checked before any work, written whole.
 
 Every such file is checked before any work: a file that exists is refused unless the script's
 ``--force`` is given (or, where a script adds rows to its file, the merge flag it documents), so

@@ -1,0 +1,1 @@
+"""Clabber's study commands: ``barbu-sim clabber ladder`` and ``barbu-sim clabber study ...``."""

@@ -1,0 +1,1 @@
+"""The training commands: ``barbu-sim train ...`` and ``barbu-sim clabber train``."""
