@@ -8,25 +8,20 @@ and resume, and :mod:`barbu_sim.barbu.analytics.schema` for the records).
 from __future__ import annotations
 
 import numbers
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
-import numba
 import numpy as np
 import polars as pl
 
 from ..core.codestamp import player_stamp
-from ..core.runs import (
-    RunError, RunSummary, check_players, check_resume_flags, fill_chunks, load_run, lock_run, read_manifest,
-    start_run,
-)
+from ..core.runs import GameRuns, RunError, RunSummary, check_players, run_game
 from ..core.seats import N_SEATS
 from .api import play_batch
 from .rules.choices import CHOICE_LABELS, NO_CHOICE, Choice, parse_domino_choice, parse_trump_choice
 from .rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from .analytics.schema import (
-    CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, SCHEMA_VERSION, SCORE_COLUMNS, SUIT_ENUM, TRICK_COLUMNS,
+    CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, RUN_KIND, SCORE_COLUMNS, SUIT_ENUM, TRICK_COLUMNS,
 )
 from .players.mc import player as mc_player
 from .players.ids import is_mc
@@ -171,47 +166,40 @@ def play_chunk(config: RunConfig, lo: int, n: int) -> pl.DataFrame:
     return chunk_frame(lo, configs, scores, tricks, params)
 
 
+def check_resumed(run_dir, manifest: dict, config: RunConfig) -> None:
+    """Refuse to resume a run whose configurations or players are no longer those it began with."""
+    check_configs(manifest, config, run_dir)
+    check_players(run_dir, manifest, seat_players(config.strategies))
+
+
+# What --resume compares: RunConfig field -> the flag that sets it.
+RESUME_FLAGS = {"deals": "--deals", "seed": "--seed", "contracts": "--contract", "strategies": "--strategy",
+                "trump": "--trump", "domino_rank": "--domino-rank", "declarer": "--declarer",
+                "rules": "--rules/--option"}
+
+# Barbu's batch runs, as barbu_sim.core.runs runs and resumes them.
+RUNS = GameRuns(
+    kind=RUN_KIND,
+    config_type=RunConfig,
+    resume_flags=RESUME_FLAGS,
+    manifest_fields=lambda config: {"configs": [c.row() for c in config.configs()],
+                                    "players": seat_players(config.strategies)},
+    check_resumed=check_resumed,
+    chunk_player=lambda config, local: partial(play_chunk, config),
+)
+
+
 def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force: bool = False,
         threads: int | None = None, progress: bool = True, backend=None) -> RunSummary:
-    """Simulate ``config`` into ``run_dir`` (or, with ``resume``, finish the run found there).
-
-    Refuses to write into a directory holding another run unless ``force``.
-    ``backend``: where the chunks are played (:mod:`barbu_sim.core.backends`; default
-    this process); the records are the same with any.  Returns when every chunk is on
-    disk; on ``KeyboardInterrupt`` the completed chunks and the manifest stay valid and
-    the exception propagates.
-    """
-    run_dir = Path(run_dir)
-    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ValueError(f"--threads must be at least 1 and at most {numba.config.NUMBA_NUM_THREADS} "
-                         f"(the cores numba may use here), not {threads}")
-    if resume and force:
-        raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
-    if not resume and config is None:
-        raise ValueError("give a configuration (or resume an existing run)")
-    with lock_run(run_dir, create=not resume):
-        if resume:
-            manifest = load_run(run_dir, SCHEMA_VERSION, "deals")
-            config = config_of(manifest, run_dir)
-            check_configs(manifest, config, run_dir)
-            check_players(run_dir, manifest, seat_players(config.strategies))
-        else:
-            manifest = start_run(run_dir, SCHEMA_VERSION,
-                                 {"config": asdict(config), "configs": [c.row() for c in config.configs()],
-                                  "players": seat_players(config.strategies)},
-                                 unit="deals", force=force)
-        if threads is not None:
-            numba.set_num_threads(threads)
-        return fill_chunks(run_dir, manifest, config.deals, config.chunk_deals, partial(play_chunk, config),
-                           unit="deals", progress=progress, backend=backend)
+    """Simulate ``config`` into ``run_dir`` (or, with ``resume``, finish the run found there): see
+    :func:`barbu_sim.core.runs.run_game`."""
+    return run_game(RUNS, run_dir, config, resume=resume, force=force, threads=threads, progress=progress,
+                    backend=backend)
 
 
 def config_of(manifest: dict, run_dir) -> RunConfig:
     """The :class:`RunConfig` stored in a run's manifest (a clear error if it is not one)."""
-    try:
-        return RunConfig(**manifest["config"])
-    except (TypeError, ValueError, KeyError) as e:
-        raise RunError(f"{run_dir}/manifest.json holds no valid run configuration: {e}") from None
+    return RUNS.config_of(manifest, run_dir)
 
 
 def check_configs(manifest: dict, config: RunConfig, run_dir) -> None:
@@ -226,17 +214,6 @@ def check_configs(manifest: dict, config: RunConfig, run_dir) -> None:
                        "the manifest was edited or damaged (restore it, or start the run again with --force)")
 
 
-# What ``--resume`` compares: RunConfig field -> the flag that sets it.
-RESUME_FLAGS = {"deals": "--deals", "seed": "--seed", "contracts": "--contract", "strategies": "--strategy",
-                "trump": "--trump", "domino_rank": "--domino-rank", "declarer": "--declarer",
-                "rules": "--rules/--option"}
-
-
 def check_resume_settings(run_dir, given: dict) -> None:
-    """Refuse to resume ``run_dir`` with settings that differ from the run's own.
-
-    ``given``: the RunConfig fields the user set on the command line, normalised as
-    RunConfig normalises them; fields left out were not given.
-    """
-    stored = asdict(config_of(read_manifest(run_dir, "deals"), run_dir))
-    check_resume_flags(run_dir, stored, given, RESUME_FLAGS)
+    """Refuse to resume ``run_dir`` with settings (RunConfig fields the user gave) that differ from the run's."""
+    RUNS.check_resume_settings(run_dir, given)

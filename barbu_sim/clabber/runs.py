@@ -8,25 +8,20 @@
 from __future__ import annotations
 
 import numbers
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
-import numba
 import numpy as np
 import polars as pl
 
 from ..core.codestamp import player_stamp, source_stamp
-from ..core.runs import (
-    RunError, RunSummary, check_players, check_resume_flags, fill_chunks, load_run, lock_run, start_run,
-)
+from ..core.runs import GameRuns, RunError, RunSummary, check_players, run_game
 from .players import bidding as bidding_module
 from .players import mc as mc_play
-from .analytics.analysis import check_clabber_run
 from .api import play_rounds, seat_bidding
 from .rules.config import N_ROUND_COLUMNS, ROUND_COLUMNS, rules_from_dict
 from .analytics.schema import (
-    CARD_ENUM, RANK_ENUM, REL_DEALER, REL_ENUM, SCHEMA_VERSION, SEAT_ENUM, SEAT_SUFFIXES, SUIT_ENUM, TEAM_ENUM,
+    CARD_ENUM, RANK_ENUM, REL_DEALER, REL_ENUM, RUN_KIND, SEAT_ENUM, SEAT_SUFFIXES, SUIT_ENUM, TEAM_ENUM,
 )
 from .players.bidding import ACCEPT_FIRST, POLICIES, RANDOM, parse_bidding
 from .players.mc import is_mc
@@ -135,17 +130,7 @@ RESUME_FLAGS = {"rounds": "--rounds", "seed": "--seed", "dealer": "--dealer", "b
 
 def check_resume_settings(run_dir, given: dict) -> None:
     """Refuse to resume ``run_dir`` with settings (RunConfig fields the user gave) that differ from the run's."""
-    _, config = _resumed_config(Path(run_dir))
-    check_resume_flags(run_dir, asdict(config), given, RESUME_FLAGS)
-
-
-def _resumed_config(run_dir: Path) -> tuple[dict, RunConfig]:
-    check_clabber_run(run_dir)
-    manifest = load_run(run_dir, SCHEMA_VERSION, "rounds")
-    try:
-        return manifest, RunConfig(**manifest["config"])
-    except (TypeError, ValueError, KeyError) as e:
-        raise RunError(f"{run_dir}/manifest.json holds no valid Clabber run configuration: {e}") from None
+    RUNS.check_resume_settings(run_dir, given)
 
 
 def play_chunk(config: RunConfig, lo: int, n: int, buffer: np.ndarray | None = None) -> pl.DataFrame:
@@ -158,37 +143,29 @@ def play_chunk(config: RunConfig, lo: int, n: int, buffer: np.ndarray | None = N
     return chunk_frame(lo, rows)
 
 
+def chunk_player(config: RunConfig, local: bool):
+    """The function that plays a chunk of ``config``'s run; a local run reuses one output array for every chunk."""
+    if not local:
+        return partial(play_chunk, config)
+    buffer = np.empty((min(config.chunk_rounds, config.rounds), N_ROUND_COLUMNS), np.int16)
+    return partial(play_chunk, config, buffer=buffer)
+
+
+# Clabber's batch runs, as barbu_sim.core.runs runs and resumes them.
+RUNS = GameRuns(
+    kind=RUN_KIND,
+    config_type=RunConfig,
+    resume_flags=RESUME_FLAGS,
+    manifest_fields=lambda config: {"players": seat_players(config.strategies, config.bidding)},
+    check_resumed=lambda run_dir, manifest, config: check_players(
+        run_dir, manifest, seat_players(config.strategies, config.bidding)),
+    chunk_player=chunk_player,
+)
+
+
 def run(run_dir, config: RunConfig | None = None, *, resume: bool = False, force: bool = False,
         threads: int | None = None, progress: bool = True, backend=None) -> RunSummary:
-    """Simulate ``config`` into ``run_dir`` (or, with ``resume``, finish the run found there).
-
-    Refuses a directory holding another run unless ``force``.  ``backend``: where the
-    chunks are played (:mod:`barbu_sim.core.backends`; default this process); the records
-    are the same with any.  On ``KeyboardInterrupt`` the completed chunks and the manifest
-    stay valid and the exception propagates.
-    """
-    run_dir = Path(run_dir)
-    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ValueError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, not {threads}")
-    if resume and force:
-        raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
-    if not resume and config is None:
-        raise ValueError("give a configuration (or resume an existing run)")
-    with lock_run(run_dir, create=not resume):
-        if resume:
-            manifest, config = _resumed_config(run_dir)
-            check_players(run_dir, manifest, seat_players(config.strategies, config.bidding))
-        else:
-            manifest = start_run(run_dir, SCHEMA_VERSION,
-                                 {"game": "clabber", "config": asdict(config),
-                                  "players": seat_players(config.strategies, config.bidding)},
-                                 unit="rounds", force=force)
-        if threads is not None:
-            numba.set_num_threads(threads)
-        if backend is None or backend.name == "local":  # one output array reused by every chunk
-            buffer = np.empty((min(config.chunk_rounds, config.rounds), N_ROUND_COLUMNS), np.int16)
-            chunk_fn = partial(play_chunk, config, buffer=buffer)
-        else:
-            chunk_fn = partial(play_chunk, config)
-        return fill_chunks(run_dir, manifest, config.rounds, config.chunk_rounds, chunk_fn, unit="rounds",
-                           progress=progress, backend=backend)
+    """Simulate ``config`` into ``run_dir`` (or, with ``resume``, finish the run found there): see
+    :func:`barbu_sim.core.runs.run_game`."""
+    return run_game(RUNS, run_dir, config, resume=resume, force=force, threads=threads, progress=progress,
+                    backend=backend)

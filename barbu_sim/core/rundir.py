@@ -14,7 +14,6 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import polars as pl
 
@@ -26,6 +25,34 @@ MANIFEST_KEYS = ("schema_version", "package_version", "config", "chunks_done", "
 
 class RunError(ValueError):
     """A run directory that cannot be used as asked (exists, differs, incomplete...)."""
+
+
+@dataclass(frozen=True)
+class RunKind:
+    """What a game declares about its batch runs, so that one reader checks, reports and resumes every game's.
+
+    ``game``: the name every run of the game writes into its manifest (``barbu``, ``clabber``; a Barbu run
+    written before runs named their game has none); ``title``: the game's name in messages; ``unit``: what a
+    run counts (``deals``, ``rounds``); ``command``: the game's command (``barbu-sim``, ``barbu-sim clabber``);
+    ``schema_version``: the version of its records' schema.
+    """
+
+    game: str
+    title: str
+    unit: str
+    command: str
+    schema_version: int
+
+    def repair(self, run_dir) -> str:
+        """The command that finishes (or repairs) the run in ``run_dir``."""
+        return f"{self.command} run --resume --out {run_dir}"
+
+    def check_game(self, manifest: dict, run_dir) -> None:
+        """Refuse a run of another game, naming it and the command for a run of this one."""
+        theirs = manifest.get("game", "barbu")  # Barbu runs named no game before Clabber existed
+        if theirs != self.game:
+            raise RunError(f"{run_dir} holds a {str(theirs).title()} run, not a {self.title} one: report it with "
+                           f"that game's commands, or write a {self.title} run with {self.command} run")
 
 
 def whole_number_fields(unit: str) -> tuple[str, ...]:
@@ -315,23 +342,22 @@ def run_in_use(run_dir) -> bool:
     return False
 
 
-def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None,
-                 check: Callable[[dict], None] | None = None) -> Snapshot:
+def snapshot_run(run_dir, kind: RunKind) -> Snapshot:
     """Read a run once: one snapshot of its manifest and the records of exactly the chunks it lists.
 
     A run still being written by another process keeps growing while it is read: its
     later chunks (written after the manifest was read) are left out, so every table and
-    every count of a report come from the same deals.  A missing, damaged or (in a run
-    nobody is writing) unrecorded chunk is a :class:`RunError` naming it and ``repair``.
-    ``check(manifest)``, if given, may refuse the manifest first (a run of another game).
+    every count of a report come from the same deals.  A run of another game than ``kind``'s, or a
+    missing, damaged or (in a run nobody is writing) unrecorded chunk, is a :class:`RunError` naming it
+    and the command that repairs it.
     """
     run_dir = Path(run_dir)
+    unit, repair = kind.unit, kind.repair(run_dir)
     being_written = run_in_use(run_dir)
     manifest = read_manifest(run_dir)
-    if check is not None:  # e.g. that the run is of the game asked for, before its keys are checked
-        check(manifest)
+    kind.check_game(manifest, run_dir)  # before its keys are checked: another game's run lacks them
     check_manifest(manifest, run_dir / "manifest.json", unit)
-    check_counts(manifest, run_dir / "manifest.json", unit, repair or "a resumed run")
+    check_counts(manifest, run_dir / "manifest.json", unit, repair)
     check_records_folder(run_dir)
     ledger = _ledger(manifest)
     if ledger is None:  # a run written before chunks were recorded: every chunk file on disk
@@ -346,7 +372,7 @@ def snapshot_run(run_dir, unit: str = "deals", repair: str | None = None,
         parts = [part_path(run_dir, k) for k in listed]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise RunError(f"{run_dir}: {problems[0]}{more}; repair it with: {repair or 'a resumed run'}")
+        raise RunError(f"{run_dir}: {problems[0]}{more}; repair it with: {repair}")
     if not parts:
         raise RunError(f"{run_dir} holds no records yet" + (" (it is being written)" if being_written else ""))
     records = pl.scan_parquet(parts)
@@ -376,21 +402,20 @@ def check_count(manifest: dict, records: pl.LazyFrame, run_dir, unit: str) -> No
                        "with --force)")
 
 
-def scan_records(run_dir, unit: str = "deals", repair: str | None = None) -> pl.LazyFrame:
+def scan_records(run_dir, kind: RunKind) -> pl.LazyFrame:
     """The records of a run directory as a LazyFrame (those of one :func:`snapshot_run`)."""
-    return snapshot_run(run_dir, unit, repair).records
+    return snapshot_run(run_dir, kind).records
 
 
-def incomplete_note(snap: Snapshot, unit: str, command: str) -> str | None:
+def incomplete_note(snap: Snapshot, kind: RunKind) -> str | None:
     """For a run not yet complete: how far it got and the command that finishes it (or that it is
-    still being written); else ``None``.  ``unit``: ``deals`` or ``rounds``; ``command``: the game's
-    command (``barbu-sim`` or ``barbu-sim clabber``)."""
-    manifest = snap.manifest
+    still being written); else ``None``."""
+    manifest, unit, command = snap.manifest, kind.unit, kind.command
     if manifest.get("complete"):
         return None
     counts = f"{manifest[f'{unit}_done']:,} of {manifest['config'][unit]:,} {unit}"
     if snap.being_written:
         return (f"Run incomplete and still being written: this report covers the first {counts} "
                 f"(those on disk when it was read); run {command} report {snap.run_dir} again when the run ends")
-    return f"Run incomplete: {counts}; finish it with: {command} run --resume --out {snap.run_dir}"
+    return f"Run incomplete: {counts}; finish it with: {kind.repair(snap.run_dir)}"
 

@@ -20,17 +20,17 @@ import os
 import shutil
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import polars as pl
 
 from .. import __version__
 from . import files
 from .rundir import (
-    LOCK_FILE, RunError, check_ledger, check_records_folder, chunk_problem, is_chunk_key, part_path, parts_on_disk,
-    read_manifest, settings_stamp,
+    LOCK_FILE, RunError, RunKind, check_ledger, check_records_folder, chunk_problem, is_chunk_key, part_path,
+    parts_on_disk, read_manifest, settings_stamp,
 )
 
 OUTPUTS = ("records", "report", "plots")  # what a run directory holds besides its manifest; --force clears them
@@ -299,3 +299,85 @@ def fill_chunks(run_dir, manifest: dict, total: int, chunk: int, play_chunk: Cal
     write_json(manifest_path, manifest)
     return RunSummary(run_dir, done, manifest["wall_seconds"], manifest[f"{unit}_per_second"] or 0.0,
                       manifest["complete"], played=played)
+
+
+@dataclass(frozen=True)
+class GameRuns:
+    """What a game wing declares so that :func:`run_game` runs and resumes its batch runs.
+
+    ``kind``: the runs' :class:`~barbu_sim.core.rundir.RunKind` (game, unit, command, schema version);
+    ``config_type``: the run configuration, a dataclass whose ``<unit>`` and ``chunk_<unit>`` fields give
+    the run's size and chunk, built from the manifest's ``config`` on resume; ``resume_flags``: each
+    config field --resume compares -> the flag that sets it; ``manifest_fields(config)``: what else the
+    manifest records (the seats' players, the configurations...); ``check_resumed(run_dir, manifest,
+    config)``: refuses a run that cannot go on as it began; ``chunk_player(config, local)``: the function
+    ``(lo, n) -> records`` that plays a chunk (``local``: in this process, where buffers may be reused).
+    """
+
+    kind: RunKind
+    config_type: type
+    resume_flags: dict[str, str]
+    manifest_fields: Callable[[Any], dict]
+    check_resumed: Callable[[Path, dict, Any], None]
+    chunk_player: Callable[[Any, bool], Callable[[int, int], pl.DataFrame]]
+
+    def config_of(self, manifest: dict, run_dir) -> Any:
+        """The run configuration stored in a run's manifest (a clear :class:`RunError` if it is not one)."""
+        try:
+            return self.config_type(**manifest["config"])
+        except (TypeError, ValueError, KeyError) as e:
+            raise RunError(f"{run_dir}/manifest.json holds no valid {self.kind.title} run configuration: {e}") from None
+
+    def resumed(self, run_dir) -> tuple[dict, Any]:
+        """The manifest and configuration of the run to resume in ``run_dir``, checked."""
+        manifest = read_manifest(run_dir)
+        self.kind.check_game(manifest, run_dir)
+        manifest = load_run(run_dir, self.kind.schema_version, self.kind.unit)
+        return manifest, self.config_of(manifest, run_dir)
+
+    def check_resume_settings(self, run_dir, given: dict) -> None:
+        """Refuse to resume ``run_dir`` with settings that differ from the run's own.
+
+        ``given``: the config fields the user set on the command line, normalised as the config normalises
+        them; fields left out were not given.
+        """
+        _, config = self.resumed(Path(run_dir))
+        check_resume_flags(run_dir, asdict(config), given, self.resume_flags)
+
+
+def check_threads(threads: int | None) -> None:
+    """Refuse a thread count numba cannot use here (one message for every game)."""
+    import numba  # only a run that plays imports numba: the analytics read runs through this module
+    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ValueError(f"--threads must be at least 1 and at most {numba.config.NUMBA_NUM_THREADS} "
+                         f"(the cores numba may use here), not {threads}")
+
+
+def run_game(game: GameRuns, run_dir, config=None, *, resume: bool = False, force: bool = False,
+             threads: int | None = None, progress: bool = True, backend=None) -> RunSummary:
+    """Simulate ``config`` into ``run_dir`` (or, with ``resume``, finish the run found there), for any game.
+
+    Refuses a directory holding another run unless ``force``.  ``backend``: where the chunks are played
+    (:mod:`barbu_sim.core.backends`; default this process); the records are the same with any.  Returns
+    when every chunk is on disk; on ``KeyboardInterrupt`` the completed chunks and the manifest stay valid
+    and the exception propagates.
+    """
+    run_dir, unit = Path(run_dir), game.kind.unit
+    check_threads(threads)
+    if resume and force:
+        raise ValueError("--resume finishes the run in --out and --force replaces it: give one of them, not both")
+    if not resume and config is None:
+        raise ValueError("give a configuration (or resume an existing run)")
+    with lock_run(run_dir, create=not resume):
+        if resume:
+            manifest, config = game.resumed(run_dir)
+            game.check_resumed(run_dir, manifest, config)
+        else:
+            fields = {"game": game.kind.game, "config": asdict(config), **game.manifest_fields(config)}
+            manifest = start_run(run_dir, game.kind.schema_version, fields, unit=unit, force=force)
+        if threads is not None:
+            import numba
+            numba.set_num_threads(threads)
+        local = backend is None or backend.name == "local"
+        return fill_chunks(run_dir, manifest, getattr(config, unit), getattr(config, f"chunk_{unit}"),
+                           game.chunk_player(config, local), unit=unit, progress=progress, backend=backend)

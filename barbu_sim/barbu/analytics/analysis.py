@@ -15,7 +15,7 @@ import polars as pl
 from ...core.rundir import scan_records
 from ...core.seats import N_SEATS
 from ...core.stats import STAT_COLUMNS, with_ci
-from .schema import CONTRACT_ENUM, REL_ENUM, REL_SEATS, SCORE_COLUMNS
+from .schema import CONTRACT_ENUM, REL_ENUM, REL_SEATS, RUN_KIND, SCORE_COLUMNS
 
 
 def scan_run(run_dir) -> pl.LazyFrame:
@@ -24,7 +24,7 @@ def scan_run(run_dir) -> pl.LazyFrame:
     Every chunk is first checked against the manifest: a missing or damaged one is a
     ``RunError`` that names it and the command that repairs the run.
     """
-    return scan_records(run_dir, "deals", repair=f"barbu-sim run --resume --out {run_dir}")
+    return scan_records(run_dir, RUN_KIND)
 
 
 def relative_scores(records: pl.LazyFrame) -> pl.LazyFrame:

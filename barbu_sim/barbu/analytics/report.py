@@ -15,7 +15,7 @@ from .analysis import (
     by_domino_rank, by_trump, choice_scores, contract_scores, declarer_edge, domino_rank_differences, expected_scores,
     heatmap_table, policy_scores, score_distribution,
 )
-from .schema import SCORE_COLUMNS
+from .schema import RUN_KIND, SCORE_COLUMNS
 
 # The expected-scores JSON: a list of records with exactly these fields.
 EXPECTED_FIELDS = ["contract", "trump", "domino_rank", "rel_seat", "n", "mean", "std", "se", "ci_low", "ci_high"]
@@ -26,7 +26,7 @@ def snapshot(run_dir) -> Snapshot:
     :func:`barbu_sim.core.rundir.snapshot_run`); a report's tables, counts and notes all come from it."""
     if isinstance(run_dir, Snapshot):
         return run_dir
-    snap = snapshot_run(run_dir, "deals", repair=f"barbu-sim run --resume --out {run_dir}")
+    snap = snapshot_run(run_dir, RUN_KIND)
     check_points(snap)
     return snap
 
@@ -173,7 +173,7 @@ def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Pat
 def incomplete_note(run) -> str | None:
     """For a run not yet complete: how far it got and the command that finishes it (or that it is still
     being written); else ``None``.  ``run``: a run directory or a :func:`snapshot`."""
-    return run_note(snapshot(run), "deals", "barbu-sim")
+    return run_note(snapshot(run), RUN_KIND)
 
 
 def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:

@@ -14,11 +14,14 @@ from __future__ import annotations
 import polars as pl
 
 from ...core.cards import RANK_NAMES, SUIT_LETTERS
+from ...core.rundir import RunKind
 from ...core.seats import SEAT_LETTERS
 from ..rules.choices import CHOICE_LABELS
 from ..rules.config import CONTRACTS
 
 SCHEMA_VERSION = 1
+# What the runs of this game are (their manifest names the game; core.rundir checks and reports them).
+RUN_KIND = RunKind("barbu", "Barbu", "deals", "barbu-sim", SCHEMA_VERSION)
 CONTRACT_ENUM = pl.Enum(list(CONTRACTS))
 SUIT_ENUM = pl.Enum(list(SUIT_LETTERS))  # enum order = suit index
 RANK_ENUM = pl.Enum(list(RANK_NAMES))

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from ...core.rundir import RunError, read_manifest, scan_records
+from ...core.rundir import scan_records
 from ...core.stats import STAT_COLUMNS, with_ci
+from .schema import RUN_KIND
 
 METRICS = ("card_points", "meld_points", "bell_points", "round_score", "made")
 _PARTS = {"card_points": "card", "meld_points": "meld", "bell_points": "bell", "round_score": "score"}
@@ -23,17 +24,7 @@ MELDS = {"seq3plus": 3, "seq4plus": 4, "seq5": 5, "four_of_a_kind": 0}
 
 def scan_run(run_dir) -> pl.LazyFrame:
     """The records of a run directory, every chunk checked against the manifest."""
-    check_clabber_run(run_dir)
-    return scan_records(run_dir, "rounds", repair=f"barbu-sim clabber run --resume --out {run_dir}")
-
-
-def check_clabber_run(run_dir) -> dict:
-    """The manifest of ``run_dir``, or a :class:`RunError` when it holds another game's run."""
-    manifest = read_manifest(run_dir)
-    if manifest.get("game") != "clabber":
-        raise RunError(f"{run_dir} holds a Barbu run, not a Clabber one: use barbu-sim report, "
-                       "or write a Clabber run with barbu-sim clabber run")
-    return manifest
+    return scan_records(run_dir, RUN_KIND)
 
 
 def team_values(records: pl.LazyFrame) -> pl.LazyFrame:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import polars as pl
 
-from ...core.rundir import RunError, Snapshot, incomplete_note as run_note, snapshot_run
+from ...core.rundir import Snapshot, incomplete_note as run_note, snapshot_run
 from ...core.seats import SEAT_LETTERS
 from ...core.tables import report_head, shown_small_n, terminal_table, write_report_set
 from .analysis import GROUPINGS, by_group, clabber_scores, meld_frequencies
+from .schema import RUN_KIND
 
 SCORE_FIELDS = ["team", "metric", "n", "mean", "std", "se", "ci_low", "ci_high"]
 MELD_FIELDS = ["meld", "p", "se", "n"]
@@ -25,13 +26,7 @@ def snapshot(run_dir) -> Snapshot:
     """One reading of a Clabber run: its manifest, read once, and exactly the chunks it lists."""
     if isinstance(run_dir, Snapshot):
         return run_dir
-    def clabber_only(manifest: dict) -> None:
-        if manifest.get("game") != "clabber":
-            raise RunError(f"{run_dir} holds a Barbu run, not a Clabber one: use barbu-sim report, "
-                           "or write a Clabber run with barbu-sim clabber run")
-
-    return snapshot_run(run_dir, "rounds", repair=f"barbu-sim clabber run --resume --out {run_dir}",
-                        check=clabber_only)
+    return snapshot_run(run_dir, RUN_KIND)
 
 
 def build_tables(run) -> dict[str, pl.DataFrame]:
@@ -74,7 +69,7 @@ def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Pat
 def incomplete_note(run) -> str | None:
     """For a run not yet complete: how far it got and the command that finishes it (or that it is still
     being written); else ``None``.  ``run``: a run directory or a :func:`snapshot`."""
-    return run_note(snapshot(run), "rounds", "barbu-sim clabber")
+    return run_note(snapshot(run), RUN_KIND)
 
 
 def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:

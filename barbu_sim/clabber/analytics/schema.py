@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import polars as pl
 
+from ...core.rundir import RunKind
 from ...core.seats import SEAT_LETTERS
 
 SCHEMA_VERSION = 1
+# What the runs of this game are (their manifest names the game; core.rundir checks and reports them).
+RUN_KIND = RunKind("clabber", "Clabber", "rounds", "barbu-sim clabber", SCHEMA_VERSION)
 SEAT_ENUM = pl.Enum(list(SEAT_LETTERS))
 SUIT_ENUM = pl.Enum(list("CDHS"))
 RANK_NAMES = ["9", "10", "J", "Q", "K", "A"]
