@@ -139,3 +139,12 @@ def test_file_that_fails_to_load(tmp_path):
     f.write_text("raise RuntimeError('boom')\n")
     with pytest.raises(ValueError, match="failed to load: RuntimeError: boom"):
         resolve_strategy(f"{f}:x")
+
+
+def test_the_engines_write_the_error_codes_that_core_reads():
+    """Both games' play loops and core.play_errors, which turns their codes into messages, agree on the codes."""
+    from barbu_sim.barbu.engine import play_loops as barbu_loops
+    from barbu_sim.clabber.engine import play_loops as clabber_loops
+    from barbu_sim.core import play_errors
+    for loops in (barbu_loops, clabber_loops):
+        assert (loops.NOT_A_CARD, loops.STRATEGY_RAISED) == (play_errors.NOT_A_CARD, play_errors.STRATEGY_RAISED)

@@ -11,17 +11,20 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import get_num_threads
 
-from ..core.cards import HAND_SIZE, format_card, verify_deal
+from ..core.cards import HAND_SIZE, verify_deal
 from ..core.interrupt import call_kernel
 from ..core.rng import STREAM_EVAL, stream_key
-from ..core.seats import N_SEATS, SEAT_LETTERS
+from ..core.play_errors import (  # noqa: F401  (the errors this module raises, for its callers)
+    IllegalPlayError, StrategyError, raise_failed_play,
+)
+from ..core.seats import N_SEATS
 from ..core.stats import mean_and_se
-from ..core.strategies import Strategy, call_again, not_a_card_message
+from ..core.strategies import Strategy
 from .rules.choices import Choice, check_param
 from .engine.deals import deal_around_into, random_deal
 from .engine.deal_kernels import batch_kernel, one_kernel
 from .players.learned import MODEL_WIDTH, model_array
-from .engine.play_loops import MAX_ACTIONS, NOT_A_CARD, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE, STRATEGY_RAISED
+from .engine.play_loops import MAX_ACTIONS, SNAP_HAND, SNAP_LEGAL, SNAP_RNG, SNAP_SIZE
 from .players.mc.player import EXPLAIN_ROWS, EXPLAIN_WIDTH
 from .rules.choice_from_hand import resolve_param
 from .rules.config import CONTRACTS, N_CONTRACTS, Contract, Rules, parse_contract
@@ -75,14 +78,6 @@ def _no_explain(ids: np.ndarray):
     return NO_EXPLAIN_LEARNED if _uses_learned(ids) else None
 
 
-class StrategyError(ValueError):
-    """A strategy failed during play: it raised an exception, or returned a card it may not play."""
-
-
-class IllegalPlayError(StrategyError):
-    """A strategy returned a card it may not play."""
-
-
 @dataclass
 class DealResult:
     """One played deal: scores, tricks and the full record of plays."""
@@ -113,26 +108,10 @@ class HandEstimates:
 
 
 def _raise_failed_play(code: int, resolved: list[Strategy], where: str, snap: np.ndarray | None = None):
-    """Turn a kernel's error code (and, from a recorded deal, the play's details in ``snap``) into an exception."""
-    code = -code - 1
-    seat, card = code % 4, code // 4
-    strategy = resolved[seat]
-    who = f"strategy {strategy.name!r} at seat {SEAT_LETTERS[seat]}"
-    if card == STRATEGY_RAISED:
-        if snap is not None:
-            # numba could not carry the exception out of the kernel: call the strategy again on the
-            # same state, here in Python, to show what it raised.
-            try:
-                call_again(strategy, snap[SNAP_LEGAL], snap[SNAP_HAND], snap[:STATE_SIZE], snap[SNAP_RNG])
-            except Exception as e:
-                raise StrategyError(f"{who} raised {type(e).__name__}: {e} ({where})") from None
-        raise StrategyError(f"{who} raised an exception, which it did not raise again when called with "
-                            f"the same state ({where})")
-    if card >= NOT_A_CARD and snap is not None:
-        said = not_a_card_message(strategy, snap[SNAP_LEGAL], snap[SNAP_HAND], snap[:STATE_SIZE], snap[SNAP_RNG])
-        raise IllegalPlayError(f"{who} {said} ({where})")
-    shown = format_card(card) if card < NOT_A_CARD else "a value that is not a card"
-    raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
+    """Raise the error a kernel's ``code`` stands for (:func:`~barbu_sim.core.play_errors.raise_failed_play`);
+    ``snap``: the play's details a recorded deal saved."""
+    saved = None if snap is None else (snap[SNAP_LEGAL], snap[SNAP_HAND], snap[:STATE_SIZE], snap[SNAP_RNG])
+    raise_failed_play(code, resolved, where, saved)
 
 
 def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, where: str, models=None):

@@ -11,27 +11,19 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import get_num_threads, types
 
-from ..core.cards import format_card
 from ..core.compiling import ensure_compiled
 from ..core.interrupt import call_kernel
-from ..core.seats import SEAT_LETTERS
-from ..core.strategies import Strategy, call_again, not_a_card_message
+from ..core.play_errors import (  # noqa: F401  (the errors this module raises, for its callers)
+    IllegalPlayError, StrategyError, raise_failed_play,
+)
+from ..core.strategies import Strategy
 from .players.bidding import parse_bidding
 from .engine.round_kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
 from .players.mc import is_mc
-from .engine.play_loops import NOT_A_CARD, STRATEGY_RAISED
 from .rules.config import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
 from .state import S_SNAP_HAND, S_SNAP_LEGAL, S_SNAP_RNG, STATE_ARRAY_SIZE, STATE_SIZE
 from .players.learned import model_array
 from .players.registry import LEARNED, USER, seat_strategies
-
-
-class StrategyError(ValueError):
-    """A strategy failed during play: it raised an exception, or returned a card it may not play."""
-
-
-class IllegalPlayError(StrategyError):
-    """A strategy returned a card it may not play."""
 
 
 @dataclass
@@ -81,31 +73,11 @@ def _forced(forced) -> np.ndarray:
 
 
 def raise_illegal(code: int, resolved: list[Strategy], where: str, state: np.ndarray | None = None):
-    """Turn a kernel's error code into a :class:`StrategyError` naming strategy, seat and card.
-
-    For a strategy that raised, ``state`` (the kernel's state array after the failed play, see
-    :mod:`barbu_sim.clabber.state`) lets the strategy be called again here in Python on the very
-    state it failed on, to show the exception's type and message (numba cannot carry them out).
-    """
-    code = -int(code) - 1
-    seat, card = code % 4, code // 4
-    strategy = resolved[seat]
-    who = f"strategy {strategy.name!r} at seat {SEAT_LETTERS[seat]}"
-    if card == STRATEGY_RAISED:
-        if state is not None:
-            try:
-                call_again(strategy, state[S_SNAP_LEGAL], state[S_SNAP_HAND], state[:STATE_SIZE], state[S_SNAP_RNG])
-            except Exception as e:
-                raise StrategyError(f"{who} raised {type(e).__name__}: {e} ({where})") from None
-            raise StrategyError(f"{who} raised an exception, which it did not raise again when called with "
-                                f"the same state ({where})")
-        raise StrategyError(f"{who} raised an exception ({where})")
-    if card >= NOT_A_CARD and state is not None:
-        said = not_a_card_message(strategy, state[S_SNAP_LEGAL], state[S_SNAP_HAND], state[:STATE_SIZE],
-                                  state[S_SNAP_RNG])
-        raise IllegalPlayError(f"{who} {said} ({where})")
-    shown = format_card(card) if card < NOT_A_CARD else "a value that is not a card"
-    raise IllegalPlayError(f"{who} played {shown}, which is not a legal card there ({where})")
+    """Raise the error a kernel's ``code`` stands for (:func:`~barbu_sim.core.play_errors.raise_failed_play`);
+    ``state``: the kernel's state array after the failed play (see :mod:`barbu_sim.clabber.state`)."""
+    saved = None if state is None else (state[S_SNAP_LEGAL], state[S_SNAP_HAND], state[:STATE_SIZE],
+                                        state[S_SNAP_RNG])
+    raise_failed_play(code, resolved, where, saved)
 
 
 def uses_mc(ids: np.ndarray) -> bool:
