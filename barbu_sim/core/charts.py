@@ -20,6 +20,19 @@ plt.rcParams.update({"figure.dpi": 110, "font.size": 10, "axes.spines.top": Fals
                      "svg.hashsalt": "barbu-sim"})
 
 
+def charts_folder(out_dir) -> Path:
+    """``out_dir``, made if need be, for a run's charts; a folder that cannot be written (a read-only run) is
+    an :class:`~barbu_sim.core.files.OutputError` naming it, before any chart is drawn."""
+    from .files import OutputError, ensure_writable
+    out_dir = Path(out_dir)
+    ensure_writable(out_dir, "the charts")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(out_dir, "the charts", e) from None
+    return out_dir
+
+
 def save_figure(fig, stem) -> list[Path]:
     """Save ``fig`` as ``stem.png`` and ``stem.svg``, close it, and return the two paths.
 

@@ -9,8 +9,7 @@ import numpy as np
 import polars as pl
 
 from ...core.cards import RANK_NAMES
-from ...core.charts import PALETTE, plt, save_figure
-from ...core.files import OutputError, ensure_writable
+from ...core.charts import PALETTE, charts_folder, plt, save_figure
 from ..rules.config import CONTRACTS
 from .schema import REL_SEATS
 
@@ -191,12 +190,7 @@ def write_plots(tables: dict[str, pl.DataFrame], out_dir, lower_is_better: bool 
 
     ``lower_is_better``: the run's rules make the lowest total win; every score axis says so.
     """
-    out_dir = Path(out_dir)
-    ensure_writable(out_dir, "the charts")  # a read-only run: said naming the folder, before any chart
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise OutputError(out_dir, "the charts", e) from None
+    out_dir = charts_folder(out_dir)
     # By contract and way of naming the suit or rank where the tables have it (never fixed suits and a policy pooled).
     scores = "choice_scores" if "choice_scores" in tables else "contract_scores"
     charts = [(scores, "contract_scores", plot_contract_scores),

@@ -7,8 +7,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ...core.charts import PALETTE, plt, save_figure
-from ...core.files import OutputError, ensure_writable
+from ...core.charts import PALETTE, charts_folder, plt, save_figure
 from .analysis import GROUPINGS
 from ..rules.config import BELL_POINTS
 
@@ -76,12 +75,7 @@ def plot_scores(table: pl.DataFrame) -> plt.Figure:
 
 def write_plots(tables: dict[str, pl.DataFrame], out_dir) -> list[Path]:
     """Draw every chart into ``out_dir`` as PNG and SVG; returns the paths."""
-    out_dir = Path(out_dir)
-    ensure_writable(out_dir, "the charts")  # a read-only run: said naming the folder, before any chart
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise OutputError(out_dir, "the charts", e) from None
+    out_dir = charts_folder(out_dir)
     paths = save_figure(plot_scores(tables["clabber_scores"]), out_dir / "clabber_scores")
     for key in GROUPINGS:
         if not tables[f"by_{key}"].is_empty():
