@@ -45,7 +45,7 @@ from ...core.cards import cards_of
 from ...core.rng import STREAM_REVIEW, stream_key
 from ..players.mc.layouts import W_VALUES, W_WEIGHTS
 from ..players.learned import MODEL_WIDTH, model_array
-from ..players.mc.params import MAX_DEPTH, MAX_SAMPLES, ROLLOUTS
+from ..players.mc.params import DEFAULT_INFER, MAX_DEPTH, MAX_SAMPLES, ROLLOUTS
 from ..rules.config import DOMINO, Rules
 from ..state import STATE_SIZE
 
@@ -61,7 +61,6 @@ DEFAULT_ENDGAME = 5  # tricks left when a decision is searched exactly in every 
 # Tricks left when a rollout from an earlier decision hands over to the exact search: 3 costs about 5 µs a card and
 # layout, 4 about 35 µs (docs/review-and-table.md): the layouts that buys matter more to a label than the fourth trick.
 DEFAULT_TAIL = 3
-DEFAULT_INFER = 70  # a layout's weight, in percent, per earlier play the model would not have made (mc's default)
 DEFAULT_ROLLOUT = "heuristic"
 NO_NET = np.zeros((0, MODEL_WIDTH), np.float32)  # the learned player's model, where no rollout reads it
 
