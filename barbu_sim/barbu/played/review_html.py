@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from importlib.resources import files
 from pathlib import Path
 
 from ...core.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, cards_of, parse_card
@@ -27,7 +28,6 @@ from ...core.seats import SEAT_LETTERS, SEAT_NAMES
 from ..rules.config import CONTRACT_TITLES, DOMINO, TRUMPS
 from ..state import PASS
 from .review import Review, review_json
-from .review_html_script import SCRIPT
 
 DECISION_KEYS = ("play", "seat", "trick", "card", "best", "loss", "loss_se", "counts", "label", "estimates")
 
@@ -147,6 +147,9 @@ def write_review_html(review: Review, path) -> Path:
 
 # The page: %TITLE%, %STYLE%, %SCRIPT% and %DATA% mark where review_html puts the escaped title,
 # the style, the script and the data.
+# The page's script: review_page.js, a package data file beside this module.
+SCRIPT = files(__package__).joinpath("review_page.js").read_text(encoding="utf-8")
+
 PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>

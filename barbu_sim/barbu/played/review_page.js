@@ -1,13 +1,8 @@
-"""The script of the review page (:mod:`.review_html`), as text.
-
-It reads the JSON of ``<script type="application/json" id="review-data">``
-(:func:`.review_html.review_page_data`) and draws the page from it with the DOM: the header,
-the table at the current play, the decision, the list of decisions and the tricks or turns.
-It steps on the arrow keys, Home/End, PageUp/PageDown and the buttons, and keeps ``#play-N``
-in the address.  It needs nothing from elsewhere.
-"""
-
-SCRIPT = r"""
+// The script of the review page (review_html.py puts it in the page). It reads the JSON of
+// <script type="application/json" id="review-data"> (review_html.review_page_data) and draws the page
+// from it with the DOM: the header, the table at the current play, the decision, the list of decisions
+// and the tricks or turns. It steps on the arrow keys, Home/End, PageUp/PageDown and the buttons, and
+// keeps #play-N in the address. It needs nothing from elsewhere.
 "use strict";
 (function () {
   const D = JSON.parse(document.getElementById("review-data").textContent);
@@ -361,4 +356,3 @@ SCRIPT = r"""
   const m = /^#play-(\d+)$/.exec(location.hash);
   go(m ? Number(m[1]) : 0);
 })();
-"""
