@@ -39,22 +39,57 @@ MAX_SAMPLES = 1_000_000  # Monte Carlo deals per evaluated hand
 NO_EXPLAIN = np.zeros((0, 0), np.float64)
 NO_EXPLAIN_LEARNED = np.zeros((0, 0), np.float32)  # picks the engine with the learned player alone
 NO_MODEL = np.zeros((0, MODEL_WIDTH), np.float32)
+# The batch kernel's arguments that a call does not use: it plays either a run's deals (no fixed hands) and
+# keeps each record, or hands' sample deals and keeps only sums.
+NO_FIXED_HANDS = np.zeros(0, np.uint64)
+NO_SCORES = np.zeros((0, 0, 4), np.int16)
+NO_TRICKS = np.zeros((0, 0, 4), np.int8)
+NO_PARAMS = np.zeros((0, 0), np.int8)
+NO_SUMS = np.zeros((0, 0, 0), np.int64)
 
 
-def _uses_mc(ids: np.ndarray) -> bool:
-    """True when a seat plays mc: the kernels must then be the engine compiled with the mc player."""
-    return bool(is_mc(ids).any())
+@dataclass(frozen=True)
+class Seats:
+    """The four seats' players, resolved once: what the kernels take for them and which compiled engine
+    they need (see :mod:`barbu_sim.barbu.engine.play_loops`: without the strong players, with mc (and
+    learned), or with learned alone, picked by the type of the kernels' ``explain`` argument)."""
 
+    ids: np.ndarray  # (4,) the kernels' strategy ids
+    fns: tuple  # the user strategies' function pointers, one slot per seat
+    resolved: list  # the seats' Strategy objects, for messages
+    with_mc: bool  # a seat plays mc or pimc: the engine compiled with the mc player
+    with_learned: bool  # a seat plays learned: an engine compiled with it
+    with_user: bool  # a seat plays a user's strategy: kernels run in a worker thread (Ctrl-C)
 
-def _uses_learned(ids: np.ndarray) -> bool:
-    """True when a seat plays learned: the kernels must then be an engine compiled with it."""
-    return bool(is_learned(ids).any())
+    @classmethod
+    def of(cls, strategies) -> "Seats":
+        """``strategies`` (one for every seat, or four) resolved."""
+        ids, fns, resolved = seat_strategies(strategies)
+        return cls(ids, fns, resolved, bool(is_mc(ids).any()), bool(is_learned(ids).any()), bool((ids == USER).any()))
 
+    def one_kernel(self):
+        """The engine's kernel that plays one deal with its record."""
+        return one_kernel(self.with_mc, self.with_learned)
 
-def _model(ids: np.ndarray) -> np.ndarray:
-    """The kernels' ``model`` argument: the learned player's weights when a seat plays it, or an mc seat reads it
-    (learned rollouts, policy inference: ``mc.params.needs_model``); else an empty array."""
-    return model_array() if is_learned(ids).any() or any(needs_model(int(i)) for i in ids) else NO_MODEL
+    def batch_kernel(self):
+        """The engine's kernel that plays deals in parallel."""
+        return batch_kernel(self.with_mc, self.with_learned)
+
+    def model(self) -> np.ndarray:
+        """The kernels' ``model`` argument: the learned player's weights when a seat plays it, or an mc seat reads
+        it (learned rollouts, policy inference: ``mc.params.needs_model``); else an empty array."""
+        return model_array() if self.with_learned or any(needs_model(int(i)) for i in self.ids) else NO_MODEL
+
+    def no_explain(self):
+        """The kernels' ``explain`` argument when nothing is explained: it picks the engine."""
+        if self.with_mc:
+            return NO_EXPLAIN
+        return NO_EXPLAIN_LEARNED if self.with_learned else None
+
+    def run(self, kernel, *args):
+        """``kernel(*args)``; with a user strategy at any seat, in a worker thread, so that Ctrl-C works even
+        while the strategy never returns (see ``core.interrupt.call_kernel``)."""
+        return call_kernel(kernel, self.with_user, *args)
 
 
 def _checked_models(models, ids: np.ndarray) -> np.ndarray:
@@ -69,13 +104,6 @@ def _checked_models(models, ids: np.ndarray) -> np.ndarray:
         raise ValueError(f"models holds {arr.shape[0] // N_CONTRACTS} model(s), and a seat plays the one in slot "
                          f"{max(slots)}")
     return arr
-
-
-def _no_explain(ids: np.ndarray):
-    """The kernels' ``explain`` argument when nothing is explained: it also picks the engine (mc or not)."""
-    if _uses_mc(ids):
-        return NO_EXPLAIN
-    return NO_EXPLAIN_LEARNED if _uses_learned(ids) else None
 
 
 @dataclass
@@ -114,25 +142,39 @@ def _raise_failed_play(code: int, resolved: list[Strategy], where: str, snap: np
     raise_failed_play(code, resolved, where, saved)
 
 
-def _replay_failure(deals, cfg: np.ndarray, rules_array, ids, fns, resolved, where: str, models=None):
+def _replay_failure(deals, cfg: np.ndarray, rules_array, seats: Seats, where: str, models=None):
     """Replay the deals of a batch item that failed, one by one with their record, to explain the failure.
 
     ``deals``: ``(hands, seed, index)`` in the order the batch played them; every
     configuration is played on each, as the batch did, until one fails again (``models``: the batch's
     learned models, when not the installed ones).
     """
-    model = _model(ids) if models is None else models  # play_batch passes the array it played with
+    model = seats.model() if models is None else models  # play_batch passes the array it played with
     for hands, key, index in deals:
         for contract, param, declarer in cfg:
-            named = int(resolve_param(int(contract), int(param), hands[declarer]))
             snap = np.zeros(SNAP_SIZE, np.uint64)
-            kernel = one_kernel(_uses_mc(ids), _uses_learned(ids))
-            code = _run_kernel(kernel, ids, hands, int(contract), named, int(declarer), rules_array,
-                               ids, fns, np.uint64(key), np.uint64(index), np.zeros(4, np.int64), np.zeros(4, np.int64),
-                               np.zeros(MAX_ACTIONS, np.int8), np.zeros(MAX_ACTIONS, np.int8),
-                               np.full(13, -1, np.int8), snap, model, _no_explain(ids))
+            code = seats.run(
+                seats.one_kernel(),
+                hands,
+                int(contract),
+                int(resolve_param(int(contract), int(param), hands[declarer])),  # the suit or rank named
+                int(declarer),
+                rules_array,
+                seats.ids,
+                seats.fns,
+                np.uint64(key),
+                np.uint64(index),
+                np.zeros(4, np.int64),  # scores
+                np.zeros(4, np.int64),  # tricks
+                np.zeros(MAX_ACTIONS, np.int8),  # rec_seat
+                np.zeros(MAX_ACTIONS, np.int8),  # rec_card
+                np.full(13, -1, np.int8),  # rec_winner
+                snap,
+                model,
+                seats.no_explain(),
+            )
             if code < 0:
-                _raise_failed_play(code, resolved, where, snap)
+                _raise_failed_play(code, seats.resolved, where, snap)
     raise StrategyError(f"a strategy failed in {where}, but not when its deals were played again one by one")
 
 
@@ -146,12 +188,6 @@ def _deals_around(key: np.uint64, hand: np.uint64, seat: int, n_samples: int):
         yield hands, hand_key, k
 
 
-def _run_kernel(kernel, ids: np.ndarray, *args):
-    """``kernel(*args)``; with a user strategy at any seat (``ids``), in a worker thread, so that
-    Ctrl-C works even while the strategy never returns (see ``core.interrupt.call_kernel``)."""
-    return call_kernel(kernel, bool((ids == USER).any()), *args)
-
-
 def compile_engine(strategies="heuristic", *, one: bool = True, batch: bool = True) -> None:
     """Compile (or load from numba's cache) the kernels that ``strategies`` will play with.
 
@@ -159,11 +195,11 @@ def compile_engine(strategies="heuristic", *, one: bool = True, batch: bool = Tr
     progress bar or starts a clock, so that a first use's compile is reported on its own
     lines (see :mod:`barbu_sim.core.compiling`) and not counted as play.
     """
-    ids, _, _ = seat_strategies(strategies)
+    seats = Seats.of(strategies)
     if one:
-        one_kernel(_uses_mc(ids), _uses_learned(ids))
+        seats.one_kernel()
     if batch:
-        batch_kernel(_uses_mc(ids), _uses_learned(ids))
+        seats.batch_kernel()
 
 
 def _check_seed(seed: int) -> np.uint64:
@@ -214,23 +250,38 @@ def play_deal(hands, contract, strategies="heuristic", *, param: int = 0, declar
     rules = rules or Rules()
     if contract == int(Contract.DOMINO) and rules.fixed_domino_start is not None:
         param = rules.fixed_domino_start  # domino-start=fixed:R: the rank the engine plays from
-    ids, fns, resolved = seat_strategies(strategies)
+    seats = Seats.of(strategies)
     scores = np.zeros(4, np.int64)
     tricks = np.zeros(4, np.int64)
     rec_seat = np.zeros(MAX_ACTIONS, np.int8)
     rec_card = np.zeros(MAX_ACTIONS, np.int8)
     rec_winner = np.full(13, -1, np.int8)
     snap = np.zeros(SNAP_SIZE, np.uint64)
-    with_mc = _uses_mc(ids)
     ex = np.zeros((EXPLAIN_ROWS, EXPLAIN_WIDTH), np.float64) if explain else NO_EXPLAIN
     if not 0 <= index <= MAX_INDEX:
         raise ValueError(f"the deal index must be 0..2^63-1, not {index}")
-    kernel = one_kernel(with_mc, _uses_learned(ids))
-    n = _run_kernel(kernel, ids, hands, contract, param, declarer, rules.to_array(), ids, fns,
-                    _check_seed(seed), np.uint64(index), scores, tricks, rec_seat, rec_card, rec_winner, snap,
-                    _model(ids), ex if with_mc else _no_explain(ids))
+    n = seats.run(
+        seats.one_kernel(),
+        hands,
+        contract,
+        param,
+        declarer,
+        rules.to_array(),
+        seats.ids,
+        seats.fns,
+        _check_seed(seed),
+        np.uint64(index),
+        scores,
+        tricks,
+        rec_seat,
+        rec_card,
+        rec_winner,
+        snap,
+        seats.model(),
+        ex if seats.with_mc else seats.no_explain(),  # only mc explains its decisions
+    )
     if n < 0:
-        _raise_failed_play(n, resolved, f"contract {CONTRACTS[contract]}", snap)
+        _raise_failed_play(n, seats.resolved, f"contract {CONTRACTS[contract]}", snap)
     n_tricks = int((rec_winner >= 0).sum())
     return DealResult(contract, param, declarer, hands.copy(), scores, tricks,
                       rec_seat[:n].astype(np.int64), rec_card[:n].astype(np.int64),
@@ -282,24 +333,42 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     key = _check_seed(seed)
     cfg = config_array(configs)
     rules = rules or Rules()
-    ids, fns, resolved = seat_strategies(strategies)
-    model = _model(ids) if models is None else _checked_models(models, ids)  # the array the kernels read
-    if _uses_mc(ids):
+    seats = Seats.of(strategies)
+    model = seats.model() if models is None else _checked_models(models, seats.ids)  # the array the kernels read
+    if seats.with_mc:
         chunk = 1  # an mc deal costs thousands of rollouts: threads claim deals one by one
     scores = np.zeros((n, len(cfg), 4), np.int16)
     tricks = np.zeros((n, len(cfg), 4), np.int8)
     params = np.zeros((n, len(cfg)), np.int8)
     errors = np.zeros(n, np.int64)
-    no_sums = np.zeros((0, 0, 0), np.int64)
     rules_array = rules.to_array()
-    kernel = batch_kernel(_uses_mc(ids), _uses_learned(ids))
-    _run_kernel(kernel, ids, key, start, n, chunk, np.zeros(0, np.uint64), 0, 1, cfg, rules_array,
-                ids, fns, scores, tricks, params, no_sums, no_sums, errors, get_num_threads(), model,
-                _no_explain(ids))
+    seats.run(
+        seats.batch_kernel(),
+        key,
+        start,
+        n,
+        chunk,
+        NO_FIXED_HANDS,  # a run's deals, not sample deals around given hands
+        0,  # fixed_seat
+        1,  # n_samples
+        cfg,
+        rules_array,
+        seats.ids,
+        seats.fns,
+        scores,
+        tricks,
+        params,
+        NO_SUMS,
+        NO_SUMS,  # squares
+        errors,
+        get_num_threads(),
+        model,
+        seats.no_explain(),
+    )
     bad = np.flatnonzero(errors)
     if bad.size:
         index = start + int(bad[0])
-        _replay_failure([(random_deal(seed, index), key, index)], cfg, rules_array, ids, fns, resolved,
+        _replay_failure([(random_deal(seed, index), key, index)], cfg, rules_array, seats,
                         f"deal {index} of seed {seed}", model)
     return (scores, tricks, params) if with_params else (scores, tricks)
 
@@ -326,20 +395,38 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
             raise ValueError("each hand to evaluate must hold 13 cards")
     cfg = config_array(configs)
     rules = rules or Rules()
-    ids, fns, resolved = seat_strategies(strategies)
+    seats = Seats.of(strategies)
     sums = np.zeros((len(fixed), len(cfg), 4), np.int64)
     squares = np.zeros_like(sums)
     errors = np.zeros(len(fixed), np.int64)
     rules_array = rules.to_array()
     # One hand per chunk: a hand is many deals, and threads claim hands as they free up.
-    kernel = batch_kernel(_uses_mc(ids), _uses_learned(ids))
-    _run_kernel(kernel, ids, key, 0, len(fixed), 1, fixed, seat, n_samples, cfg, rules_array,
-                ids, fns, np.zeros((0, 0, 4), np.int16), np.zeros((0, 0, 4), np.int8),
-                np.zeros((0, 0), np.int8), sums, squares, errors, get_num_threads(), _model(ids), _no_explain(ids))
+    seats.run(
+        seats.batch_kernel(),
+        key,
+        0,  # start
+        len(fixed),  # n: the hands
+        1,  # chunk
+        fixed,
+        seat,
+        n_samples,
+        cfg,
+        rules_array,
+        seats.ids,
+        seats.fns,
+        NO_SCORES,  # sums only, no record per deal
+        NO_TRICKS,
+        NO_PARAMS,
+        sums,
+        squares,
+        errors,
+        get_num_threads(),
+        seats.model(),
+        seats.no_explain(),
+    )
     bad = np.flatnonzero(errors)
     if bad.size:
         hand = fixed[int(bad[0])]
-        _replay_failure(_deals_around(key, hand, seat, n_samples), cfg, rules_array, ids, fns, resolved,
-                        "hand evaluation")
+        _replay_failure(_deals_around(key, hand, seat, n_samples), cfg, rules_array, seats, "hand evaluation")
     mean, se = mean_and_se(sums, squares, n_samples)
     return HandEstimates(mean, se)
