@@ -16,21 +16,18 @@ in mc's values, and how often its best trump suit and best domino rank are mc's.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+from barbu_sim.barbu.api import evaluate_hands
+from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.game.evaluation import EvalGrid
+from barbu_sim.barbu.players.registry import canonical_strategy
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json
 
-from barbu_sim.barbu.api import evaluate_hands  # noqa: E402
-from barbu_sim.barbu.engine.deals import random_deal  # noqa: E402
-from barbu_sim.barbu.game.evaluation import EvalGrid  # noqa: E402
-from barbu_sim.barbu.players.registry import canonical_strategy  # noqa: E402
-from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 PLAYERS = ("learned", "heuristic")
 

@@ -22,15 +22,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+from barbu_sim.clabber.api import play_round
+from barbu_sim.clabber.played.bid_review import call_options, review_bidding
+from barbu_sim.clabber.played.round_file import format_round_log, parse_rounds, round_of
+from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json
 
-from barbu_sim.clabber.api import play_round  # noqa: E402
-from barbu_sim.clabber.played.bid_review import call_options, review_bidding  # noqa: E402
-from barbu_sim.clabber.played.round_file import format_round_log, parse_rounds, round_of  # noqa: E402
-from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES  # noqa: E402
-from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main(argv=None) -> int:

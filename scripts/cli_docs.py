@@ -201,6 +201,14 @@ def generate() -> str:
     return "\n".join(lines) + "\n"
 
 
+def changed_sections(old: str, new: str) -> list[str]:
+    """The commands whose section differs between two versions of the page, sorted."""
+    def sections(text):
+        return {part.split("`", 1)[0]: part for part in text.split("\n## `")[1:]}
+    before, after = sections(old), sections(new)
+    return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/cli.md is out of date")
@@ -210,7 +218,9 @@ def main(argv=None) -> int:
     if args.check:
         current = args.out.read_text() if args.out.exists() else ""
         if current != text:
-            print(f"{args.out} is out of date: run `{REFRESH}`", file=sys.stderr)
+            changed = changed_sections(current, text)
+            print(f"{args.out} is out of date (help changed for: {', '.join(changed) or 'the page head'}): "
+                  f"run `{REFRESH}`", file=sys.stderr)
             return 1
         return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -26,10 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json
 
-from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 HAND = "AKQ.JT9.876.5432"
 

@@ -8,9 +8,10 @@ call).  The difference is, to within process start-up noise, the compile time.
     python scripts/compile_times.py --force           # every command -> results/compile_times.json
     python scripts/compile_times.py --only run,play --out /tmp/times.json   # some of them
     python scripts/compile_times.py --out /tmp/ct.json
+    python scripts/compile_times.py --check           # does the page show results/compile_times.json? (times nothing)
 
 It also writes the table into docs/performance.md (between the compile-times markers), so
-the page always shows the committed figures (tests/test_compiling.py checks that it does).
+the page always shows the committed figures (tests/test_compiling.py checks that it does, with --check).
 
 A command's first use depends on the kernels it needs, not on the order in which
 the commands run: each command gets its own empty cache.
@@ -29,10 +30,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json, write_text
 
-from barbu_sim.core.outputs import add_force, refuse_existing, write_json, write_text  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 HAND = "AKQ.JT9.876.5432"
 
@@ -90,6 +90,16 @@ def write_doc_table(result: dict, doc: Path = DOC) -> None:
     write_text(doc, f"{head}{BEGIN}\n{markdown_table(result)}\n{END}{tail}")
 
 
+def check_doc_table(results: Path = ROOT / "results" / "compile_times.json", doc: Path = DOC) -> int:
+    """0 if ``doc`` shows the table of ``results``; else 1, saying so on stderr."""
+    page = doc.read_text()
+    shown = page.split(BEGIN)[1].split(END)[0].strip() if BEGIN in page else None
+    if shown != markdown_table(json.loads(results.read_text())):
+        print(f"{doc} does not show the table of {results}: run python scripts/compile_times.py", file=sys.stderr)
+        return 1
+    return 0
+
+
 def timed(argv: list[str], cache: str) -> tuple[float, int, str]:
     """Seconds, exit code and stderr of ``barbu-sim argv`` with numba's cache in ``cache``."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -99,13 +109,18 @@ def timed(argv: list[str], cache: str) -> tuple[float, int, str]:
     return time.perf_counter() - t0, proc.returncode, proc.stderr
 
 
-def main() -> None:
+def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma list of command names to time (default: all)")
     parser.add_argument("--out", default=str(ROOT / "results" / "compile_times.json"))
+    parser.add_argument("--check", action="store_true",
+                        help="time nothing: exit 1 unless docs/performance.md shows the table of "
+                             "results/compile_times.json")
     add_force(parser, "replace the output file if it exists, keeping its \"before\" figures (without it, an "
                       "existing file is refused before any work)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.check:
+        return check_doc_table()
     refuse_existing(args.out, args.force)
     wanted = None if args.only is None else {w.strip() for w in args.only.split(",")}
     rows = []
@@ -153,7 +168,8 @@ def main() -> None:
     if wanted is None and Path(args.out).resolve() == (ROOT / "results" / "compile_times.json").resolve():
         write_doc_table(out)
         print(f"wrote the table in {DOC.relative_to(ROOT)}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -14,7 +14,6 @@ prints a Markdown table.
         --repeats 1 --out /tmp/m.json
     python scripts/mc_bench.py --strategy mc:early=2 --vs mc --deals 400 --repeats 5 \
         --out results/mc_bench_early.json --force
-    python scripts/bench.py --mc --force                # the same, from the main benchmark command
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -31,13 +29,11 @@ import numpy as np
 
 from barbu_sim import __version__
 from barbu_sim.barbu.api import play_batch
-from barbu_sim.barbu.rules.choices import standard_param
 from barbu_sim.barbu.rules import CONTRACTS
+from barbu_sim.barbu.rules.choices import standard_param
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 
 def rates(contract: int, line_ups: list[list[str]], n: int, repeats: int, seed: int) -> list[float]:

@@ -18,6 +18,7 @@ Not part of CI (a few minutes).  Run from the project root::
     python scripts/mutation_check.py --force    # every mutation, replacing results/mutation_check.json
     python scripts/mutation_check.py -k settled --out /tmp/mutants.json  # those whose id contains "settled"
     python scripts/mutation_check.py -k stats/ -k runs/ --out /tmp/mutants.json  # those whose id contains either
+    python scripts/mutation_check.py --list     # the mutations as JSON (tests/test_mutation_check.py reads it)
 
 A mutation whose original text is no longer in the code (someone changed the line) stops the check
 before anything runs, naming it: it would otherwise say nothing about the tests.
@@ -32,6 +33,7 @@ way), and the targeted tests call the mutated functions directly where they can
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -40,11 +42,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "mutation_check.json"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 
 PLAY_RULES = "barbu_sim/barbu/rules/play_rules.py"
 SCORES = "barbu_sim/barbu/rules/config.py"
@@ -353,11 +354,17 @@ def main(argv=None) -> int:
                     help="only the mutations whose id contains this (repeat it for several)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per test run")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--list", action="store_true",
+                    help="print the (chosen) mutations and the equivalent ones as JSON, and run nothing")
     add_force(ap)
     args = ap.parse_args(argv)
     chosen = [m for m in MUTATIONS if not args.k or any(k in m[0] for k in args.k)]
     if not chosen:
         sys.exit(f"no mutation id contains {' or '.join(args.k)}")
+    if args.list:
+        keys = ("id", "file", "original", "replacement", "tests")
+        print(json.dumps({"mutations": [dict(zip(keys, m)) for m in chosen], "equivalent": EQUIVALENT}, indent=1))
+        return 0
     # A mutation whose original text is gone (the code moved on) would otherwise say nothing: refuse to start.
     stale = [f"{mid}: its original text occurs {n} times in {path}, not once"
              for mid, path, original, _, _ in chosen if (n := (ROOT / path).read_text().count(original)) != 1]

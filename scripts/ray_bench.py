@@ -15,6 +15,7 @@ Measured:
 
     python scripts/ray_bench.py --force                          # -> results/ray_bench.json
     python scripts/ray_bench.py --deals 2000 --mc-deals 7 --repeats 1 --tasks 20 --out /tmp/rb.json
+    python scripts/ray_bench.py --ray-address 10.0.0.5:6379 --out /tmp/rb.json   # a running cluster instead
 """
 
 from __future__ import annotations
@@ -30,10 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json
 
-from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def ledger(run_dir: Path) -> dict:
@@ -94,6 +94,8 @@ def main(argv=None) -> int:
     ap.add_argument("--mc-strategy", default="mc", help="the strong strategy measured")
     ap.add_argument("--repeats", type=int, default=3, help="runs per backend (alternated)")
     ap.add_argument("--tasks", type=int, default=300, help="empty tasks for the overhead figures")
+    ap.add_argument("--ray-address", default=None, metavar="HOST:PORT",
+                    help="join this running Ray cluster (or auto) instead of starting a local instance")
     ap.add_argument("--out", default=str(ROOT / "results" / "ray_bench.json"))
     add_force(ap)
     args = ap.parse_args(argv)
@@ -107,12 +109,16 @@ def main(argv=None) -> int:
     import numba
 
     from barbu_sim.barbu.runs import RunConfig
-    from barbu_sim.core.backends import RayBackend
+    from barbu_sim.core.backends import BackendError, RayBackend
 
     load_before = os.getloadavg()
     started = time.perf_counter()
-    backend = RayBackend()
-    backend.connect()
+    backend = RayBackend(args.ray_address)
+    try:
+        backend.connect()
+    except BackendError as e:
+        print(f"Error: {e}", file=sys.stderr)
+        return 2
     cluster_start = time.perf_counter() - started
     print(f"Ray instance with {backend.cluster_cpus()} CPUs started in {cluster_start:.1f} s", flush=True)
     result = {"machine": platform.machine(), "cores": os.cpu_count(), "numba_threads_local": numba.get_num_threads(),

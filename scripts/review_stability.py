@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import platform
-import sys
 import time
 from pathlib import Path
 
@@ -32,11 +31,10 @@ from barbu_sim.barbu.played.estimate import DEFAULT_SAMPLES, Settings
 from barbu_sim.barbu.played.stability import agreement, block, measure, summary_line
 from barbu_sim.barbu.rules import CONTRACTS, parse_contract
 from barbu_sim.core.seats import parse_seat
+from barbu_sim.core.outputs import add_force, refuse_existing, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
 
-from barbu_sim.core.outputs import add_force, refuse_existing, write_json  # noqa: E402
 TARGET = 0.8
 
 

@@ -10,7 +10,9 @@ from barbu_sim.barbu.players.endgame import TT_WORDS, new_search, solve_cards, s
 from barbu_sim.barbu.rules import TRUMPS, Contract, Rules
 from barbu_sim.barbu.state import S_LEADER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TRICK, S_TRICK_CARDS, STATE_SIZE
 
-from reference import domino_playable, legal_cards, penalties_exhausted, trick_score, trick_winner_index
+from barbu_sim.barbu.engine.reference import (
+    domino_playable, legal_cards, penalties_exhausted, trick_score, trick_winner_index,
+)
 
 
 def brute_force(hands, trick, leader, t, contract, trump, rules, me, played):

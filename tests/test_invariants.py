@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-import reference
+from barbu_sim.barbu.engine import reference
 from barbu_sim.core.cards import cards_of
 from barbu_sim.barbu.api import play_batch, play_random_deal
 from barbu_sim.barbu.state import PASS

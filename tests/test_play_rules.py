@@ -8,7 +8,7 @@ reference in test_reference_agreement.py.
 import numpy as np
 import pytest
 
-import reference
+from barbu_sim.barbu.engine import reference
 from barbu_sim.barbu.rules.play_rules import (
     beats, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_position, domino_start, domino_wrap,
     forced_discard, hand_over, lead_restriction, legal_mask, trick_points, trick_value, trick_winner,

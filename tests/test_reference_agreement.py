@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-import reference
+from barbu_sim.barbu.engine import reference
 from barbu_sim.core.bits import highest_bit, nth_set_bit, popcount
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.core.cards import cards_of, parse_pbn

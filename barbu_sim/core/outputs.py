@@ -16,8 +16,8 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from barbu_sim.core import files
-from barbu_sim.core.files import OutputError
+from . import files
+from .files import OutputError
 
 FORCE_HELP = "replace the output file if it exists (without it, an existing file is refused before any work)"
 

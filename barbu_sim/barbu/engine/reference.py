@@ -3,18 +3,22 @@
 Cards are ints ``suit * 13 + rank`` as in the package; hands are Python sets.
 Strategies are called exactly as the engine calls them (legal mask, hand mask,
 state array, rng array), so the same deterministic strategy must produce the
-same card sequence in both engines.
+same card sequence in both engines.  It shares no code with the kernels (only the
+state layout and the random streams), so the differential tests that compare the two
+(``tests/test_reference_agreement.py`` and others) test the kernels against the rules as
+written here; ``scripts/bench.py`` times it for the speed-up of the compiled engine.
+Nothing of the package imports it.
 """
 
 import numpy as np
 
-from barbu_sim.barbu.state import (
+from ..state import (
     S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK,
     S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD,
     S_WIN_SEAT, S_WON, STATE_SIZE,
 )
-from barbu_sim.barbu.rules import Rules
-from barbu_sim.core.rng import STREAM_PLAY, stream_key
+from ...core.rng import STREAM_PLAY, stream_key
+from ..rules import Rules
 
 NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINO = range(7)
 HEARTS = 2
