@@ -8,9 +8,9 @@ message both games give.  It does not compile anything.
 
 from __future__ import annotations
 
-from ..core.cards import format_card
-from ..core.seats import SEAT_LETTERS
-from ..core.strategies import Strategy, call_again, not_a_card_message
+from .cards import format_card
+from .seats import SEAT_LETTERS
+from .strategies import Strategy, call_again, not_a_card_message
 
 NOT_A_CARD = 52  # in an error code: the strategy returned a value that is not a card (the engines' play_loops)
 STRATEGY_RAISED = 53  # in an error code: the strategy raised an exception (the engines' play_loops)
