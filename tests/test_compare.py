@@ -162,7 +162,8 @@ def test_players_are_shown_and_recorded_as_named_without_stray_spaces(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("A = heuristic, B = basic: each at one seat among three heuristic, on")
     data = json.loads(out.read_text())
-    assert (data["a"], data["b"], data["opponents"]) == ("heuristic", "basic", "heuristic")
+    assert {(r["a"], r["b"], r["opponents"]) for r in data["rows"]} == {("heuristic", "basic", "heuristic")}
+    assert data["players"] == {"heuristic": "heuristic", "basic": "basic"}
 
 
 def test_the_command_says_b_minus_a_where_the_lowest_total_wins():
@@ -178,12 +179,12 @@ def test_out_is_refused_when_it_exists_unless_force(tmp_path, monkeypatch):
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
-    assert [r["contract"] for r in data["rows"]] == ["barbu", "total"] and data["deals"] == 30
+    assert [r["contract"] for r in data["rows"]] == ["barbu", "total"] and data["rows"][0]["deals"] == 30
     out.write_text("keep me")
 
     def no_work(*a, **k):
         raise AssertionError("the file is checked before any deal is played")
-    monkeypatch.setattr(barbu_study, "compare", no_work)
+    monkeypatch.setattr(barbu_study, "compare_each", no_work)
     refused = runner.invoke(app, args)
     assert refused.exit_code == 2 and "exists" in refused.output and "--force" in refused.output
     assert len(refused.output.strip().splitlines()) == 1 and out.read_text() == "keep me"
@@ -213,7 +214,7 @@ def test_bad_input_is_a_one_line_error(args, message):
 def test_ctrl_c_is_one_line(monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(barbu_study, "compare", interrupted)
+    monkeypatch.setattr(barbu_study, "compare_each", interrupted)
     result = runner.invoke(app, ["compare", "heuristic", "basic", "-n", "10"])
     assert result.exit_code == 130
     assert result.output.strip() == "Interrupted: nothing was written"
