@@ -3,9 +3,6 @@ infers is true, its plays are legal and reproducible, it cannot tell apart deals
 from its seat, it finds a card the heuristic misses, and the other seats play as they would."""
 
 import dataclasses
-import importlib.util
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -194,20 +191,6 @@ def test_plugin_and_heuristic_seats_beside_mc_play_as_they_would():
     with pytest.raises(IllegalPlayError, match=r"strategy 'renege' at seat E played"):
         for index in range(20):
             play_round(0, index, 0, "accept-first", [MC, renege, MC, "heuristic"])
-
-
-def test_the_ladder_script_runs_tiny(tmp_path):
-    out = tmp_path / "ladder.json"
-    path = Path(__file__).resolve().parent.parent / "scripts" / "clabber_ladder.py"
-    spec = importlib.util.spec_from_file_location("clabber_ladder", path)
-    ladder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ladder)
-    ladder.main(["--rounds", "40", "--samples", "4", "--threads", "1", "--out", str(out)])
-    data = json.loads(out.read_text())
-    assert [(r["arm"], r["role"]) for r in data["rows"]] == [("seat", "makers"), ("team", "makers"),
-                                                             ("seat", "defenders"), ("team", "defenders")]
-    assert all(r["own_diff"]["n"] == 40 and r["rounds_per_s"] > 0 for r in data["rows"])
-    assert isinstance(data["mc_beats_heuristic"], bool)
 
 
 def test_games_and_advice_with_mc_seats_are_reproducible():

@@ -26,7 +26,7 @@ from ...core.stats import summarize
 from ..api import play_rounds, seat_bidding
 from ..players.bidding import MC as MC_BIDDING
 from ..players.registry import canonical_strategy, resolve_strategy
-from ..rules.config import C_MAKER, C_SCORE, Rules
+from ..rules.config import C_MAKER, C_SCORE, N_ROUND_COLUMNS, Rules
 
 DEFAULT_ROUNDS = 10_000  # a few seconds with heuristic players
 MAX_ROUNDS = 100_000_000
@@ -88,6 +88,48 @@ def seat_net(rows: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
     return net, role
 
 
+def check_players(named: dict[str, str]) -> None:
+    """Each card-play spec of ``named`` (its role -> the spec) resolves: an unknown player is a ValueError naming
+    its role (``player A: unknown strategy ...``), before any round is played."""
+    for role, spec in named.items():
+        try:
+            resolve_strategy(spec)
+        except ValueError as e:
+            raise ValueError(f"{role}: {e}") from None
+
+
+def line_up(player: str, seats, others: str) -> list[str]:
+    """The card players of the four seats: ``player`` at each seat of ``seats`` (0..3, N E S W), ``others`` at
+    the rest."""
+    return [player if seat in seats else others for seat in range(N_SEATS)]
+
+
+def play_line_up(players: list[str], *, seed: int, rounds: int, dealer: int, bidding: str = DEFAULT_BIDDING,
+                 rules: Rules | None = None, threads: int | None = None, block_seconds: float = 1.0,
+                 on_block: Callable[[int], None] | None = None) -> np.ndarray:
+    """Rounds ``0 .. rounds - 1`` of run ``seed`` with ``dealer``, each seat played by ``players``, in blocks
+    of about ``block_seconds`` (:func:`~barbu_sim.core.blocks.timed_blocks`): the rows of ``play_rounds`` in one
+    call, and the same (a round is a pure function of ``(seed, i)``).  ``on_block`` is called with each block's
+    rounds.  Each call of ``play_rounds`` costs some milliseconds: a caller that times the play takes longer
+    blocks."""
+    rows = np.empty((rounds, N_ROUND_COLUMNS), np.int16)
+    for lo, n in timed_blocks(rounds, block_seconds):
+        play_rounds(seed, lo, n, dealer, bidding, players, rules, threads=threads, out=rows[lo:lo + n])
+        if on_block:
+            on_block(n)
+    return rows
+
+
+def check_same_makers(a_rows: np.ndarray, b_rows: np.ndarray, bidding: str) -> None:
+    """Two plays of the same rounds (rows of ``play_rounds``) met the same contracts, so that they pair round by
+    round; else a ValueError naming the first round whose maker differs."""
+    differ = np.flatnonzero(a_rows[:, C_MAKER] != b_rows[:, C_MAKER])
+    if len(differ):
+        raise ValueError(f"with bidding {bidding!r} the contract of round {int(differ[0])} differs between the two "
+                         "line-ups (the bidding depends on the card play): compare with a bidding that does not, "
+                         "such as accept-first")
+
+
 def compare(a: str, b: str, *, opponents: str = "heuristic", rounds: int = DEFAULT_ROUNDS, seed: int = 0,
             bidding: str = DEFAULT_BIDDING, rules: Rules | None = None, threads: int | None = None,
             progress: bool = False, on_block: Callable[[int, int], None] | None = None) -> Comparison:
@@ -114,11 +156,7 @@ def compare(a: str, b: str, *, opponents: str = "heuristic", rounds: int = DEFAU
 
     a, b, opponents, bidding = a.strip(), b.strip(), opponents.strip(), bidding.strip()  # as shown
 
-    for role, spec in (("player A", a), ("player B", b), ("the opponents", opponents)):
-        try:
-            resolve_strategy(spec)  # an unknown player is a ValueError before any round is played
-        except ValueError as e:
-            raise ValueError(f"{role}: {e}") from None
+    check_players({"player A": a, "player B": b, "the opponents": opponents})
     ids, _ = seat_bidding(bidding)
     if (ids == MC_BIDDING).any() and canonical_strategy(a) != canonical_strategy(b):
         # mc bidding plays sample rounds with the seats' own card players: A's and B's contracts would differ
