@@ -1,23 +1,15 @@
-"""Clabber's learned player's training and measuring scripts with tiny sizes: the data is a pure function of
-its settings (the same bytes made twice), the fit is reproducible from the seed, a data folder made with
-other settings is refused in one line, and the ladder gives learned's share of mc's gain."""
+"""Clabber's learned player's training (``barbu-sim clabber train``) with tiny sizes: the data is a pure function
+of its settings (the same bytes made twice), the fit is reproducible from the seed, and a data folder made with
+other settings is refused in one line.  (The ladder of learned and mc: tests/test_clabber_studies.py.)"""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
-import pytest
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-sys.path.insert(0, str(SCRIPTS))
-
-import train_clabber_player  # noqa: E402
-
-from barbu_sim.clabber.played.training_data import generate_chunk  # noqa: E402
-from barbu_sim.clabber.players.features import F, N_FEATURES  # noqa: E402
-from barbu_sim.clabber.players.learned import load_model  # noqa: E402
+from barbu_sim.clabber.players.features import F, N_FEATURES
+from barbu_sim.clabber.players.learned import load_model
+from barbu_sim.clabber.training.training_data import generate_chunk
+from cli_checks import assert_clean_error, invoke
 
 
 def test_training_data_rows():
@@ -34,36 +26,28 @@ def test_training_data_rows():
     assert np.array_equal(again["x"], part["x"][tail]) and np.array_equal(again["y"], part["y"][tail])
 
 
-def test_train_reproducible_and_refusals(tmp_path, capsys):
+def test_train_reproducible_and_refusals(tmp_path):
     data = tmp_path / "data"
-    common = ["--rounds", "40", "--chunk", "20", "--samples", "4", "--epochs", "1", "--hidden", "4", "--data",
-              str(data)]
-    train_clabber_player.main([*common, "--out", str(tmp_path / "a.json")])
-    train_clabber_player.main([*common, "--fit-only", "--out", str(tmp_path / "b.json")])
+    common = ["clabber", "train", "--rounds", "40", "--chunk", "20", "--samples", "4", "--epochs", "1", "--hidden",
+              "4", "--no-progress", "--data", data]
+    for args in ([*common, "--out", tmp_path / "a.json"], [*common, "--fit-only", "--out", tmp_path / "b.json"]):
+        done = invoke(*args)
+        assert done.exit_code == 0, done.output
+    assert "| makers |" in done.output and "model written to" in done.output
     a, b = (json.loads((tmp_path / f"{n}.json").read_text()) for n in "ab")
     assert a["weights"] == b["weights"] and a["training"]["rounds"] == 40
-    assert a["training"]["command"].startswith("python scripts/train_clabber_player.py --seed 2031 --rounds 40")
+    assert a["training"]["command"].startswith("barbu-sim clabber train --seed 2031 --rounds 40")
     assert [r["role"] for r in a["training"]["held_out"]] == ["makers", "defenders", "all"]
     assert load_model(str(tmp_path / "a.json"))[0][0] == 4  # four hidden units, read back by the player
     other = tmp_path / "data2"
-    train_clabber_player.main([*common[:-1], str(other), "--out", str(tmp_path / "c.json")])
+    assert invoke(*common[:-1], other, "--out", tmp_path / "c.json").exit_code == 0
     for p in sorted(data.glob("chunk-*.npz")):
         assert p.read_bytes() == (other / p.name).read_bytes()
-    with pytest.raises(SystemExit, match="was made with --samples 4, not --samples 8"):
-        train_clabber_player.main([*common[:4], "--samples", "8", "--data", str(data), "--out",
-                                   str(tmp_path / "d.json")])
-    with pytest.raises(SystemExit, match="--rounds must be at least 1"):
-        train_clabber_player.main(["--rounds", "0", "--data", str(data)])
+    assert_clean_error(invoke(*common[:6], "--samples", "8", "--data", data, "--out", tmp_path / "d.json"),
+                       "was made with --samples 4, not --samples 8")
+    assert_clean_error(invoke("clabber", "train", "--rounds", "0", "--data", data, "--out", tmp_path / "e.json"),
+                       "--rounds must be at least 1")
+    assert_clean_error(invoke("clabber", "train", "--hidden", "65", "--data", data, "--out", tmp_path / "e.json"),
+                       "--hidden must be 0..64")
+    assert not (tmp_path / "d.json").exists() and not (tmp_path / "e.json").exists()
 
-
-def test_ladder_learned_against_mc_tiny(tmp_path):
-    out = tmp_path / "ladder.json"
-    subprocess.run([sys.executable, str(SCRIPTS / "clabber_ladder.py"), "--players", "learned,mc", "--rounds", "40",
-                    "--samples", "2", "--threads", "1", "--out", str(out)], check=True, capture_output=True, text=True)
-    data = json.loads(out.read_text())
-    assert len(data["rows"]) == 8 and {r["player"] for r in data["rows"]} == {"learned", "mc:samples=2"}
-    shares = data["learned_share_of_mc_gain"]
-    assert len(shares) == 4 and all(s["ci_low"] <= s["share"] <= s["ci_high"] for s in shares)
-    bad = subprocess.run([sys.executable, str(SCRIPTS / "clabber_ladder.py"), "--players", "lowest"],
-                         capture_output=True, text=True)
-    assert bad.returncode != 0 and bad.stderr.strip().count("\n") == 0 and "--players" in bad.stderr

@@ -2,21 +2,17 @@
 positions, the data folder's record of its teacher, and the chain of rounds from one command."""
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.played.position import Position
-from barbu_sim.barbu.played.training_data import generate_chunk
 from barbu_sim.barbu.players.features import N_FEATURES, trick_card_features
 from barbu_sim.barbu.players.heuristic import heuristic_strategy
 from barbu_sim.barbu.players.learned import learned1_func, load_model, model_id, model_path
-
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-sys.path.insert(0, str(SCRIPTS))
+from barbu_sim.barbu.training.training_data import generate_chunk
+from cli_checks import assert_clean_error, invoke
 
 
 def _model():
@@ -61,36 +57,40 @@ def test_learned_seats_need_a_model():
         generate_chunk(1, 0, 1, 2, None, learned_share=0.5)
 
 
+def _refused(result, needle):
+    assert_clean_error(result, needle)
+
+
 def test_the_data_records_its_teacher_and_refuses_another(tmp_path):
-    import train_player
     data = tmp_path / "data"
-    common = ["--force", "--deals", "4", "--chunk", "4", "--samples", "2", "--hidden", "2", "--epochs", "1",
-              "--no-progress", "--data", str(data), "--out", str(tmp_path / "m.json")]  # m.json: remade each time
-    train_player.main([*common, "--teacher-model", str(model_path("learned1")), "--learned-share", "0.5"])
+    common = ["train", "player", "--force", "--deals", "4", "--chunk", "4", "--samples", "2", "--hidden", "2",
+              "--epochs", "1", "--no-progress", "--data", data, "--out", tmp_path / "m.json"]  # remade each time
+    done = invoke(*common, "--teacher-model", model_path("learned1"), "--learned-share", "0.5")
+    assert done.exit_code == 0, done.output
     record = json.loads((data / "config.json").read_text())
     assert record["teacher"] == model_id("learned1") and record["learned_share"] == 0.5
     made = json.loads((tmp_path / "m.json").read_text())["training"]
     assert made["teacher"] == model_id("learned1") and "--teacher-model learned@" in made["command"]
-    with pytest.raises(SystemExit, match="was made with --learned-share 0.5, not --learned-share 0.25"):
-        train_player.main([*common, "--teacher-model", str(model_path("learned1")), "--learned-share", "0.25"])
-    with pytest.raises(SystemExit, match="give its file as --teacher-model"):
-        train_player.main(common)  # the chunks are there, but the data's teacher is not named
+    assert made["command"].startswith("barbu-sim train player --seed 2027 --deals 4")
+    _refused(invoke(*common, "--teacher-model", model_path("learned1"), "--learned-share", "0.25"),
+             "was made with --learned-share 0.5, not --learned-share 0.25")
+    _refused(invoke(*common), "give its file as --teacher-model")  # the chunks are there, the teacher is not named
     for bad, needle in ((["--learned-share", "0.5"], "needs --teacher-model"),
-                        (["--teacher-model", str(model_path()), "--mc-share", "0.8", "--learned-share", "0.5"],
+                        (["--teacher-model", model_path(), "--mc-share", "0.8", "--learned-share", "0.5"],
                          "more than 1"),
                         (["--mc-share", "1.5"], "a chance from 0 to 1"),
-                        (["--teacher-model", str(tmp_path / "missing.json")], "missing.json")):
-        with pytest.raises(SystemExit, match=needle):
-            train_player.main([*common[:-4], "--data", str(tmp_path / "other"), "--out", str(tmp_path / "o.json"),
-                               *bad])
+                        (["--teacher-model", tmp_path / "missing.json"], "missing.json"),
+                        (["--teacher-model", "learned@000000000000"], "no installed model has that id")):
+        _refused(invoke(*common[:-4], "--data", tmp_path / "other", "--out", tmp_path / "o.json", *bad), needle)
 
 
 def test_the_chain_runs_a_round_and_measures_it_head_to_head(tmp_path):
-    import expert_iteration
     out = tmp_path / "chain.json"
-    expert_iteration.main(["--rounds", "1", "--deals", "7", "--samples", "2", "--check-deals", "8",
-                           "--work", str(tmp_path / "work"), "--out", str(out), "--no-progress"])
+    done = invoke("train", "iterate", "--rounds", "1", "--deals", "7", "--samples", "2", "--check-deals", "8",
+                  "--work", tmp_path / "work", "--out", out, "--no-progress")
+    assert done.exit_code == 0, done.output
     chain = json.loads(out.read_text())
+    assert chain["command"].startswith("barbu-sim train iterate --rounds 1 --seed 2027 --deals 7 --samples 2")
     (only,) = chain["rounds"]
     assert only["round"] == 1 and only["teacher"] == f"mc:rollout=learned on learned@{model_id('learned1')}"
     assert (tmp_path / "work" / "round-1" / "model.json").exists()
@@ -99,43 +99,73 @@ def test_the_chain_runs_a_round_and_measures_it_head_to_head(tmp_path):
                                                           "barbu", "trumps", "domino"]
     assert check["deals"] == 8 and check["seven"]["ci_low"] <= check["seven"]["difference"] <= check["seven"]["ci_high"]
     assert len(only["held_out"]) == 7
+    assert f"round 1: {only['model']} against the previous model" in done.output
+    # the round's model met the first one as `train compare` has them meet: the same figures
+    again = invoke("train", "compare", tmp_path / "work" / "round-1" / "model.json", model_path("learned1"),
+                   "--deals", "8", "--seed", "9101", "--out", tmp_path / "h.json")
+    assert again.exit_code == 0, again.output
+    assert json.loads((tmp_path / "h.json").read_text())["head_to_head"] == check
+    # run again, the chain remakes the round's model to the byte from the chunks kept under --work
+    model = (tmp_path / "work" / "round-1" / "model.json").read_bytes()
+    refused = invoke("train", "iterate", "--rounds", "1", "--deals", "7", "--samples", "2", "--check-deals", "8",
+                     "--work", tmp_path / "work", "--out", out, "--no-progress")
+    assert_clean_error(refused, "exists", "--force")
+    done = invoke("train", "iterate", "--rounds", "1", "--deals", "7", "--samples", "2", "--check-deals", "8",
+                  "--work", tmp_path / "work", "--out", out, "--no-progress", "--force")
+    assert done.exit_code == 0 and (tmp_path / "work" / "round-1" / "model.json").read_bytes() == model
 
 
 def test_each_round_takes_its_own_hidden_units(tmp_path):
-    import expert_iteration
-    assert [expert_iteration.round_hidden(["16,trumps=32", "32"], k) for k in (1, 2, 3)] == \
-        ["16,trumps=32", "32", "32"]
-    assert expert_iteration.round_hidden(["8"], 4) == "8"
-    expert_iteration.main(["--rounds", "1", "--deals", "7", "--samples", "2", "--check-deals", "4", "--hidden", "3",
-                           "--hidden", "5", "--work", str(tmp_path / "work"), "--out", str(tmp_path / "c.json"),
-                           "--no-progress"])
+    from barbu_sim.barbu.training.iterate import round_hidden
+    assert [round_hidden(["16,trumps=32", "32"], k) for k in (1, 2, 3)] == ["16,trumps=32", "32", "32"]
+    assert round_hidden(["8"], 4) == "8"
+    done = invoke("train", "iterate", "--rounds", "1", "--deals", "7", "--samples", "2", "--check-deals", "4",
+                  "--hidden", "3", "--hidden", "5", "--work", tmp_path / "work", "--out", tmp_path / "c.json",
+                  "--no-progress")
+    assert done.exit_code == 0, done.output
     made = json.loads((tmp_path / "work" / "round-1" / "model.json").read_text())
     assert set(made["hidden"].values()) == {3}
     assert "--hidden 3 " in made["training"]["command"]
-    with pytest.raises(SystemExit, match="unknown contract 'spades'"):
-        expert_iteration.main(["--hidden", "16", "--hidden", "16,spades=8", "--work", str(tmp_path / "w2"),
-                               "--out", str(tmp_path / "c2.json")])
+    assert "--hidden 3 --hidden 5 " in json.loads((tmp_path / "c.json").read_text())["command"]
+    _refused(invoke("train", "iterate", "--hidden", "16", "--hidden", "16,spades=8", "--work", tmp_path / "w2",
+                    "--out", tmp_path / "c2.json"), "unknown contract 'spades'")
     assert not (tmp_path / "w2").exists()  # refused before any work
+    _refused(invoke("train", "iterate", "--rounds", "0", "--work", tmp_path / "w2", "--out", tmp_path / "c2.json"),
+             "--rounds must be at least 1")
 
 
-def test_two_model_files_meet_head_to_head(tmp_path, capsys):
-    import head_to_head
+def test_two_model_files_meet_head_to_head(tmp_path):
     out = tmp_path / "h.json"
-    head_to_head.main([str(model_path("learned")), str(model_path("learned1")), "--deals", "6", "--seed", "3",
-                       "--out", str(out)])
+    done = invoke("train", "compare", model_path("learned"), model_path("learned1"), "--deals", "6", "--seed", "3",
+                  "--out", out)
+    assert done.exit_code == 0, done.output
     data = json.loads(out.read_text())
     assert data["models"]["new"]["model"] == f"learned@{model_id()}"
     assert data["models"]["old"]["model"] == f"learned@{model_id('learned1')}"
     assert len(data["models"]["old"]["held_out"]) == 7  # each model's own held-out report travels with it
+    assert data["command"].startswith("barbu-sim train compare ") and data["command"].endswith("--deals 6 --seed 3")
     check = data["head_to_head"]
     assert check["deals"] == 6 and check["seed"] == 3 and len(check["contracts"]) == 7
     assert check["seven"]["ci_low"] <= check["seven"]["difference"] <= check["seven"]["ci_high"]
-    table = capsys.readouterr().out.splitlines()
+    table = done.output.splitlines()
     assert table[0].startswith("| no-tricks |") and len(table) == 3
-    for bad, needle in (([str(tmp_path / "none.json"), str(model_path("learned1"))], "none.json"),
-                        ([str(model_path()), str(model_path("learned1")), "--deals", "0"], "at least 1")):
-        with pytest.raises(SystemExit, match=needle):
-            head_to_head.main(bad)
+    for bad, needle in (([tmp_path / "none.json", model_path("learned1")], "none.json"),
+                        ([model_path(), model_path("learned1"), "--deals", "0"], "at least 1")):
+        _refused(invoke("train", "compare", *bad), needle)
+
+
+def test_head_to_head_is_the_paired_comparison_of_the_installed_models(tmp_path):
+    """The packaged model against learned1's file, head to head, is `compare learned learned1 --opponents
+    learned1`: the comparison library's figures, to the fourth decimal the file keeps."""
+    from barbu_sim.barbu.studies.compare import compare
+    done = invoke("train", "compare", model_path("learned"), model_path("learned1"), "--deals", "9", "--seed", "5",
+                  "--out", tmp_path / "h.json")
+    assert done.exit_code == 0, done.output
+    check = json.loads((tmp_path / "h.json").read_text())["head_to_head"]
+    table = compare("learned", "learned1", opponents="learned1", deals=9, seed=5).table.to_dicts()
+    for row, mine in zip(table, [*check["contracts"], check["seven"]]):
+        assert round(row["a_better_by"], 4) == mine["difference"]
+        assert round(row["ci_low"], 4) == mine["ci_low"] and round(row["ci_high"], 4) == mine["ci_high"]
 
 
 def test_mc1_is_todays_mc_frozen():

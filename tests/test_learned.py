@@ -165,15 +165,13 @@ def test_learned_batches_are_the_same_on_any_thread_count():
 
 
 def test_training_reproduces_the_model_from_its_seed(tmp_path):
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-    import train_player
-    common = ["--deals", "14", "--chunk", "7", "--samples", "4", "--hidden", "2", "--epochs", "1", "--no-progress",
-              "--data", str(tmp_path / "data")]
-    train_player.main([*common, "--out", str(tmp_path / "a.json")])
+    from cli_checks import invoke
+    common = ["train", "player", "--deals", "14", "--chunk", "7", "--samples", "4", "--hidden", "2", "--epochs", "1",
+              "--no-progress", "--data", tmp_path / "data"]
+    assert invoke(*common, "--out", tmp_path / "a.json").exit_code == 0
     assert len(list((tmp_path / "data").glob("chunk-*.npz"))) == 2
-    train_player.main([*common, "--fit-only", "--out", str(tmp_path / "b.json")])  # the same data, fitted again
+    done = invoke(*common, "--fit-only", "--out", tmp_path / "b.json")  # the same data, fitted again
+    assert done.exit_code == 0, done.output
     a = json.loads((tmp_path / "a.json").read_text())
     b = json.loads((tmp_path / "b.json").read_text())
     assert a["contracts"] == b["contracts"]

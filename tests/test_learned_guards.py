@@ -1,5 +1,5 @@
 """The learned player's guards: the rules its advice is refused on, its model file's checks, its spec's parameters,
-and the training script's checks of its arguments and its data folder.  Everything here is refused before
+and the training command's checks of its arguments and its data folder.  Everything here is refused before
 any kernel runs (nothing compiles)."""
 
 import json
@@ -14,7 +14,6 @@ from barbu_sim.barbu.players.learned import MODEL_PATH, load_model, model_id
 from barbu_sim.barbu.players.registry import resolve_strategy
 from cli_checks import assert_clean_error, invoke
 
-ROOT = Path(__file__).resolve().parent.parent
 HAND = "AKQ.JT9.876.5432"
 
 
@@ -115,20 +114,14 @@ def test_learned_takes_no_parameters_and_says_so():
     assert "takes no parameters" in line
 
 
-# --- items 6 and 14: the training script --------------------------------------------------------------------
-
-sys.path.insert(0, str(ROOT / "scripts"))
-import train_player  # noqa: E402
-
+# --- items 6 and 14: the training command -------------------------------------------------------------------
 
 def _train(*args):
-    """train_player.py's main in this process: its exit message (None when it finished)."""
-    try:
-        train_player.main(["--no-progress", *map(str, args)])
-    except SystemExit as e:
-        assert e.code not in (0, None), e.code
-        return str(e.code)
-    return None
+    """``barbu-sim train player ARGS`` in this process: its one-line error (None when it finished)."""
+    result = invoke("train", "player", "--no-progress", *args)
+    if result.exit_code == 0:
+        return None
+    return one_line_error(result)
 
 
 def _refused(message, *needles):
@@ -138,10 +131,10 @@ def _refused(message, *needles):
     return message
 
 
-def test_the_script_says_a_refusal_in_one_line_on_stderr(tmp_path):
-    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_player.py"), "--deals", "0",
+def test_the_command_says_a_refusal_in_one_line_on_stderr(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "barbu_sim.cli", "train", "player", "--deals", "0",
                            "--data", str(tmp_path / "d")], capture_output=True, text=True, timeout=120)
-    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert [line for line in proc.stderr.splitlines() if line.strip()] == [
         "Error: --deals must be at least 1 and at most 1,099,511,627,776, not 0"]
 
@@ -149,6 +142,7 @@ def test_the_script_says_a_refusal_in_one_line_on_stderr(tmp_path):
 @pytest.mark.parametrize("args,needle", [
     (["--deals", "0"], "--deals"), (["--deals", "-3"], "--deals"), (["--samples", "0"], "--samples"),
     (["--chunk", "0"], "--chunk"), (["--epochs", "0"], "--epochs"), (["--seed", "-1"], "--seed"),
+    (["--hidden", "16,spades=8"], "unknown contract 'spades'"), (["--hidden", "33"], "0..32"),
 ])
 def test_training_refuses_nonsense_arguments(tmp_path, args, needle):
     _refused(_train(*args, "--data", tmp_path / "data", "--out", tmp_path / "m.json"), needle)
@@ -156,7 +150,7 @@ def test_training_refuses_nonsense_arguments(tmp_path, args, needle):
 
 
 def _fake_data(folder: Path, config: dict | None, chunks=((0, 7), (7, 7))):
-    """A data folder as train_player.py makes it: a config record and chunks of random rows."""
+    """A data folder as `barbu-sim train player` makes it: a config record and chunks of random rows."""
     from barbu_sim.barbu.players.features import N_FEATURES
     folder.mkdir(parents=True)
     if config is not None:

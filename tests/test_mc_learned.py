@@ -103,7 +103,7 @@ def test_mc_reading_learned_plays_the_default_games_cards_where_the_lowest_total
 
 
 def test_the_temperatures_are_those_fitted():
-    """params.POLICY_TEMPERATURE / POLICY_EPSILON hold what scripts/fit_policy_temperature.py wrote."""
+    """params.POLICY_TEMPERATURE / POLICY_EPSILON hold what `barbu-sim train temperatures` wrote."""
     fitted = json.loads((ROOT / "results" / "policy_temperature.json").read_text())
     assert fitted["model"] == model_id()  # fitted to the packaged model's scores: refit after installing another
     rows = fitted["rows"]

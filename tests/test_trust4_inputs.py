@@ -13,7 +13,7 @@ import pytest
 from barbu_sim.barbu.players import learned as barbu_learned
 from barbu_sim.barbu.rules.config import load_rules
 from barbu_sim.clabber.players import learned as clabber_learned
-from cli_checks import assert_clean_error, invoke, one_line, refused_model, stopped
+from cli_checks import assert_clean_error, invoke, one_line, refused_model
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,39 +92,6 @@ def test_check_out_refuses_a_link_that_points_nowhere(tmp_path):
     with pytest.raises(ValueError) as e:
         check_folder_files(tmp_path, ["dang.json"], False, "--results")
     one_line(str(e.value), "dang.json", "--force")
-
-
-def test_training_refuses_a_dangling_link_at_out(tmp_path, capsys):
-    import train_player
-    link = _dangling(tmp_path / "dang.json")
-    message = stopped(train_player.main, ["--no-progress", "--fit-only", "--hidden", "0", "--data",
-                                           str(tmp_path / "no-data"), "--out", str(link)], capsys)
-    assert "exists" in message and "--force" in message and str(link) in message
-    assert link.is_symlink() and not (tmp_path / "nowhere.json").exists()
-
-
-def test_head_to_head_refuses_a_dangling_link_at_out(tmp_path, capsys, monkeypatch):
-    import expert_iteration
-    import head_to_head
-
-    def played(*args, **kwargs):
-        raise AssertionError("the deals were played before --out was checked")
-    monkeypatch.setattr(expert_iteration, "head_to_head", played)
-    model = str(barbu_learned.MODEL_PATH)
-    link = _dangling(tmp_path / "h.json")
-    message = stopped(head_to_head.main, [model, model, "--deals", "2", "--out", str(link)], capsys)
-    assert "exists" in message and "--force" in message and link.is_symlink()
-
-
-@pytest.mark.parametrize("script, args", [("ladder", ["--pairs", "heuristic:basic", "--deals", "2", "-c", "barbu"]),
-                                          ("mc_learned", ["--opponents", "basic", "-c", "barbu", "-n", "2"])])
-def test_merge_does_not_replace_a_dangling_link_at_out(tmp_path, capsys, script, args):
-    """--merge adds rows to an existing file; a link that points nowhere holds none, and is kept without --force."""
-    import importlib
-    main = importlib.import_module(script).main
-    link = _dangling(tmp_path / "rows.json")
-    message = stopped(main, [*args, "--out", str(link), "--merge"], capsys)
-    assert "points nowhere" in message and "--force" in message and link.is_symlink()
 
 
 # --- 3, 4: advise --double with --doubling; a remaining contract named twice ------------------------------------

@@ -36,7 +36,7 @@ from ..players.mc.player import distinct_cards, mc_estimates
 from ..players.mc.layouts import W_WEIGHTS
 from ..players.mc.params import DEFAULT_ENDGAME, DEFAULT_INFER, DEFAULT_TAIL
 from ..rules.play_rules import below
-from .position import Position
+from ..played.position import Position
 from ..rules.config import DOMINO, N_CONTRACTS, TRUMPS
 from ..state import S_CONTRACT, STATE_SIZE
 from ..players.full_state import LEARNED_AT
