@@ -18,20 +18,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import polars as pl
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from barbu_sim.barbu.analytics import plots as barbu_plots
+from barbu_sim.barbu.game.game_runs import write_comparison
+from barbu_sim.barbu.game.orders import OrderComparison
+from barbu_sim.clabber.analytics import plots as clabber_plots
+from barbu_sim.clabber.analytics.analysis import GROUPINGS
+from barbu_sim.core.stats import wilson_interval, with_ci
 
-from barbu_sim.barbu.analytics import plots as barbu_plots  # noqa: E402
-from barbu_sim.barbu.game.game_runs import write_comparison  # noqa: E402
-from barbu_sim.barbu.game.orders import OrderComparison  # noqa: E402
-from barbu_sim.clabber.analytics import plots as clabber_plots  # noqa: E402
-from barbu_sim.clabber.analytics.analysis import GROUPINGS  # noqa: E402
-from barbu_sim.core.stats import wilson_interval, with_ci  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent  # the repository: its results/ is the default
 
 BARBU_TABLES = ("contract_scores", "domino_ranks", "heatmap", "distribution")
 STATS = ("n", "mean", "std", "se", "ci_low", "ci_high")

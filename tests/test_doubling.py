@@ -363,25 +363,6 @@ def test_games_with_bayes_doubling_are_legal_and_zero_sum(table, monkeypatch):
     check_game(result, rules)  # every double allowed, every compulsory one made, zero-sum
 
 
-def test_doubling_study_runs_tiny(tmp_path):
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-    script = Path(__file__).resolve().parent.parent / "scripts" / "doubling_study.py"
-    subprocess.run([sys.executable, str(script), "--blocks", "3", "--samples", "10", "--table-hands", "60",
-                    "--policies", "compulsory-only,bayes", "--out", str(tmp_path / "d")], check=True,
-                   capture_output=True, text=True, env={**__import__("os").environ,
-                                                        "BARBU_SIM_CACHE": str(tmp_path / "cache")})
-    assert (tmp_path / "d" / "policies.json").exists() and (tmp_path / "d" / "gain_by_contract_hand.json").exists()
-    policies = json.loads((tmp_path / "d" / "policies.json").read_text())
-    assert [r["policy"] for r in policies] == ["compulsory-only", "bayes:5"]
-    assert policies[0]["doubles_per_block"] == 2.0  # East makes exactly the compulsory doubles
-    gains = json.loads((tmp_path / "d" / "gain_by_contract_hand.json").read_text())
-    assert len(gains) > 0 and all(r["n"] > 0 for r in gains)
-    assert sum(r["n"] for r in gains) <= 3 * 7 * 3 and {r["hand"] for r in gains} <= set(range(1, 8))
-
-
 def test_advise_in_context_and_the_defenders_question(table, monkeypatch):
     from typer.testing import CliRunner
     from barbu_sim.cli import app

@@ -296,23 +296,26 @@ def test_compare_orders_identical(cluster, tmp_path):
 
 @needs_ray
 def test_ladder_rows_identical(cluster):
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import ladder
-    ray.cloudpickle.register_pickle_by_value(ladder)  # a script, not a package: its functions travel by value
+    from barbu_sim.barbu.studies.ladder import measure
     args = ("heuristic", "random", [0, 4], 300, 5)
-    local = ladder.measure(*args, block=100)
-    assert ladder.measure(*args, block=100, backend=cluster) == local
+
+    def timeless(rows):
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+    local = measure(*args, block=100)
+    assert timeless(measure(*args, block=100, backend=cluster)) == timeless(local)
     assert len(local) == 2
 
 
 @needs_ray
 def test_ray_bench_script_runs(cluster, tmp_path):
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import ray_bench
-    ray.cloudpickle.register_pickle_by_value(ray_bench)
+    # run as a script (its own functions travel to the workers by value, as __main__'s), joining this module's
+    # instance rather than starting a second one
     out = tmp_path / "rb.json"
-    assert ray_bench.main(["--deals", "3000", "--mc-deals", "0", "--repeats", "1", "--tasks", "5",
-                           "--out", str(out)]) == 0
+    address = str(ray.get_runtime_context().gcs_address)
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "ray_bench.py"), "--deals", "3000", "--mc-deals",
+                           "0", "--repeats", "1", "--tasks", "5", "--ray-address", address, "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(out.read_text())
     assert result["heuristic"]["records_identical"] is True
     assert result["heuristic"]["deals"] == 3000 and result["task_overhead"]["tasks"] == 5
@@ -320,7 +323,7 @@ def test_ray_bench_script_runs(cluster, tmp_path):
 
 @needs_ray
 def test_learned_player_training_data_identical(cluster):
-    from barbu_sim.barbu.played.training_data import generate_chunk
+    from barbu_sim.barbu.training.training_data import generate_chunk
     items = [(5, 0, 3, 4), (5, 3, 4, 4)]  # (seed, first deal, deals, layouts per decision)
     local = [generate_chunk(*item) for item in items]  # compiled here first: the workers load it from the cache
     remote = list(cluster.imap(generate_chunk, items, what="chunk"))

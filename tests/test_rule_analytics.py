@@ -1,11 +1,8 @@
 """The analytics follow the rules a run was played under: reports, charts, settlement, the study script."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
 from typer.testing import CliRunner
@@ -99,23 +96,6 @@ def test_a_fixed_domino_start_is_what_a_run_records(tmp_path):
         assert r.exit_code == 2 and "start every Domino hand from the 7" in r.output and "Traceback" not in r.output
     assert runner.invoke(app, ["run", "-n", "20", "-c", "domino", "--domino-rank", "7", "--rules", "domino-from-7",
                                "--out", str(tmp_path / "ok"), "--no-progress"]).exit_code == 0
-
-
-def test_the_preset_study_runs_tiny(tmp_path):
-    out = tmp_path / "ps.json"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "preset_study.py"), "--deals", "300", "--out", str(out)],
-                   check=True, capture_output=True, text=True)
-    data = json.loads(out.read_text())
-    rows = {(r["preset"], r["contract"]): r for r in data["rows"]}
-    assert len(rows) == 7 * len(data["presets"]) and "default" in data["presets"]
-    assert all(rows[("default", c)]["difference"] == 0 for c in ("no-tricks", "domino"))
-    # point values alone do not change the play: high-hearts-4 moves No Hearts only, and the declarer
-    # pays more there
-    for c in ("no-tricks", "no-queens", "no-last-two", "barbu", "trumps", "domino"):
-        assert rows[("high-hearts-4", c)]["difference"] == 0
-    assert rows[("high-hearts-4", "no-hearts")]["difference"] < 0
-    assert rows[("domino-from-7", "domino")]["domino_best_rank"] == "7"
-    assert np.isfinite([r["declarer_mean"] for r in data["rows"]]).all()
 
 
 def test_advice_names_the_fixed_domino_start():

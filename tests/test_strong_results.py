@@ -1,7 +1,6 @@
-"""scripts/strong_results.py, tiny, with stand-ins for the strong players: the paired tables, the confirmation,
+"""``barbu-sim study strong``, tiny, with stand-ins for the strong players: the paired tables, the confirmation,
 the chart, and runs that are chunked, extended on --resume and the same on Ray."""
 
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -11,16 +10,13 @@ import polars as pl
 import pytest
 
 from barbu_sim.barbu.analytics.analysis import relative_scores, scan_run
+from barbu_sim.barbu.studies import strong
+from cli_checks import assert_clean_error, invoke
 
 try:
     import ray
 except ImportError:  # the suite without the [ray] extra
     ray = None
-
-ROOT = Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("strong_results", ROOT / "scripts" / "strong_results.py")
-strong = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(strong)
 
 CONFIGS = 25  # the headline study: 5 negative contracts, 4 suits + 2 trump policies, 13 ranks + most-held
 
@@ -35,13 +31,17 @@ def declarer_scores(run_dir, contract: str) -> np.ndarray:
     return rows["rel_declarer"].to_numpy().astype(float)
 
 
+def study_args(tmp, *extra):
+    return ["study", "strong", "--out", tmp / "runs", "--results", tmp / "results", "--no-progress", *extra]
+
+
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
     """One tiny study: basic as the strong player, heuristic as the baseline, random as the confirmation."""
     tmp = tmp_path_factory.mktemp("strong")
-    strong.main(["--deals", "30", "--chunk", "7", "--strategy", "basic", "--baseline", "heuristic",
-                 "--confirm", "random", "--confirm-deals", "10", "--out", str(tmp / "runs"),
-                 "--results", str(tmp / "results"), "--no-progress"])
+    result = invoke(*study_args(tmp, "--deals", "30", "--chunk", "7", "--strategy", "basic", "--baseline", "heuristic",
+                                "--confirm", "random", "--confirm-deals", "10"))
+    assert result.exit_code == 0, result.output
     return tmp
 
 
@@ -88,6 +88,16 @@ def test_the_chart_the_changes_and_the_chunks(study):
     assert len(ledger(study / "runs" / "baseline")) == 1 and len(ledger(study / "runs" / "confirm")) == 1
     timing = json.loads((results / "timing.json").read_text())
     assert timing["deals"] == 30 and timing["configurations"] == CONFIGS and timing["tables_seconds"] > 0
+    # the strong run's report tables are those of the headline study (the same files)
+    assert (results / "expected_scores.json").exists() and (results / "charts" / "domino_by_rank.png").exists()
+
+
+def test_an_existing_study_is_refused_before_any_play_unless_force(study):
+    before = {p: p.read_bytes() for p in (study / "results").iterdir() if p.is_file()}
+    result = invoke(*study_args(study, "--deals", "31", "--strategy", "basic", "--tables-only"))
+    assert_clean_error(result, "--force", "holds")
+    assert {p: p.read_bytes() for p in before} == before
+    assert json.loads((study / "runs" / "strong" / "manifest.json").read_text())["config"]["deals"] == 30
 
 
 def test_chunks_follow_the_player():
@@ -131,13 +141,10 @@ def test_pairing_by_blocks_equals_one_block(tmp_path, monkeypatch):
     (["--strategy", "basic", "--minutes", "nan"], "--minutes"),
     (["--strategy", "basic", "--deals", "0"], "--deals"),
     (["--strategy", "basic", "--confirm", "heuristic", "--confirm-deals", "-2"], "--confirm-deals"),
+    (["--strategy", "basic", "--seed", "-1"], "--seed"),
 ])
-def test_bad_input_is_one_line(args, message, tmp_path, capsys):
-    with pytest.raises(SystemExit) as stop:
-        strong.main([*args, "--out", str(tmp_path / "runs"), "--results", str(tmp_path / "results")])
-    assert stop.value.code == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("Error: ") and message in err[0]
+def test_bad_input_is_one_line(args, message, tmp_path):
+    assert_clean_error(invoke(*study_args(tmp_path, *args)), message)
     assert not (tmp_path / "runs").exists()  # refused before any run is started
 
 

@@ -1,73 +1,65 @@
-"""What strong play changes: the headline tables with a strong player at every seat, next to `heuristic`.
+"""What strong play changes: the headline study with a strong player at every seat, next to a baseline.
 
-The study of scripts/make_results.py (every contract, every trump suit and both
-trump-choice policies, every domino starting rank and `most-held`, North
-declaring, seed 2026), played with the strong player (--strategy) at all four
-seats on the first N deals of the seed, and again with the baseline (`heuristic`)
-at all four seats on those same deals.  Writes into results/strong/:
+The headline study's 25 configurations (:mod:`.headline`: every contract, every trump suit and
+both trump-choice policies, every domino starting rank and ``most-held``, North declaring) are
+played with the strong player at all four seats on the first deals of the seed, and again with
+the baseline (``heuristic``) at all four seats on those same deals; with a confirming player
+(meant: ``mc``), that player at every seat on the first few of them.  Three run folders go under
+one folder (``strong/``, ``baseline/``, ``confirm/``), each chunked and resumable, and extended
+when asked for more deals; the tables go to a results folder (``results/strong/``):
 
-  the strong run's report tables (the same files as results/), charts, manifest, timing.json;
-  strong_vs_heuristic.{json,csv,md}: per configuration and seat relative to the declarer, both
-    players' means with 95% CIs and their paired difference (strong - baseline) with its CI;
-  charts/strong_vs_heuristic.{png,svg}: where the answers change (domino ranks, trump choices, seats);
-  changes.md: which answers change (best domino rank, best trump choice, the seats that move);
-  with --confirm mc --confirm-deals N: strong_vs_confirm.{json,csv,md}, the strong player's table
-    against mc's on the first N deals, and whether each CI of the difference includes 0.
+- the strong run's report tables, charts, manifest and ``timing.json`` (as the headline study's);
+- ``strong_vs_heuristic.{json,csv,md}``: per configuration and seat relative to the declarer, both
+  players' means with 95% CIs and their paired difference (strong - baseline) with its CI;
+- ``charts/strong_vs_heuristic.{png,svg}``: where the answers change;
+- ``changes.md``: which answers change (best domino rank, best trump choice, the seats that move);
+- with a confirming player, ``strong_vs_confirm.{json,csv,md}``: the strong player's table against
+  the confirming one's, and whether each CI of the difference includes 0.
 
-Every run (strong, baseline, confirm) is chunked and resumable: Ctrl-C (or the end of
---minutes) keeps every finished chunk, the tables are made from the deals done so far,
-and --resume goes on with all three (a larger --deals or --confirm-deals extends them).
-Chunks: 25 deals for mc and pimc (a deal takes seconds), 20,000 for any fast player.
-
-    python scripts/strong_results.py --strategy learned --deals 1000000 --confirm mc --confirm-deals 2000 --force
-    python scripts/strong_results.py --resume --force          # go on with the runs in runs/strong
-    python scripts/strong_results.py --minutes 60 --force      # mc: as many of 20,000 deals as an hour allows
-
-The tables in --results replace those of an earlier study only with --force (checked before any play).
-    python scripts/strong_results.py --deals 40 --strategy basic --out /tmp/s --results /tmp/s/results
+The steps, each a function: :func:`plan_strong` (every check, before any deal is played),
+:func:`play_runs` (the strong and confirming runs), :func:`play_baseline` and :func:`write_tables`.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import math
 import resource
 import signal
 import sys
 import time
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import polars as pl
 
-from barbu_sim.barbu.analytics.analysis import domino_rank_differences, relative_scores, scan_run
-from barbu_sim.barbu.analytics.compare_plots import CHART_NAME, best_label, declarer_rows, write_comparison_chart
-from barbu_sim.barbu.players.ids import is_mc
-from barbu_sim.barbu.analytics.plots import write_plots
-from barbu_sim.barbu.analytics.report import build_tables, write_report
-from barbu_sim.barbu.runs import RunConfig, run
-from barbu_sim.barbu.analytics.schema import REL_ENUM, REL_SEATS
-from barbu_sim.barbu.players.registry import resolve_strategy
-from barbu_sim.core.backends import make_backend
-from barbu_sim.core.cards import RANK_NAMES
-from barbu_sim.core.rundir import RunError, part_path, read_manifest, settings_stamp
-from barbu_sim.core.runs import lock_run, write_json
-from barbu_sim.core.stats import with_ci
-from barbu_sim.core.tables import to_markdown, write_table
+from ...core import outputs
+from ...core.cards import RANK_NAMES
+from ...core.rundir import RunError, part_path, read_manifest, settings_stamp
+from ...core.runs import lock_run, write_json
+from ...core.stats import with_ci
+from ...core.tables import to_markdown, write_table
+from ..analytics.analysis import domino_rank_differences, relative_scores, scan_run
+from ..analytics.compare_plots import CHART_NAME, best_label, declarer_rows, write_comparison_chart
+from ..analytics.report import build_tables
+from ..analytics.schema import REL_ENUM, REL_SEATS
+from ..players.ids import is_mc
+from ..players.registry import resolve_strategy
+from ..runs import RunConfig, run
+from .headline import DEFAULT_SEED, headline_config, publish_report, stored_config
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from barbu_sim.core import outputs  # noqa: E402
-
-# The study's files in --results that are always written: one of them there means an earlier study would be replaced.
+# The study's files in the results folder that are always written: one of them there means an earlier study
+# would be replaced.
 MARKERS = ("manifest.json", "timing.json", "changes.md", "strong_vs_heuristic.json", "strong_vs_heuristic.md")
-TRUMP, DOMINO_RANK = "each,longest,strongest", "each,most-held"
 SLOW_CHUNK = 25  # mc, pimc: a deal takes seconds, so Ctrl-C and --resume stay close to the work
 FAST_CHUNK = 20_000  # any other player: 1,000,000 deals in 50 files of 500,000 records
 KEYS = ["contract", "choice", "trump", "domino_rank"]
 COMPARE_BLOCK = 100_000  # deals joined at a time when two runs are paired (2.5 M records a side)
+DEFAULT_DEALS = 20_000
+DEFAULT_STRATEGY = "mc"
+DEFAULT_CONFIRM_DEALS = 1000
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def _out_of_time(signum, frame):
@@ -81,16 +73,7 @@ def default_chunk(strategy: str) -> int:
 
 def study_config(deals: int, seed: int, strategy: str, chunk: int = 0) -> RunConfig:
     """The headline study's configurations with ``strategy`` at every seat (``chunk`` 0: :func:`default_chunk`)."""
-    return RunConfig(deals=deals, seed=seed, strategies=[strategy] * 4, trump=TRUMP, domino_rank=DOMINO_RANK,
-                     chunk_deals=chunk or default_chunk(strategy))
-
-
-def stored_config(run_dir: Path) -> RunConfig | None:
-    """The configuration of the run in ``run_dir``, or ``None`` when there is none (or it cannot be read)."""
-    try:
-        return RunConfig(**read_manifest(run_dir, "deals")["config"])
-    except (RunError, TypeError, ValueError, KeyError):
-        return None
+    return headline_config(deals, seed, strategy, chunk or default_chunk(strategy))
 
 
 def extend_run(run_dir: Path, deals: int) -> None:
@@ -126,12 +109,12 @@ def play(run_dir: Path, config: RunConfig, *, reuse: bool, backend, progress: bo
             return
         if stored.deals < config.deals:
             extend_run(run_dir, config.deals)
-        print(f"{what}: {config.strategies[0]} at every seat, deals {done:,} .. {max(stored.deals, config.deals):,} "
-              f"(resumed), {config.chunk_deals:,} a chunk -> {run_dir}", file=sys.stderr)
+        _say(f"{what}: {config.strategies[0]} at every seat, deals {done:,} .. {max(stored.deals, config.deals):,} "
+             f"(resumed), {config.chunk_deals:,} a chunk -> {run_dir}")
         run(run_dir, resume=True, progress=progress, backend=backend)
         return
-    print(f"{what}: {config.strategies[0]} at every seat, {config.deals:,} deals, {config.chunk_deals:,} a chunk "
-          f"-> {run_dir}", file=sys.stderr)
+    _say(f"{what}: {config.strategies[0]} at every seat, {config.deals:,} deals, {config.chunk_deals:,} a chunk "
+         f"-> {run_dir}")
     run(run_dir, config, force=True, progress=progress, backend=backend)
 
 
@@ -225,8 +208,8 @@ def write_paired(table: pl.DataFrame, names: tuple[str, str], results: Path, nam
                                "difference", "ci_low", "ci_high", *(["confirmed"] if confirm else [])), names)
     shown = shown.with_columns(pl.col("trump", "domino_rank").cast(pl.String).fill_null(""))
     outputs.write_text(results / f"{name}.md", f"# {title}\n\nMeans relative to the declarer; difference = "
-                            f"{names[0]} - {names[1]}, paired per deal, with a 95% CI.\n\n"
-                            + to_markdown(shown, decimals=2) + "\n")
+                       f"{names[0]} - {names[1]}, paired per deal, with a 95% CI.\n\n"
+                       + to_markdown(shown, decimals=2) + "\n")
 
 
 def changes_text(table: pl.DataFrame, names: tuple[str, str], deals: int, seed: int,
@@ -261,123 +244,119 @@ def changes_text(table: pl.DataFrame, names: tuple[str, str], deals: int, seed: 
     return "\n".join(out)
 
 
-def parse_args(argv):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=None, help="deals (the first N of the seed; default 20,000; "
-                    "with --resume: more than the run planned extends it)")
-    ap.add_argument("--minutes", type=float, default=0, help="stop playing after this long (0: play every deal)")
-    ap.add_argument("--tables-only", action="store_true", help="play no strong or confirm deals: make the tables "
-                    "from the runs on disk (the baseline is brought up to the strong run's deals)")
-    ap.add_argument("--seed", type=int, default=2026, help="the headline study's seed (default 2026)")
-    ap.add_argument("--strategy", default=None, help="the strong player, at every seat (default mc)")
-    ap.add_argument("--baseline", default="heuristic", help="the player it is compared with (default heuristic)")
-    ap.add_argument("--chunk", type=int, default=None, help="deals per chunk of the strong run (default: "
-                    f"{SLOW_CHUNK} for mc and pimc, {FAST_CHUNK:,} for other players)")
-    ap.add_argument("--confirm", default=None, help="a reference player (meant: mc) played at every seat on the "
-                    "first --confirm-deals deals: strong_vs_confirm.{json,csv,md}")
-    ap.add_argument("--confirm-deals", type=int, default=None, help="deals of the confirmation (default 1,000; "
-                    "with --resume: more than the confirmation planned extends it)")
-    ap.add_argument("--out", default=str(ROOT / "runs" / "strong"), help="run directories go here (not committed)")
-    ap.add_argument("--results", default=str(ROOT / "results" / "strong"), help="where the tables and charts go")
-    ap.add_argument("--resume", action="store_true", help="go on with the runs already in --out")
-    ap.add_argument("--no-progress", action="store_true")
-    ap.add_argument("--backend", default="local", help="local, or ray: every run's chunks as Ray tasks (same records)")
-    ap.add_argument("--ray-address", default=None,
-                    help="with --backend ray: auto or HOST:PORT (default: a local instance)")
-    outputs.add_force(ap, "replace the study's files in --results if they exist (without it, they are refused "
-                               "before any play, --resume and --tables-only included)")
-    args = ap.parse_args(argv)
-    for flag, value in (("--deals", args.deals), ("--chunk", args.chunk), ("--confirm-deals", args.confirm_deals)):
-        if value is not None and value < 1:
-            fail(f"{flag} must be at least 1, not {value:,}")
-    if not math.isfinite(args.minutes) or args.minutes < 0:
-        fail(f"--minutes must be a number of minutes, at least 0 (0: no limit), not {args.minutes}")
-    return args
+@dataclass(frozen=True)
+class StrongPlan:
+    """What one invocation of the study plays and writes, every check passed (:func:`plan_strong`)."""
+
+    out: Path  # the run folders' folder
+    results: Path
+    strong: RunConfig  # the strong run (the stored one's settings when it goes on with it)
+    baseline: str
+    confirm: str | None
+    confirm_deals: int
+    names: tuple[str, str]  # the strong player's and the baseline's column names
+    reuse: bool  # go on with the runs found under ``out`` (--resume)
+    tables_only: bool
+
+    @property
+    def strong_dir(self) -> Path:
+        return self.out / "strong"
+
+    @property
+    def baseline_dir(self) -> Path:
+        return self.out / "baseline"
+
+    @property
+    def confirm_dir(self) -> Path:
+        return self.out / "confirm"
 
 
-def fail(message: str, code: int = 2):
-    print(f"Error: {message}", file=sys.stderr)
-    sys.exit(code)
+def plan_strong(out, results, *, deals: int | None = None, seed: int = DEFAULT_SEED, strategy: str | None = None,
+                baseline: str = "heuristic", chunk: int | None = None, confirm: str | None = None,
+                confirm_deals: int | None = None, resume: bool = False, tables_only: bool = False,
+                force: bool = False) -> StrongPlan:
+    """Every check of the study, before any deal is played (ValueError or RunError, one line).
+
+    With ``resume`` or ``tables_only``, the strong run in ``out/strong`` keeps its settings (a
+    ``strategy`` that differs is refused; a larger ``deals`` extends it) and the confirmation in
+    ``out/confirm`` is kept unless another ``confirm`` player is named.  Otherwise: ``deals``
+    (default 20,000) of ``strategy`` (default ``mc``) in chunks of ``chunk`` (default
+    :func:`default_chunk`).  The results folder may hold an earlier study only with ``force``.
+    """
+    out, results = Path(out), Path(results)
+    stored = stored_config(out / "strong") if resume or tables_only else None
+    if stored is not None:  # the stored run's settings win; a larger --deals extends it
+        if strategy is not None and [strategy] * 4 != stored.strategies:
+            raise ValueError(f"the run in {out / 'strong'} is of {stored.strategies[0]}, not {strategy}: leave "
+                             "--strategy out, or start afresh without --resume")
+        strong_cfg = replace(stored, deals=max(stored.deals, deals or 0))
+    else:
+        strong_cfg = study_config(DEFAULT_DEALS if deals is None else deals, seed, strategy or DEFAULT_STRATEGY,
+                                  chunk or 0)
+    planned_confirm = DEFAULT_CONFIRM_DEALS if confirm_deals is None else confirm_deals
+    kept = stored_config(out / "confirm") if resume or tables_only else None
+    if kept is not None and confirm in (None, kept.strategies[0]):  # go on with the stored confirmation
+        confirm, planned_confirm = kept.strategies[0], max(kept.deals, confirm_deals or 0)
+    names = player_names(strong_cfg.strategies[0], baseline)
+    resolve_strategy(baseline)
+    if confirm is not None:
+        resolve_strategy(confirm)
+        if confirm == strong_cfg.strategies[0] or planned_confirm < 1:
+            raise ValueError("--confirm needs a player other than the strong one and --confirm-deals of at least 1")
+    outputs.check_folder_files(results, MARKERS, force, "--results")
+    if tables_only and stored is None:
+        raise ValueError(f"no run to make tables from in {out / 'strong'}")
+    return StrongPlan(out, results, strong_cfg, baseline, confirm, planned_confirm, names, resume, tables_only)
 
 
-def main(argv=None):
-    args = parse_args(argv)
-    out, results = Path(args.out), Path(args.results)
-    strong_dir, base_dir, confirm_dir = out / "strong", out / "baseline", out / "confirm"
-    stored = stored_config(strong_dir) if args.resume or args.tables_only else None
-    try:
-        if stored is not None:  # the stored run's settings win; a larger --deals extends it
-            if args.strategy is not None and [args.strategy] * 4 != stored.strategies:
-                fail(f"the run in {strong_dir} is of {stored.strategies[0]}, not {args.strategy}: leave --strategy "
-                     "out, or start afresh without --resume")
-            strong_cfg = replace(stored, deals=max(stored.deals, args.deals or 0))
-        else:
-            deals = 20_000 if args.deals is None else args.deals
-            strong_cfg = study_config(deals, args.seed, args.strategy or "mc", args.chunk or 0)
-        baseline, confirm = args.baseline, args.confirm
-        confirm_deals = 1000 if args.confirm_deals is None else args.confirm_deals
-        kept = stored_config(confirm_dir) if args.resume or args.tables_only else None
-        if kept is not None and confirm in (None, kept.strategies[0]):  # go on with the stored confirmation
-            confirm, confirm_deals = kept.strategies[0], max(kept.deals, args.confirm_deals or 0)
-        names = player_names(strong_cfg.strategies[0], baseline)
-        resolve_strategy(baseline)
-        if confirm is not None:
-            resolve_strategy(confirm)
-            if confirm == strong_cfg.strategies[0] or confirm_deals < 1:
-                fail("--confirm needs a player other than the strong one and --confirm-deals of at least 1")
-        outputs.check_folder_files(results, MARKERS, args.force, "--results")
-        backend = make_backend(args.backend, args.ray_address)
-    except (ValueError, RunError) as e:
-        fail(str(e))
-    if args.tables_only and stored is None:
-        fail(f"no run to make tables from in {strong_dir}")
-    progress = not args.no_progress
-    stopped = args.tables_only
-    if args.minutes > 0:  # the budget ends the strong and confirm runs like Ctrl-C: at the end of a chunk
+def play_runs(plan: StrongPlan, *, minutes: float = 0, backend=None, progress: bool = True) -> bool:
+    """Play the strong run, then the confirming one (none with ``tables_only``); returns whether play stopped
+    early (Ctrl-C, or the end of ``minutes``: at the end of a chunk, every finished chunk kept)."""
+    stopped = plan.tables_only
+    if minutes > 0:  # the budget ends the strong and confirm runs like Ctrl-C: at the end of a chunk
         signal.signal(signal.SIGALRM, _out_of_time)
-        signal.alarm(max(1, int(args.minutes * 60)))
+        signal.alarm(max(1, int(minutes * 60)))
     try:
-        for what, run_dir, cfg in (("strong", strong_dir, strong_cfg),
-                                   ("confirm", confirm_dir, confirm and study_config(
-                                       confirm_deals, strong_cfg.seed, confirm))):
-            if cfg and stopped and not args.tables_only:
-                print(f"{what}: not played this time (the run stopped first); --resume plays it", file=sys.stderr)
+        confirm_cfg = plan.confirm and study_config(plan.confirm_deals, plan.strong.seed, plan.confirm)
+        for what, run_dir, cfg in (("strong", plan.strong_dir, plan.strong), ("confirm", plan.confirm_dir,
+                                                                               confirm_cfg)):
+            if cfg and stopped and not plan.tables_only:
+                _say(f"{what}: not played this time (the run stopped first); --resume plays it")
             elif cfg and not stopped:
                 try:
-                    play(run_dir, cfg, reuse=args.resume, backend=backend, progress=progress, what=what)
+                    play(run_dir, cfg, reuse=plan.reuse, backend=backend, progress=progress, what=what)
                 except KeyboardInterrupt:
                     stopped = True
-                    print("Stopped: the tables are made from the deals done; go on later with --resume",
-                          file=sys.stderr)
-    except (ValueError, RunError) as e:
-        fail(str(e))
+                    _say("Stopped: the tables are made from the deals done; go on later with --resume")
     finally:
-        signal.alarm(0)
-    try:
-        done = int(read_manifest(strong_dir, "deals")["deals_done"])
-    except RunError as e:
-        fail(str(e), 1)
-    if done == 0:
-        fail("no deal finished yet", 1)
-    try:
-        play(base_dir, study_config(done, strong_cfg.seed, baseline), reuse=args.resume or args.tables_only,
-             backend=backend, progress=progress, what="baseline")
-    except KeyboardInterrupt:
-        fail("stopped while playing the baseline: go on with --resume", 130)
+        if minutes > 0:
+            signal.alarm(0)
+    return stopped
 
+
+def deals_done(plan: StrongPlan) -> int:
+    """The deals the strong run has finished (RunError when it cannot be read)."""
+    return int(read_manifest(plan.strong_dir, "deals")["deals_done"])
+
+
+def play_baseline(plan: StrongPlan, done: int, *, backend=None, progress: bool = True) -> None:
+    """Bring the baseline run up to the strong run's ``done`` deals (extended or resumed where it can be)."""
+    play(plan.baseline_dir, study_config(done, plan.strong.seed, plan.baseline),
+         reuse=plan.reuse or plan.tables_only, backend=backend, progress=progress, what="baseline")
+
+
+def write_tables(plan: StrongPlan, done: int) -> dict:
+    """Write the study's files into the results folder from the runs on disk; returns ``timing.json``'s content."""
+    strong_dir, base_dir, confirm_dir, results = plan.strong_dir, plan.baseline_dir, plan.confirm_dir, plan.results
+    strong_cfg, names, confirm = plan.strong, plan.names, plan.confirm
     started = time.perf_counter()
     tables = build_tables(strong_dir)
-    write_report(strong_dir, tables)
-    for f in (strong_dir / "report").iterdir():
-        if f.suffix in (".md", ".json", ".csv"):
-            outputs.copy_file(f, results / f.name)
-    write_plots(tables, results / "charts")
-    outputs.copy_file(strong_dir / "manifest.json", results / "manifest.json")
+    publish_report(strong_dir, results, tables)
     report_seconds = time.perf_counter() - started
     comparison = compare_runs(strong_dir, base_dir)
     seed = strong_cfg.seed
     write_paired(comparison, names, results, "strong_vs_heuristic",
-                 f"{strong_cfg.strategies[0]} at every seat against {baseline} at every seat, "
+                 f"{strong_cfg.strategies[0]} at every seat against {plan.baseline} at every seat, "
                  f"on the same {done:,} deals of seed {seed}")
     write_comparison_chart(comparison, names, seed, results / "charts")
     base_ranks = domino_rank_differences(scan_run(base_dir).filter(pl.col("deal") < done))
@@ -409,8 +388,4 @@ def main(argv=None):
     timing["report_seconds"] = report_seconds
     timing["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     outputs.write_json(results / "timing.json", timing)
-    print(json.dumps(timing, indent=2))
-
-
-if __name__ == "__main__":
-    main()
+    return timing
