@@ -50,7 +50,7 @@ def test_plugin_strategy_on_the_command_line(tmp_path):
     # West plays the highest legal card (a plugin from a file); checked card by card from the printed
     # deal and tricks with the reference's legal cards.
     import re
-    import reference
+    from barbu_sim.barbu.engine import reference
     from barbu_sim.barbu.rules import NO_QUEENS, Rules
     from barbu_sim.core.cards import cards_of, parse_card, parse_pbn
     f = tmp_path / "mine.py"

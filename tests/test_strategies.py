@@ -64,7 +64,7 @@ def hash_py(legal, hand, state, rng):
 
 
 def test_user_plugins_from_a_file_play_their_own_cards(tmp_path):
-    import reference
+    from barbu_sim.barbu.engine import reference
     from barbu_sim.barbu.rules import Rules
     from barbu_sim.barbu.players.registry import BUILTINS
     from barbu_sim.core.cards import cards_of

@@ -244,6 +244,7 @@ def compare(
             raise ValueError("--merge adds to --out and --force replaces it: give one")
         if merge and out is None:
             raise ValueError("--merge adds the rows to the --out file: name it")
+        check_new_file(out, "--out", True)  # its folder, before any deal (the study refuses an existing file)
         rule_sets = _rules_sets(rules, option)
         opponent_list = opponents or ["heuristic"]
         params = {**study.STUDY_PARAMS, int(TRUMPS): parse_trump_choice(trump)[0].code}
@@ -312,6 +313,7 @@ def ladder(
         check_seed(seed)
         if force and merge:
             raise ValueError("--merge adds to --out and --force replaces it: give one")
+        check_new_file(out, "--out", True)  # its folder, before any deal (the study refuses an existing file)
         if threads is not None and threads < 1:
             raise ValueError(f"--threads must be at least 1, not {threads}")
         the_backend = cli_backend(backend, ray_address, threads)  # with Ray, --threads are each task's
