@@ -251,6 +251,11 @@ def test_the_api_asks_for_mc_bidding_only_when_a_seat_bids_mc(monkeypatch):
     assert what == "the Clabber batch engine with the mc player and mc bidding"
     assert trailing == (api._MC_BIDS, api._MC_PROTO)
     assert asked[-1][0] == rounds_batch_kernel.args[:-2] + (types.uint64[::1], types.uint64[::1])
+    learned = seat_strategies("learned")[0]
+    what, trailing = api._engine(rounds_batch_kernel, learned, api.seat_bidding("threshold")[0])
+    assert what == "the Clabber batch engine with the learned player"
+    assert trailing[0] is None and trailing[1].dtype == np.float32
+    assert asked[-1][0] == rounds_batch_kernel.args[:-2] + (types.none, types.float32[::1])
 
 
 def test_bidding_without_mc_compiles_no_mc_bidding(tmp_path):
