@@ -64,6 +64,8 @@ def profile(name: str, args: list[str]) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         argv = [a.replace("{tmp}", tmp) for a in args]
         env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"))
+        # the child imports this checkout's package, not whichever one is installed (it runs in tmp)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", CHILD.replace("ARGS", repr(argv))], env=env,
                               capture_output=True, text=True, cwd=tmp)

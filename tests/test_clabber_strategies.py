@@ -1,6 +1,12 @@
 """Clabber strategies: plugins through function pointers, illegal cards, the misplay penalty,
 bidding policies, and heuristic play against random play (paired, on the same deals)."""
 
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import numpy as np
 import pytest
 from numba import njit
@@ -219,6 +225,63 @@ def test_mc_bidding_is_reproducible_and_prefers_strong_hands():
     assert played[:, COL["maker_trumps"]].mean() > 2
     one = play_round(12, 3, 0, "mc:16", "heuristic")
     assert [one.row[c] for c in ROUND_COLUMNS] == a[3].tolist()
+
+
+def test_the_api_asks_for_mc_bidding_only_when_a_seat_bids_mc(monkeypatch):
+    """The kernels' mc-bidding marker, resolved from the seats: None (the kernel compiled without mc
+    bidding) unless a seat bids mc.  Nothing is compiled here: the compiling calls are stood in for."""
+    from numba import types
+    from barbu_sim.clabber import api
+    from barbu_sim.clabber.engine.round_kernels import rounds_batch_kernel
+    from barbu_sim.clabber.players.registry import seat_strategies
+    from barbu_sim.core.compiling import LazyKernel
+    asked = []
+    monkeypatch.setattr(api, "ensure_compiled", lambda dispatcher, args, what, key: asked.append((args, what)) or what)
+    monkeypatch.setattr(LazyKernel, "compiled", lambda kernel: "the default kernel")
+    ids = seat_strategies("heuristic")[0]
+    for bidding in ("accept-first", "threshold", "random"):
+        assert api._engine(rounds_batch_kernel, ids, api.seat_bidding(bidding)[0]) == ("the default kernel",
+                                                                                      (None, None))
+    one_mc = api.seat_bidding(["threshold", "mc:4", "threshold", "threshold"])[0]
+    assert api._engine(rounds_batch_kernel, ids, one_mc) == ("the Clabber batch engine with mc bidding",
+                                                             (api._MC_BIDS, None))
+    assert asked[-1][0] == rounds_batch_kernel.args[:-2] + (types.uint64[::1], types.none)
+    mc_play = seat_strategies("mc")[0]
+    what, trailing = api._engine(rounds_batch_kernel, mc_play, one_mc)
+    assert what == "the Clabber batch engine with the mc player and mc bidding"
+    assert trailing == (api._MC_BIDS, api._MC_PROTO)
+    assert asked[-1][0] == rounds_batch_kernel.args[:-2] + (types.uint64[::1], types.uint64[::1])
+    learned = seat_strategies("learned")[0]
+    what, trailing = api._engine(rounds_batch_kernel, learned, api.seat_bidding("threshold")[0])
+    assert what == "the Clabber batch engine with the learned player"
+    assert trailing[0] is None and trailing[1].dtype == np.float32
+    assert asked[-1][0] == rounds_batch_kernel.args[:-2] + (types.none, types.float32[::1])
+
+
+def test_bidding_without_mc_compiles_no_mc_bidding(tmp_path):
+    """The bidding of a kernel without mc bidding (its workspace None) never compiles mc_bid (half of the
+    default engine's compile time).  In a fresh process with an empty cache, so that bid_into compiles."""
+    code = textwrap.dedent("""
+        import numpy as np
+        from barbu_sim.clabber.api import deal_round, seat_bidding
+        from barbu_sim.clabber.engine.mc_bidding import mc_bid
+        from barbu_sim.clabber.engine.round_kernels import bid_into
+        from barbu_sim.clabber.players.registry import seat_strategies
+        from barbu_sim.clabber.rules import Rules
+        from barbu_sim.clabber.state import STATE_ARRAY_SIZE
+        hands, turned = deal_round(5, 0, 0)
+        ids, fns, _ = seat_strategies("heuristic")
+        bid_ids, bid_params = seat_bidding("threshold")
+        code = bid_into(hands, turned, 0, bid_ids, bid_params, np.ones(1, np.uint64), np.bool_(False),
+                        np.zeros((8, 2), np.int64), np.uint64(5), np.uint64(0), Rules().to_array(), ids, fns, None,
+                        np.zeros(STATE_ARRAY_SIZE, np.uint64), np.zeros((1, 2), np.int64), np.zeros(1, np.int64))
+        print(code >= 0, len(bid_into.signatures), len(mc_bid.signatures))
+    """)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    root = Path(__file__).resolve().parent.parent  # this checkout's package, whatever is installed
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "1", "0"]
 
 
 def test_misplay_penalty_matches_the_reference():

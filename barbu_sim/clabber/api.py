@@ -17,7 +17,7 @@ from ..core.play_errors import (  # noqa: F401  (the errors this module raises, 
     IllegalPlayError, StrategyError, raise_failed_play,
 )
 from ..core.strategies import Strategy
-from .players.bidding import parse_bidding
+from .players.bidding import MC, parse_bidding
 from .engine.round_kernels import deal_into, play_dealt_kernel, play_one_kernel, rounds_batch_kernel
 from .players.mc import is_mc
 from .rules.config import MAX_GAME_ROUNDS, N_ROUND_COLUMNS, ROUND_COLUMNS, Rules, verify_clabber_deal
@@ -88,39 +88,57 @@ def uses_mc(ids: np.ndarray) -> bool:
 _MC_PROTO = np.zeros(1, np.uint64)  # the last argument that selects the engine with the mc player
 
 
+def uses_mc_bidding(bid_ids: np.ndarray) -> bool:
+    """True when a seat bids mc: the kernels must then be those compiled with mc bidding."""
+    return bool((np.asarray(bid_ids) == MC).any())
+
+
+_MC_BIDS = np.zeros(1, np.uint64)  # the argument before the last that selects the kernels with mc bidding
+
+
 def uses_learned(ids: np.ndarray) -> bool:
     """True when a seat plays learned: the kernels must then be the engine compiled with the learned player."""
     return bool((np.asarray(ids) == LEARNED).any())
 
 
-def _engine(kernel, ids: np.ndarray):
-    """``(compiled kernel, its last argument)`` of the engine the seats ``ids`` need.
+def _engine(kernel, ids: np.ndarray, bid_ids: np.ndarray | None = None):
+    """``(compiled kernel, its trailing arguments)`` of the engine the seats need: their card play ``ids``
+    and, for a kernel that bids, their bidding ``bid_ids`` (None for a kernel without the bidding marker).
 
     Every Clabber kernel ends with an argument that is None in the engine without the mc card
     player, a uint64 array in the engine with it, and the learned player's model array (float32)
     in the engine with the learned player (and mc): numba compiles the three from one source, and
     a command that plays neither never compiles them (see :mod:`barbu_sim.clabber.engine.play_loops`).
-    The weights reach the kernels as that argument: a new model needs no recompiling.
+    The weights reach the kernels as that argument: a new model needs no recompiling.  A kernel that
+    bids has one more argument before it, None unless a seat bids mc (then a uint64 array): a command
+    whose seats bid otherwise never compiles mc bidding (see :mod:`barbu_sim.clabber.engine.mc_bidding`).
     """
+    mc_bidding = bid_ids is not None and uses_mc_bidding(bid_ids)
+    bidding = () if bid_ids is None else (_MC_BIDS if mc_bidding else None,)
+    bidding_types = tuple(types.uint64[::1] if mc_bidding else types.none for _ in bidding)
     if uses_learned(ids):
-        args = kernel.args[:-1] + (types.float32[::1],)
-        return ensure_compiled(kernel.dispatcher, args, f"{kernel.what} with the learned player",
-                               f"{kernel.estimate_key}-learned"), model_array()
-    if not uses_mc(ids):
-        return kernel.compiled(), None
-    args = kernel.args[:-1] + (types.uint64[::1],)
-    return ensure_compiled(kernel.dispatcher, args, f"{kernel.what} with the mc player",
-                           f"{kernel.estimate_key}-mc"), _MC_PROTO
+        last, proto, player, key = types.float32[::1], model_array(), "the learned player", "-learned"
+    elif uses_mc(ids):
+        last, proto, player, key = types.uint64[::1], _MC_PROTO, "the mc player", "-mc"
+    else:
+        last, proto, player, key = types.none, None, None, ""
+    args = kernel.args[:-1 - len(bidding)] + bidding_types + (last,)
+    if args == kernel.args:
+        return kernel.compiled(), bidding + (proto,)
+    extras = [x for x in (player, "mc bidding" if mc_bidding else None) if x]
+    # the estimates were measured with mc bidding compiled into every engine: they hold with it and without
+    return (ensure_compiled(kernel.dispatcher, args, f"{kernel.what} with {' and '.join(extras)}",
+                            f"{kernel.estimate_key}{key}"), bidding + (proto,))
 
 
-def _call(kernel, ids: np.ndarray, *args):
-    """``kernel(*args)`` in the engine the seats ``ids`` need (with or without mc), interruptible by
-    Ctrl-C when a user strategy sits at any seat.
+def _call(kernel, ids: np.ndarray, *args, bid_ids: np.ndarray | None = None):
+    """``kernel(*args)`` in the engine the seats need (card play ``ids``; bidding ``bid_ids`` for a kernel
+    that bids, see :func:`_engine`), interruptible by Ctrl-C when a user strategy sits at any seat.
 
     The kernel is compiled (or loaded) here, in the calling thread, before a worker thread runs it.
     """
-    compiled, proto = _engine(kernel, ids)
-    return call_kernel(compiled, bool((ids == USER).any()), *args, proto)
+    compiled, trailing = _engine(kernel, ids, bid_ids)
+    return call_kernel(compiled, bool((ids == USER).any()), *args, *trailing)
 
 
 def _record_arrays():
@@ -153,7 +171,7 @@ def play_round(seed: int = 0, index: int = 0, dealer: int = 0, bidding="accept-f
     out = np.zeros(N_ROUND_COLUMNS, np.int64)
     rec_bids, rec_plays, rec_winners, state = _record_arrays()
     code = _call(play_one_kernel, ids, _seed(seed), index, dealer, rules.to_array(), bid_ids, bid_params, ids, fns,
-                 _forced(forced), dealt, out, rec_bids, rec_plays, rec_winners, state)
+                 _forced(forced), dealt, out, rec_bids, rec_plays, rec_winners, state, bid_ids=bid_ids)
     if code < 0:
         raise_illegal(code, resolved, f"round {index} of seed {seed}", state)
     row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
@@ -178,7 +196,7 @@ def play_dealt(hands, turned: int, dealer: int = 0, bidding="accept-first", stra
     out = np.zeros(N_ROUND_COLUMNS, np.int64)
     rec_bids, rec_plays, rec_winners, state = _record_arrays()
     code = _call(play_dealt_kernel, ids, hands, int(turned), _seed(seed), index, dealer, rules.to_array(), bid_ids,
-                 bid_params, ids, fns, _forced(forced), out, rec_bids, rec_plays, rec_winners, state)
+                 bid_params, ids, fns, _forced(forced), out, rec_bids, rec_plays, rec_winners, state, bid_ids=bid_ids)
     if code < 0:
         raise_illegal(code, resolved, "the given deal", state)
     row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
@@ -219,7 +237,7 @@ def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-
     dealer = _seat(dealer, "the dealer")
     rules_array, forced_array = rules.to_array(), _forced(forced)
     _call(rounds_batch_kernel, ids, _seed(seed), start, n, chunk, dealer, rules_array, bid_ids, bid_params, ids, fns,
-          forced_array, rows, errors, _workers(threads))
+          forced_array, rows, errors, _workers(threads), bid_ids=bid_ids)
     bad = np.flatnonzero(errors[:, 0])
     if len(bad):
         # The batch keeps no per-play state: play the failed round again, alone, for the message.
@@ -227,7 +245,7 @@ def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-
         rec_bids, rec_plays, rec_winners, state = _record_arrays()
         code = _call(play_one_kernel, ids, _seed(seed), index, dealer, rules_array, bid_ids, bid_params, ids, fns,
                      forced_array, np.zeros(4, np.uint64), np.zeros(N_ROUND_COLUMNS, np.int64), rec_bids, rec_plays,
-                     rec_winners, state)
+                     rec_winners, state, bid_ids=bid_ids)
         where = f"round {index} of seed {seed}"
         raise_illegal(code if code < 0 else errors[bad[0], 0], resolved, where, state if code < 0 else None)
     return rows
@@ -247,7 +265,7 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
         chunk = 1  # an mc game costs a few seconds: threads claim games one by one
     errors = np.zeros(n, np.int64)
     _call(games_batch_kernel, ids, _seed(seed), start, n, chunk, rules.to_array(), bid_ids, bid_params, ids, fns,
-          np.array([-1, 0, 0], np.int64), games, errors, _workers(threads))
+          np.array([-1, 0, 0], np.int64), games, errors, _workers(threads), bid_ids=bid_ids)
     bad = np.flatnonzero(errors)
     if len(bad):
         game = start + int(bad[0])
@@ -263,7 +281,7 @@ def _game_sheet(seed, game, bid_ids, bid_params, ids, fns, rules):
     result = np.zeros(6, np.int64)
     state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
     code = _call(game_sheet_kernel, ids, _seed(seed), int(game), rules.to_array(), bid_ids, bid_params, ids, fns,
-                 sheet, result, state)
+                 sheet, result, state, bid_ids=bid_ids)
     return sheet, result, state if code < 0 else None, code
 
 

@@ -23,7 +23,7 @@ from ...core.compiling import lazy_kernel
 from ...core.rng import STREAM_CLABBER_BID as STREAM_BID, stream_key
 from ...core.strategies import USER_FNS
 from .deals import deal_around_into
-from .mc_bidding import bid_rest, new_workspace
+from .mc_bidding import bid_rest, bid_workspace
 from .play_loops import mc_work
 from .round_kernels import BID_PLAY, reset_state, round_from
 from ..rules.config import C_SCORE, N_ROUND_COLUMNS
@@ -56,7 +56,9 @@ def bid_values_kernel(key, hand, seat, turned, dealer, bid_round, samples, optio
 
     Returns 0, or the error code of the first failed play (``values`` is then incomplete).
     """
-    ws = new_workspace(rules)
+    # every round here is played with its contract imposed (the bidding after a pass is bid_rest's, where mc
+    # bids threshold): no mc bidding to compile
+    ws = bid_workspace(rules, None)
     reset_state(state, rules)
     rng = np.empty(1, np.uint64)
     pack = np.empty(24, np.int64)

@@ -16,7 +16,7 @@ from ...core.rng import STREAM_CLABBER_EVAL as STREAM_EVAL, stream_key
 from ..players.bidding import THRESHOLD
 from .deals import deal_around_into
 from .round_kernels import reset_state, round_from
-from .mc_bidding import new_workspace
+from .mc_bidding import bid_workspace
 from .play_loops import mc_work
 from ..rules.config import C_SCORE, N_ROUND_COLUMNS
 from ...core.strategies import USER_FNS
@@ -27,13 +27,13 @@ NEVER = 1 << 30  # a threshold nobody reaches: the seat passes throughout
 @lazy_kernel(
     types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[:, ::1],
                 types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS,
-                types.int64[:, ::1], types.int64[:, ::1], types.uint64[::1], types.none),
+                types.int64[:, ::1], types.int64[:, ::1], types.uint64[::1], types.none, types.none),
     "the Clabber hand evaluator", "clabber-eval",
     cache=True,
     nogil=True,
 )
 def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules, bid_ids, bid_params, strat_ids,
-                    user_fns, sums, squares, state, mc_proto):
+                    user_fns, sums, squares, state, mc_bids, mc_proto):
     """Play ``n_samples`` sample deals under every option; sum the seat's team score, the opponents', the net.
 
     Parameters
@@ -42,13 +42,14 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
         policies, with ``pass`` = 1 making ``seat`` pass throughout; else the contract is imposed.
     sums, squares : (k, 3) int64, zeroed: own team, opponents, own minus opponents.
     state : (STATE_ARRAY_SIZE,) uint64, the strategies' state array (for the message of a failed play).
+    mc_bids : None, or any uint64 array for the kernel with mc bidding (another seat bids ``mc``).
     mc_proto : None, or any uint64 array for the engine with the mc card player.
 
     Returns 0, or the error code of the first failed play (the sums are then incomplete).
     """
     key = stream_key(seed, (hand << np.uint64(5)) | np.uint64(turned % 32), STREAM_EVAL)
     key = stream_key(key, np.uint64(4 * seat + dealer), STREAM_EVAL)
-    ws = new_workspace(rules)
+    ws = bid_workspace(rules, mc_bids)
     reset_state(state, rules)
     rng = np.empty(1, np.uint64)
     pack = np.empty(24, np.int64)

@@ -15,7 +15,7 @@ from ...core.compiling import lazy_kernel
 from ...core.atomic import claim
 from ...core.rng import STREAM_CLABBER_GAME as STREAM_GAME, rand_below, stream_key
 from .round_kernels import new_state, reset_state, round_into
-from .mc_bidding import new_workspace
+from .mc_bidding import bid_workspace
 from .play_loops import mc_work
 from ..rules.config import (
     C_BID_ROUND, C_SCORE, G_FIRST_DEALER, G_RESULT, G_ROUNDS, G_SCORE, G_THROWN_IN, GAME_TARGET, MAX_GAME_ROUNDS,
@@ -69,8 +69,8 @@ def _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
 
 @njit(cache=True)
 def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games, errors,
-                 mc_proto):
-    ws = new_workspace(rules)
+                 mc_bids, mc_proto):
+    ws = bid_workspace(rules, mc_bids)
     mcw = mc_work(mc_proto)
     state = new_state(rules)
     rng = np.empty(1, np.uint64)
@@ -95,16 +95,17 @@ def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, use
 @lazy_kernel(
     types.void(types.uint64, types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
                types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[:, ::1],
-               types.int64[::1], types.int64, types.none),
+               types.int64[::1], types.int64, types.none, types.none),
     "the Clabber game engine", "clabber-games",
     cache=True,
     parallel=True,
     nogil=True,
 )
 def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games,
-                       errors, workers, mc_proto):
+                       errors, workers, mc_bids, mc_proto):
     """Play games ``start .. start + n - 1`` of run ``seed`` to 500; ``games`` (n, 6) gets ``GAME_COLUMNS``.
 
+    ``mc_bids``: None, or any uint64 array for the kernel with mc bidding (so for the sheet kernel).
     ``mc_proto``: None, or any uint64 array for the engine with the mc card player (so for the sheet kernel).
     """
     n_chunks = (n + chunk - 1) // chunk
@@ -118,23 +119,24 @@ def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_
                 break
             lo = k * chunk
             _games_chunk(seed, start, lo, min(n, lo + chunk), rules, bid_ids, bid_params, strat_ids, user_fns,
-                         forced, games, errors, mc_proto)
+                         forced, games, errors, mc_bids, mc_proto)
 
 
 @lazy_kernel(
     types.int64(types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
-                USER_FNS, types.int64[:, ::1], types.int64[::1], types.uint64[::1], types.none),
+                USER_FNS, types.int64[:, ::1], types.int64[::1], types.uint64[::1], types.none, types.none),
     "the Clabber score-sheet engine", "clabber-sheet",
     cache=True,
     nogil=True,
 )
-def game_sheet_kernel(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, sheet, result, state, mc_proto):
+def game_sheet_kernel(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, sheet, result, state, mc_bids,
+                      mc_proto):
     """Game ``g`` with every round's row in ``sheet`` (MAX_GAME_ROUNDS, N_ROUND_COLUMNS); 0 or an error code.
 
     ``state`` (``STATE_ARRAY_SIZE``): the strategies' state array, for the error message of a failed play.
     """
     return _game_into(seed, g, rules, bid_ids, bid_params, strat_ids, user_fns, np.full(3, -1, np.int64),
-                      new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64), np.empty(24, np.int64),
-                      np.empty(4, np.uint64),
+                      bid_workspace(rules, mc_bids), reset_state(state, rules), np.empty(1, np.uint64),
+                      np.empty(24, np.int64), np.empty(4, np.uint64),
                       np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64), sheet,
                       np.empty((1, 2), np.int64), np.empty(1, np.int64), result, mc_work(mc_proto))

@@ -10,11 +10,19 @@ The samples are not conditioned on the earlier players' passes (a simplification
 sample plays a seat with ``mc`` card play plays ``heuristic`` (an mc decision inside every sample
 deal would cost samples times more).  The draws
 come from the round's own evaluation stream, so results stay reproducible per ``(seed, round)``.
+
+Two sets of kernels from one source: a kernel's ``mc_bids`` argument is None unless a seat bids
+``mc`` (the API decides from the seats), and :func:`bid_workspace` and :func:`mc_bid_if_compiled_in`
+are resolved by that type when the kernel compiles, so a command whose seats bid otherwise never
+compiles :func:`mc_bid` (half of the default Clabber engine's compile time).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
+
 from ...core.jit import njit
 
 from ...core.rng import (
@@ -66,6 +74,18 @@ def new_workspace(rules):
         state[S_RULES + i] = np.uint64(rules[i])
     return (state, np.empty(1, np.uint64), np.empty(24, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
             np.zeros(N_ROUND_COLUMNS, np.int64))
+
+
+def bid_workspace(rules, mc_bids):
+    """The workspace of :func:`mc_bid` (a :func:`new_workspace`) when ``mc_bids`` is an array (a kernel
+    compiled with mc bidding); None when ``mc_bids`` is None (a kernel without it)."""
+
+
+@overload(bid_workspace)
+def _bid_workspace_impl(rules, mc_bids):
+    if isinstance(mc_bids, types.NoneType):
+        return lambda rules, mc_bids: None
+    return lambda rules, mc_bids: new_workspace(rules)
 
 
 @njit(cache=True, _nrt=False)
@@ -129,3 +149,30 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
     if round_two == 0:
         return 1 if best >= 0 else -1
     return best
+
+
+def mc_bid_if_compiled_in(hand, seat, turned, dealer, round_two, samples, key, index, rules, bid_ids, bid_params,
+                          strat_ids, user_fns, ws, state, d2, d1):
+    """:func:`mc_bid`'s call, and on a failed sample play the workspace's state copied into ``state`` (what the
+    strategy was called with, for the caller's message).  With ``ws`` None (a kernel compiled without mc
+    bidding) -1, a pass: never reached, the API gives a kernel with mc bidding whenever a seat bids ``mc``."""
+
+
+@overload(mc_bid_if_compiled_in)
+def _mc_bid_if_compiled_in_impl(hand, seat, turned, dealer, round_two, samples, key, index, rules, bid_ids,
+                                bid_params, strat_ids, user_fns, ws, state, d2, d1):
+    if isinstance(ws, types.NoneType):
+        def without(hand, seat, turned, dealer, round_two, samples, key, index, rules, bid_ids, bid_params, strat_ids,
+                    user_fns, ws, state, d2, d1):
+            return -1
+        return without
+
+    def with_mc(hand, seat, turned, dealer, round_two, samples, key, index, rules, bid_ids, bid_params, strat_ids,
+                user_fns, ws, state, d2, d1):
+        v = mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bid_ids, bid_params, strat_ids,
+                   user_fns, ws, d2, d1)
+        if v <= FAILED:
+            for i in range(STATE_ARRAY_SIZE):
+                state[i] = ws[0][i]
+        return v
+    return with_mc

@@ -20,7 +20,7 @@ from ...core.bits import popcount
 from ...core.rng import STREAM_CLABBER_BID as STREAM_BID, STREAM_CLABBER_PLAY as STREAM_PLAY, stream_key
 from ..players.bidding import MC, accepts, names
 from .deals import deal_into
-from .mc_bidding import FAILED, mc_bid, new_workspace
+from .mc_bidding import FAILED, bid_workspace, mc_bid_if_compiled_in
 from ..rules.melds import meld_flags
 from .play_loops import mc_work, play_into
 from ..rules.play_rules import suit_bits
@@ -37,21 +37,24 @@ BID_PLAY = 4  # a recorded round-one "play"; -1 is a pass, 0..3 a suit named in 
 
 @njit(cache=True, _nrt=False)
 def bid_into(hands, turned, dealer, bid_ids, bid_params, rng, record, rec_bids, key, index, rules, strat_ids,
-             user_fns, ws, d2, d1):
+             user_fns, ws, state, d2, d1):
     """Both bidding rounds.  Returns ``16 * round + 4 * maker + trump``, 0 when thrown in, or the
-    (negative) error code of a strategy that failed in an ``mc`` player's sample plays.
+    (negative) error code of a strategy that failed in an ``mc`` player's sample plays (``state`` then
+    holds what the strategy was called with).
 
     With ``record``, ``rec_bids`` (8, 2) gets ``(seat, bid)`` rows (bid -1 pass, 4 play, 0..3 a
     suit) and unused rows stay as given.  ``mc`` players evaluate on sample deals keyed by
     ``(key, index)`` (see :mod:`barbu_sim.clabber.engine.mc_bidding`); the others draw from ``rng``.
+    ``ws``: the mc bidder's workspace, None in the kernels compiled without mc bidding.
     """
     ts = turned // 13
     n = 0
     for k in range(4):
         seat = (dealer + 1 + k) & 3
         if bid_ids[seat] == MC:
-            v = mc_bid(hands[seat], seat, turned, dealer, 0, bid_params[seat], key, index, rules, bid_ids,
-                       bid_params, strat_ids, user_fns, ws, d2, d1)
+            # the bidding round as a typed int64, not a literal: one compiled mc_bid for both rounds
+            v = mc_bid_if_compiled_in(hands[seat], seat, turned, dealer, np.int64(0), bid_params[seat], key, index,
+                                      rules, bid_ids, bid_params, strat_ids, user_fns, ws, state, d2, d1)
             if v <= FAILED:
                 return v - FAILED
             ok = v > 0
@@ -66,8 +69,8 @@ def bid_into(hands, turned, dealer, bid_ids, bid_params, rng, record, rec_bids, 
     for k in range(4):
         seat = (dealer + 1 + k) & 3
         if bid_ids[seat] == MC:
-            s = mc_bid(hands[seat], seat, turned, dealer, 1, bid_params[seat], key, index, rules, bid_ids,
-                       bid_params, strat_ids, user_fns, ws, d2, d1)
+            s = mc_bid_if_compiled_in(hands[seat], seat, turned, dealer, np.int64(1), bid_params[seat], key, index,
+                                      rules, bid_ids, bid_params, strat_ids, user_fns, ws, state, d2, d1)
             if s <= FAILED:
                 return s - FAILED
         else:
@@ -110,10 +113,8 @@ def round_from(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, st
     else:
         rng[0] = stream_key(key, index, STREAM_BID)
         code = bid_into(dealt, turned, dealer, bid_ids, bid_params, rng, record, rec_bids, key, index, rules,
-                        strat_ids, user_fns, ws, rec_plays, rec_winners)
-        if code < 0:  # failed in a sample play: what the strategy was called with goes to the caller's state
-            for i in range(STATE_ARRAY_SIZE):
-                state[i] = ws[0][i]
+                        strat_ids, user_fns, ws, state, rec_plays, rec_winners)
+        if code < 0:  # failed in a sample play (bid_into put what the strategy was called with in state)
             return code
     if code == 0:
         out[C_MAKER] = -1
@@ -154,24 +155,26 @@ def reset_state(state, rules):
 @lazy_kernel(
     types.int64(types.uint64, types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1],
                 types.int64[::1], USER_FNS, types.int64[::1], types.uint64[::1], types.int64[::1],
-                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1], types.none),
+                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1], types.none, types.none),
     "the Clabber engine", "clabber-one",
     cache=True,
     nogil=True,
 )
 def play_one_kernel(key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, dealt, out,
-                    rec_bids, rec_plays, rec_winners, state, mc_proto):
+                    rec_bids, rec_plays, rec_winners, state, mc_bids, mc_proto):
     """One round with its full record (bids, plays, trick winners); returns 0 or an error code.
 
     ``state`` (``STATE_ARRAY_SIZE``): the strategies' state array, for the error message of a failed play.
+    ``mc_bids``: None, or any uint64 array for the kernel with mc bidding (see
+    :mod:`barbu_sim.clabber.engine.mc_bidding`; so for every kernel here).
     ``mc_proto``: None, or any uint64 array for the engine with the mc card player (so for every kernel here).
     """
     # ``record`` as a typed flag (np.bool_), not a literal: the one-round and batch kernels share one
     # compiled round and play loop instead of compiling each twice (a literal is its own specialisation)
     return round_into(key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
-                      new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64), np.empty(24, np.int64),
-                      dealt, np.empty(4, np.uint64), out, np.bool_(True), rec_bids, rec_plays, rec_winners,
-                      mc_work(mc_proto))
+                      bid_workspace(rules, mc_bids), reset_state(state, rules), np.empty(1, np.uint64),
+                      np.empty(24, np.int64), dealt, np.empty(4, np.uint64), out, np.bool_(True), rec_bids, rec_plays,
+                      rec_winners, mc_work(mc_proto))
 
 
 @njit(cache=True, _nrt=False)
@@ -194,25 +197,26 @@ def _rounds_range(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat
 
 @njit(cache=True)
 def _rounds_chunk(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, rows,
-                  errors, mc_proto):
+                  errors, mc_bids, mc_proto):
     """Allocate one chunk's scratch arrays, then play its rounds."""
     _rounds_range(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced, rows,
-                  errors, new_workspace(rules), new_state(rules), np.empty(1, np.uint64), np.empty(24, np.int64),
-                  np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(N_ROUND_COLUMNS, np.int64),
-                  np.empty((1, 2), np.int64), np.empty(1, np.int64), mc_work(mc_proto))
+                  errors, bid_workspace(rules, mc_bids), new_state(rules), np.empty(1, np.uint64),
+                  np.empty(24, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
+                  np.empty(N_ROUND_COLUMNS, np.int64), np.empty((1, 2), np.int64), np.empty(1, np.int64),
+                  mc_work(mc_proto))
 
 
 @lazy_kernel(
     types.void(types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[::1],
                types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1],
-               types.int16[:, ::1], types.int64[:, ::1], types.int64, types.none),
+               types.int16[:, ::1], types.int64[:, ::1], types.int64, types.none, types.none),
     "the Clabber batch engine", "clabber-batch",
     cache=True,
     parallel=True,
     nogil=True,
 )
 def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
-                        rows, errors, workers, mc_proto):
+                        rows, errors, workers, mc_bids, mc_proto):
     """Play rounds ``start .. start + n - 1`` of run ``seed`` in chunks of ``chunk`` on ``workers`` threads.
 
     Parameters
@@ -222,6 +226,7 @@ def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_param
     forced : (3,) int64, ``(-1, 0, 0)`` to bid, else ``(bid round, maker, trump)`` for every round.
     rows : (n, N_ROUND_COLUMNS) int16 output.  errors : (number of chunks, 2) int64, zeroed: for a chunk
         stopped by an illegal card, its code and the round's offset in the batch.
+    mc_bids, mc_proto : as for :func:`play_one_kernel`.
     """
     n_chunks = (n + chunk - 1) // chunk
     next_chunk = np.zeros(1, np.int64)
@@ -234,21 +239,21 @@ def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_param
                 break
             lo = k * chunk
             _rounds_chunk(seed, start, lo, min(n, lo + chunk), dealer, rules, bid_ids, bid_params, strat_ids,
-                          user_fns, forced, rows, errors[k], mc_proto)
+                          user_fns, forced, rows, errors[k], mc_bids, mc_proto)
 
 
 @lazy_kernel(
     types.int64(types.uint64[::1], types.int64, types.uint64, types.int64, types.int64, types.int64[::1],
                 types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[::1],
-                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1], types.none),
+                types.int64[:, ::1], types.int64[:, ::1], types.int64[::1], types.uint64[::1], types.none, types.none),
     "the Clabber engine for a given deal", "clabber-dealt",
     cache=True,
     nogil=True,
 )
 def play_dealt_kernel(dealt, turned, key, index, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
-                      out, rec_bids, rec_plays, rec_winners, state, mc_proto):
-    """One round from given hands and turned card, with its full record; 0 or an error code (``state``:
-    as for :func:`play_one_kernel`)."""
+                      out, rec_bids, rec_plays, rec_winners, state, mc_bids, mc_proto):
+    """One round from given hands and turned card, with its full record; 0 or an error code (``state``,
+    ``mc_bids``, ``mc_proto``: as for :func:`play_one_kernel`)."""
     return round_from(dealt, turned, key, np.uint64(index), dealer, rules, bid_ids, bid_params, strat_ids, user_fns,
-                      forced, new_workspace(rules), reset_state(state, rules), np.empty(1, np.uint64),
+                      forced, bid_workspace(rules, mc_bids), reset_state(state, rules), np.empty(1, np.uint64),
                       np.empty(4, np.uint64), out, np.bool_(True), rec_bids, rec_plays, rec_winners, mc_work(mc_proto))

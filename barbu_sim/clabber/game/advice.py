@@ -49,7 +49,7 @@ def advise(hand_text: str, turned_text: str, position: int, samples: int = 2000,
     squares = np.zeros((len(options), 3), np.int64)
     state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
     code = _call(evaluate_kernel, ids, _seed(seed), hand, seat, turned, dealer, samples, rows,
-                 (rules or Rules()).to_array(), bid_ids, bid_params, ids, fns, sums, squares, state)
+                 (rules or Rules()).to_array(), bid_ids, bid_params, ids, fns, sums, squares, state, bid_ids=bid_ids)
     if code < 0:
         raise_illegal(code, resolved, "hand evaluation", state)
     mean, se = mean_and_se(sums.astype(float), squares.astype(float), samples)
