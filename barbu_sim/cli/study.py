@@ -116,7 +116,8 @@ def strong(
                           f"{FAST_CHUNK:,} for other players).")] = None,
     confirm: Annotated[Optional[str], typer.Option(
         metavar="NAME", help="A reference player (meant: mc) at every seat on the first --confirm-deals deals: "
-                             "strong_vs_confirm (JSON, CSV, Markdown) says where the strong player's table agrees.")] = None,
+                             "strong_vs_confirm (JSON, CSV, Markdown) says where the strong player's table "
+                             "agrees.")] = None,
     confirm_deals: Annotated[Optional[int], typer.Option(
         metavar="N", help=f"Deals of the confirmation (default {STRONG_CONFIRM_DEALS:,}; with --resume, more than "
                           "it planned extends it).")] = None,
@@ -295,7 +296,8 @@ def domino_rank(
     seed: _seed_opt("3031: a seed no other study used") = RANK_SEED,
     block: Annotated[int, typer.Option(metavar="N", help="Deals per block kept on disk in --work.")] = RANK_BLOCK,
     work: Annotated[Optional[str], typer.Option(
-        metavar="DIR", help="Where the finished blocks are kept (default: the folder PLAYER-SEED in runs/domino-rank-check): "
+        metavar="DIR", help="Where the finished blocks are kept (default: the folder PLAYER-SEED in "
+                            "runs/domino-rank-check): "
                             "the same command goes on from them after Ctrl-C.")] = None,
     out: Annotated[str, typer.Option(metavar="FILE.json", help="Where the figures go (JSON).")] =
         "results/domino_rank_check.json",
