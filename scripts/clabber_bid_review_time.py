@@ -2,7 +2,7 @@
 
 Rounds ``0 .. N-1`` of one seed are played (``threshold`` bidding, ``heuristic`` card play, the
 dealer rotating), read back as played-round files, and each round's bidding is reviewed
-(:func:`barbu_sim.clabber.played.bid_review.review_bidding`, every seat) ``--repeats`` times; the
+(:func:`barbu_sim.clabber.review.bidding.review_bidding`, every seat) ``--repeats`` times; the
 engine is compiled (or loaded) first, outside the timings.  Per round: its calls, the options
 valued, the median seconds; over the rounds: the median of the rounds' medians and the seconds per
 option (one option on one call: ``--samples`` layouts, each a round played out by mc at every
@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from barbu_sim.clabber.api import play_round
-from barbu_sim.clabber.played.bid_review import call_options, review_bidding
-from barbu_sim.clabber.played.round_file import format_round_log, parse_rounds, round_of
+from barbu_sim.clabber.review.bidding import call_options, review_bidding
+from barbu_sim.clabber.formats.round_file import format_round_log, parse_rounds, round_of
 from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES
 from barbu_sim.core.outputs import add_force, refuse_existing, write_json
 

@@ -4,7 +4,7 @@ Each block is one seat's seven hands (deal ``i`` of a block seed under contract 
 declaring, Trumps in its longest suit, Domino from the 7), the seat playing ``--player``
 (default ``basic``, a player that makes mistakes of every size) among three ``--opponents``
 (``heuristic``).  The seat's decisions are reviewed under each of ``--seeds`` (0 1 2) with
-review's default settings, and compared (``barbu_sim/barbu/played/stability.py``):
+review's default settings, and compared (``barbu_sim/barbu/review/stability.py``):
 
     a decision is flagged under a seed when it is labelled there; the agreement is, of the
     decisions flagged under at least one seed, the share labelled the same under every seed.
@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 
 from barbu_sim import __version__
-from barbu_sim.barbu.played.estimate import DEFAULT_SAMPLES, Settings
-from barbu_sim.barbu.played.stability import agreement, block, measure, summary_line
+from barbu_sim.barbu.review.estimate import DEFAULT_SAMPLES, Settings
+from barbu_sim.barbu.review.stability import agreement, block, measure, summary_line
 from barbu_sim.barbu.rules import CONTRACTS, parse_contract
 from barbu_sim.core.seats import parse_seat
 from barbu_sim.core.outputs import add_force, refuse_existing, write_json
@@ -55,7 +55,7 @@ def merge(results: list) -> dict:
 
 def old_measure(deals, seat, seeds):
     """The review as it was before adaptive layouts and scaled thresholds (for the comparison)."""
-    from barbu_sim.barbu.played.review import review_deal
+    from barbu_sim.barbu.review.review import review_deal
     labels = {}
     old = Settings(samples=100, max_samples=100, endgame=2, tail=0, infer=100)
     fixed = (("blunder", 8.0), ("mistake", 3.0), ("inaccuracy", 1.0))

@@ -27,7 +27,7 @@ def _barbu(strategies):
 
 
 def _barbu_estimator():
-    from barbu_sim.barbu.played.table_deal import estimator_ready
+    from barbu_sim.barbu.table.deal import estimator_ready
     estimator_ready()
 
 
@@ -36,8 +36,8 @@ def _barbu_bots():
     them, and the learned player's one-card features, as the training data calls them."""
     import numpy as np
     from barbu_sim.barbu.engine.deals import random_deal
-    from barbu_sim.barbu.played.position import Position
-    from barbu_sim.barbu.played.table_deal import Bot
+    from barbu_sim.barbu.position import Position
+    from barbu_sim.barbu.table.deal import Bot
     from barbu_sim.barbu.players.features import N_FEATURES, domino_card_features, trick_card_features
     pos = Position(random_deal(0, 0), 0, 0, 0)
     for spec in ("heuristic", "basic", "random", "lowest", "learned"):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from barbu_sim.barbu.players.features import N_FEATURES, trick_card_features
-from barbu_sim.barbu.played.position import Position
+from barbu_sim.barbu.position import Position
 from barbu_sim.barbu.rules import TRUMPS
 from barbu_sim.core.cards import parse_card, parse_cards, parse_suit
 

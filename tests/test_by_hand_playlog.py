@@ -1,7 +1,7 @@
 """What a played-deal file says, line by line, for a deal worked out by hand (``barbu/played/deal_file.py``)."""
 
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.played.deal_file import PlayedDeal, format_played_deal, parse_played_deals
+from barbu_sim.barbu.formats.deal_file import PlayedDeal, format_played_deal, parse_played_deals
 from barbu_sim.barbu.rules import BARBU, Rules
 
 

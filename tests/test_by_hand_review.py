@@ -3,8 +3,8 @@ settled, the points lost and the accuracy (``barbu/played/review.py``, ``barbu/p
 
 import pytest
 
-from barbu_sim.barbu.played.estimate import label_of, label_thresholds, stakes
-from barbu_sim.barbu.played.review import NOISE, Decision, Review, accuracy_of
+from barbu_sim.barbu.review.estimate import label_of, label_thresholds, stakes
+from barbu_sim.barbu.review.review import NOISE, Decision, Review, accuracy_of
 from barbu_sim.barbu.rules import PRESETS, Rules
 from barbu_sim.barbu.rules.config import BARBU, DOMINO, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, TRUMPS
 

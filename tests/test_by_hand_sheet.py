@@ -4,7 +4,7 @@ Domino check (``barbu/game/sheet.py``)."""
 import numpy as np
 import pytest
 
-from barbu_sim.barbu.game.sheet import ScoreKeeper, doubles_text, format_sheet, parse_entry
+from barbu_sim.barbu.table.sheet import ScoreKeeper, doubles_text, format_sheet, parse_entry
 from barbu_sim.barbu.rules import Rules
 
 

@@ -8,9 +8,9 @@ from cli_checks import assert_clean_error, invoke
 
 from barbu_sim.clabber.api import play_dealt, play_round
 from barbu_sim.clabber.engine.deals import deal_around_into
-from barbu_sim.clabber.played.bid_review import BiddingReview, call_options, call_values, review_bidding
-from barbu_sim.clabber.played.review import LABELS, NOISE, format_clabber_review, review_round
-from barbu_sim.clabber.played.round_file import PASS, PLAY, format_round_log, parse_rounds, round_of
+from barbu_sim.clabber.review.bidding import BiddingReview, call_options, call_values, review_bidding
+from barbu_sim.clabber.review.review import LABELS, NOISE, format_clabber_review, review_round
+from barbu_sim.clabber.formats.round_file import PASS, PLAY, format_round_log, parse_rounds, round_of
 from barbu_sim.core.rng import STREAM_CLABBER_BID_REVIEW, stream_key
 
 # Dealer W, turned 9C: North holds no club, no ace, no jack, and says "play" (clubs trump) in round one.

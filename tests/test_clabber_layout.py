@@ -40,7 +40,7 @@ def test_importing_the_analytics_does_not_import_numba():
     code = ("import sys\n"
             "import barbu_sim.clabber.analytics.analysis, barbu_sim.clabber.analytics.report, "
             "barbu_sim.clabber.analytics.plots\n"
-            "import barbu_sim.clabber.analytics.schema, barbu_sim.clabber.rules, barbu_sim.clabber.played.round_text\n"
+            "import barbu_sim.clabber.analytics.schema, barbu_sim.clabber.rules, barbu_sim.clabber.formats.round_text\n"
             "print('numba' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -12,7 +12,7 @@ from barbu_sim.clabber.api import IllegalPlayError, play_dealt, play_round, play
 from barbu_sim.clabber.players.heuristic import heuristic_strategy
 from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES, K_NOT_HELD, K_SHOWN, MC_WORK_SIZE, W_LAYOUT, replay_into
 from barbu_sim.clabber.players.rollout import legal_now, rollout, round_scores
-from barbu_sim.clabber.played.mc_review import card_values
+from barbu_sim.clabber.review.mc import card_values
 from barbu_sim.clabber.rules import ROUND_COLUMNS, Rules, parse_clabber_card
 from barbu_sim.clabber.state import S_SEAT, STATE_ARRAY_SIZE
 from barbu_sim.clabber.players.registry import resolve_strategy

@@ -8,8 +8,8 @@ import pytest
 from cli_checks import assert_clean_error, invoke
 
 from barbu_sim.clabber.api import play_round
-from barbu_sim.clabber.played.review import review_round
-from barbu_sim.clabber.played.round_file import format_round_log, parse_rounds, round_of
+from barbu_sim.clabber.review.review import review_round
+from barbu_sim.clabber.formats.round_file import format_round_log, parse_rounds, round_of
 from barbu_sim.clabber.rules import Rules, parse_rule_options
 from barbu_sim.core.cards import cards_of
 

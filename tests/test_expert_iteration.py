@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.played.position import Position
+from barbu_sim.barbu.position import Position
 from barbu_sim.barbu.players.features import N_FEATURES, trick_card_features
 from barbu_sim.barbu.players.heuristic import heuristic_strategy
 from barbu_sim.barbu.players.learned import learned1_func, load_model, model_id, model_path

@@ -26,7 +26,7 @@ from barbu_sim.barbu.players.heuristic import heuristic_strategy
 from barbu_sim.barbu.players.learned import (
     MAX_HIDDEN, TREE_OUTPUT, W_BIAS, W_INPUT, W_LINEAR, W_OUTPUT, model_array,
 )
-from barbu_sim.barbu.played.position import Position
+from barbu_sim.barbu.position import Position
 from barbu_sim.barbu.rules import DOMINO, Rules
 from barbu_sim.barbu.rules.config import (
     BARBU,

@@ -23,7 +23,7 @@ from barbu_sim.barbu.players.learned import (
     model_from_dict,
     model_id,
 )
-from barbu_sim.barbu.played.position import Position
+from barbu_sim.barbu.position import Position
 from barbu_sim.barbu.rules import BARBU, DOMINO
 from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.core.cards import cards_of

@@ -7,7 +7,7 @@ from numba import njit
 
 from barbu_sim.barbu.api import NO_MODEL, play_batch, play_deal, play_random_deal
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.played.explain import decisions, format_explain
+from barbu_sim.barbu.review.explain import decisions, format_explain
 from barbu_sim.barbu.engine.play_loops import _reset_state, new_state
 from barbu_sim.barbu.players.mc.player import MCParams, infer_not_held, parse_mc, sample_layout
 from barbu_sim.barbu.rules.play_rules import (

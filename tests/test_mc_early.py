@@ -7,7 +7,7 @@ from numba import njit
 
 from barbu_sim.barbu.api import play_batch, play_deal, play_random_deal
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.played.explain import decisions
+from barbu_sim.barbu.review.explain import decisions
 from barbu_sim.barbu.players.mc.params import MC_ID, MCParams, mc_id, parse_mc
 from barbu_sim.barbu.players.mc.values import SLOTS, race_drop
 from barbu_sim.barbu.players.registry import resolve_strategy

@@ -16,7 +16,7 @@ import pytest
 from barbu_sim.barbu.api import play_batch, play_deal
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.engine.play_loops import _reset_state, new_state
-from barbu_sim.barbu.played.position import Position
+from barbu_sim.barbu.position import Position
 from barbu_sim.barbu.players.ids import LEARNED
 from barbu_sim.barbu.players.learned import LEARNED_WORK_SIZE, learned_scores, model_array, model_id
 from barbu_sim.barbu.players.mc.params import (

@@ -7,7 +7,7 @@ import pytest
 from barbu_sim.barbu.api import play_deal
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.state import PASS
-from barbu_sim.barbu.played.deal_text import format_record
+from barbu_sim.barbu.formats.deal_text import format_record
 from barbu_sim.barbu.rules import DOMINO, PRESETS, Rules
 from barbu_sim.core.cards import RANK_NAMES, SUIT_LETTERS
 

@@ -8,9 +8,9 @@ import sys
 import pytest
 from cli_checks import assert_clean_error, invoke
 
-from barbu_sim.barbu.played.deal_file import PlayedDealError, parse_played_deals, parse_session, read_played_deals
+from barbu_sim.barbu.formats.deal_file import PlayedDealError, parse_played_deals, parse_session, read_played_deals
 from barbu_sim.barbu.rules import load_rules
-from barbu_sim.clabber.played.round_file import parse_rounds
+from barbu_sim.clabber.formats.round_file import parse_rounds
 
 EXAMPLE_DEAL = "N:2.5.AKQJT987654. .2..AKQJT9876543 AKQJT9876543.6.. .AKQJT98743.32.2"
 EXAMPLE = f"""contract: barbu

@@ -10,11 +10,11 @@ from barbu_sim.barbu.api import NO_MODEL, play_deal
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.state import PASS
 from barbu_sim.barbu.players.mc.player import mc_choose
-from barbu_sim.barbu.played.deal_file import PlayedDeal, format_played_deal, parse_played_deals, read_played_deals
-from barbu_sim.barbu.played.position import IllegalCard, Position
-from barbu_sim.barbu.played.review import review_deal
+from barbu_sim.barbu.formats.deal_file import PlayedDeal, format_played_deal, parse_played_deals, read_played_deals
+from barbu_sim.barbu.position import IllegalCard, Position
+from barbu_sim.barbu.review.review import review_deal
 from barbu_sim.barbu.rules import PRESETS, Rules
-from barbu_sim.barbu.played.table_deal import Bot
+from barbu_sim.barbu.table.deal import Bot
 from barbu_sim.core.cards import cards_of, parse_card
 
 # The example of docs/review-and-table.md: West, last to play to a trick South is winning with 6H,

@@ -9,12 +9,12 @@ import pytest
 from cli_checks import assert_clean_error, invoke
 from typer.testing import CliRunner
 
-from barbu_sim.barbu.played.deal_file import parse_played_deals, read_played_deals
-from barbu_sim.barbu.played.estimate import Settings, estimate
-from barbu_sim.barbu.played.review import review_deal, review_json
-from barbu_sim.barbu.played.review_text import format_review
-from barbu_sim.barbu.played.stability import block
-from barbu_sim.barbu.played.table_deal import hint_text
+from barbu_sim.barbu.formats.deal_file import parse_played_deals, read_played_deals
+from barbu_sim.barbu.review.estimate import Settings, estimate
+from barbu_sim.barbu.review.review import review_deal, review_json
+from barbu_sim.barbu.review.text import format_review
+from barbu_sim.barbu.review.stability import block
+from barbu_sim.barbu.table.deal import hint_text
 from barbu_sim.barbu.rules.config import DOMINO, NO_QUEENS
 from barbu_sim.barbu.state import PASS
 from barbu_sim.cli import app

@@ -12,9 +12,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from barbu_sim.barbu.played.deal_file import parse_played_deals
-from barbu_sim.barbu.played.review import review_deal
-from barbu_sim.barbu.played.review_html import review_html, review_page_data, write_review_html
+from barbu_sim.barbu.formats.deal_file import parse_played_deals
+from barbu_sim.barbu.review.review import review_deal
+from barbu_sim.barbu.review.page import review_html, review_page_data, write_review_html
 from barbu_sim.core.cards import parse_card
 from barbu_sim.core.files import OutputError
 

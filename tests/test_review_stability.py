@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from barbu_sim.barbu.played.estimate import Settings
-from barbu_sim.barbu.played.stability import agreement, block, measure
+from barbu_sim.barbu.review.estimate import Settings
+from barbu_sim.barbu.review.stability import agreement, block, measure
 
 ROOT = Path(__file__).resolve().parent.parent
 

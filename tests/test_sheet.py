@@ -9,7 +9,7 @@ from barbu_sim.barbu.rules.choices import param_name
 from barbu_sim.barbu.game.game import play_game
 from barbu_sim.barbu.game.game_runs import hand_rows
 from barbu_sim.barbu.game.policies import make_players
-from barbu_sim.barbu.game.sheet import ScoreKeeper, parse_entry
+from barbu_sim.barbu.table.sheet import ScoreKeeper, parse_entry
 from barbu_sim.barbu.rules import CONTRACTS, Rules
 from barbu_sim.core.seats import SEAT_LETTERS
 

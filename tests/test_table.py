@@ -13,9 +13,9 @@ from cli_checks import invoke
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.game.table_session import Session, TableSettings
-from barbu_sim.barbu.played.deal_file import read_played_deals
-from barbu_sim.barbu.played.table_deal import Console, parse_choice
+from barbu_sim.barbu.table.session import Session, TableSettings
+from barbu_sim.barbu.formats.deal_file import read_played_deals
+from barbu_sim.barbu.table.deal import Console, parse_choice
 from barbu_sim.cli import app
 from barbu_sim.core.cards import cards_of, format_card, parse_card
 
@@ -223,7 +223,7 @@ def test_the_docs_transcript_is_what_the_terminal_shows(tmp_path, monkeypatch):
 
 
 def test_a_block_quit_half_way_is_taken_up_exactly(tmp_path):
-    from barbu_sim.barbu.game.table_session import read_session
+    from barbu_sim.barbu.table.session import read_session
 
     def player(quit_at=None):
         count = [0]

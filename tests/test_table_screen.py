@@ -8,13 +8,13 @@ import pytest
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.game.table_session import Session, TableSettings
+from barbu_sim.barbu.table.session import Session, TableSettings
 from barbu_sim.barbu.played import table_deal
-from barbu_sim.barbu.played.deal_file import read_played_deals
-from barbu_sim.barbu.played.position import Position
-from barbu_sim.barbu.played.table_deal import Console, Hints, in_table_notation
-from barbu_sim.barbu.played.table_screen import WIDTH, choices_prompt, hand_text, labelled
-from barbu_sim.barbu.played.table_words import parse_contract_words, parse_doubles, parse_rank_word, parse_suit_word
+from barbu_sim.barbu.formats.deal_file import read_played_deals
+from barbu_sim.barbu.position import Position
+from barbu_sim.barbu.table.deal import Console, Hints, in_table_notation
+from barbu_sim.barbu.table.screen import WIDTH, choices_prompt, hand_text, labelled
+from barbu_sim.barbu.table.words import parse_contract_words, parse_doubles, parse_rank_word, parse_suit_word
 from barbu_sim.barbu.rules import BARBU, DOMINO, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, TRUMPS, Rules
 from barbu_sim.cli import app
 from barbu_sim.core.cards import parse_card

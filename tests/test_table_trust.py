@@ -15,13 +15,13 @@ from cli_checks import assert_clean_error, invoke, read_only
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.game.table_session import Session, TableSettings, read_session
-from barbu_sim.barbu.played.deal_file import read_played_deals
-from barbu_sim.barbu.played.position import Position
-from barbu_sim.barbu.played.review import review_deal
-from barbu_sim.barbu.played.review_text import format_review
+from barbu_sim.barbu.table.session import Session, TableSettings, read_session
+from barbu_sim.barbu.formats.deal_file import read_played_deals
+from barbu_sim.barbu.position import Position
+from barbu_sim.barbu.review.review import review_deal
+from barbu_sim.barbu.review.text import format_review
 from barbu_sim.barbu.rules import BARBU, DOMINO, Rules
-from barbu_sim.barbu.played.table_deal import Bot, Console, hint_text, play_at_table
+from barbu_sim.barbu.table.deal import Bot, Console, hint_text, play_at_table
 from barbu_sim.cli import app
 from barbu_sim.core.cards import cards_of, format_card, parse_card
 

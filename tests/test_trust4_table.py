@@ -16,10 +16,10 @@ from interrupting import ENDLESS
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.game.table_session import Session, TableSettings
+from barbu_sim.barbu.table.session import Session, TableSettings
 from barbu_sim.barbu.played import table_deal
-from barbu_sim.barbu.played.position import Position
-from barbu_sim.barbu.played.table_deal import PASS, Bot, Console, Hints, play_at_table
+from barbu_sim.barbu.position import Position
+from barbu_sim.barbu.table.deal import PASS, Bot, Console, Hints, play_at_table
 from barbu_sim.barbu.rules import BARBU, DOMINO, Rules
 from barbu_sim.cli import app
 
@@ -235,8 +235,8 @@ def test_a_sheet_whose_summary_is_nested_too_deeply_is_one_line(tmp_path):
 def test_table_resume_caps_what_it_reads(tmp_path):
     """table --resume reads at most MAX_RECORD_BYTES of its file, like review (a device that never ends, a huge
     file)."""
-    from barbu_sim.barbu.game.table_session import read_session
-    from barbu_sim.barbu.played.deal_file import MAX_RECORD_BYTES, PlayedDealError
+    from barbu_sim.barbu.table.session import read_session
+    from barbu_sim.barbu.formats.deal_file import MAX_RECORD_BYTES, PlayedDealError
     with pytest.raises(PlayedDealError, match="larger than 4 MiB"):
         read_session("/dev/zero")
     big = tmp_path / "big.txt"
@@ -284,7 +284,7 @@ def test_ctrl_c_stops_a_plugin_bot_that_never_returns_and_saves_the_session(tmp_
         pytest.fail("Ctrl-C did not stop the plugin bot")
     assert proc.returncode == 130, err
     assert "Traceback" not in err and f"Interrupted: the session is saved in {path}" in err, err
-    from barbu_sim.barbu.game.table_session import read_session
+    from barbu_sim.barbu.table.session import read_session
     settings, deals = read_session(path)  # the deal in play, no card of it played
     assert settings.bots[1] == f"{plugin}:spin" and len(deals) == 1 and deals[0].plays == []
 

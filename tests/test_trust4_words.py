@@ -58,7 +58,7 @@ def test_play_writes_the_ten_as_10():
 
 
 def test_the_reviews_out_line_writes_the_ten_as_10():
-    from barbu_sim.barbu.played.review_text import suit_text
+    from barbu_sim.barbu.review.text import suit_text
     from barbu_sim.core.cards import parse_cards
     out = int(parse_cards("AD KD QD TD 5D 4D TH"))
     assert suit_text(out, True, compact=True) == "♠ -  ♥ 10  ♦ AKQ1054  ♣ -"

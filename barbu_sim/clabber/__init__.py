@@ -6,8 +6,10 @@
 - :mod:`engine`: the play loop, the round and game kernels, dealing, Monte Carlo bidding,
   hand evaluation;
 - ``api``: the Python face of the engine;
-- :mod:`played` (a played round as text, the played-round file, review) and ``runs``;
-- :mod:`game`: full games to 500, the advisor.
+- :mod:`formats` (a played round as text, the played-round file) and ``runs``;
+- :mod:`review` (card play and bidding valued) and :mod:`game` (full games to 500, the advisor);
+- :mod:`studies` (the comparison of players, the ladder, the published studies);
+- :mod:`training`: the learned player's data and fit.
 
 Importing this package, a room's face, or the analytics does not import numba.
 """

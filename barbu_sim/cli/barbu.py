@@ -96,7 +96,7 @@ def play(
     from ..barbu.api import play_named
     from ..barbu.rules.choices import contract_choices
     from ..barbu.engine.deals import random_deal
-    from ..barbu.played.deal_text import format_record
+    from ..barbu.formats.deal_text import format_record
     from ..barbu.rules.config import parse_contract
     from ..core.cards import parse_pbn
     from ..core.seats import SEAT_LETTERS, parse_seat
@@ -122,11 +122,11 @@ def play(
     names = ", ".join(f"{SEAT_LETTERS[s]}={n}" for s, n in enumerate(specs)) if len(set(specs)) > 1 else specs[0]
     typer.echo(format_record(result, the_rules, symbols=symbols, title=f"{source}; strategies: {names}"))
     if explain:
-        from ..barbu.played.explain import format_explain
+        from ..barbu.review.explain import format_explain
         typer.echo("")
         typer.echo(format_explain(result, symbols=symbols))
     if record:
-        from ..barbu.played.deal_file import played_deal_of, write_played_deals
+        from ..barbu.formats.deal_file import played_deal_of, write_played_deals
         write_played_deals(record, [played_deal_of(result, the_rules, seed=seed, index=index,
                                               title=f"{source}; strategies: {names}")])
         typer.echo(f"\nWrote {record}: barbu-sim review {record} annotates it")

@@ -118,7 +118,7 @@ def play(
     """
     from ..clabber.api import play_dealt, play_round
     from ..clabber.rules.melds import hand_melds
-    from ..clabber.played.round_text import format_round
+    from ..clabber.formats.round_text import format_round
     from ..clabber.rules.config import parse_clabber_card, parse_clabber_deal
     from ..core.seats import parse_seat
     try:
@@ -143,7 +143,7 @@ def play(
     title = "the given deal" if deal is not None else f"round {index} of seed {seed}"
     typer.echo(format_round(result, melds, symbols=symbols, title=title))
     if record:
-        from ..clabber.played.round_file import format_round_log, round_of
+        from ..clabber.formats.round_file import format_round_log, round_of
         from ..core.files import write_text
         write_text(record, format_round_log(round_of(result, rules, title)), what="the played round")
         typer.echo(f"\nWrote {record}: barbu-sim review {record} annotates it")

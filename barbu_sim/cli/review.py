@@ -78,12 +78,12 @@ def review(
 
       barbu-sim clabber play --seed 3 --record round.txt && barbu-sim review round.txt --samples 8 --play-samples 8
     """
-    from ..barbu.played.deal_file import (
+    from ..barbu.formats.deal_file import (
         STDIN, PlayedDealError, read_record_base, read_record_text, record_name, resume_command, reviewable_deals,
     )
-    from ..barbu.played.estimate import Settings
-    from ..barbu.played.review import review_deal, review_json
-    from ..barbu.played.review_text import format_file_accuracy, format_review
+    from ..barbu.review.estimate import Settings
+    from ..barbu.review.review import review_deal, review_json
+    from ..barbu.review.text import format_file_accuracy, format_review
     from ..core.seats import parse_seat
     try:
         check_range(samples, "--samples", 2, REVIEW_SAMPLES_MAX)
@@ -129,7 +129,7 @@ def review(
     except (ValueError, PlayedDealError) as e:
         fail(str(e))
     if pages:
-        from ..barbu.played.review_html import write_review_html
+        from ..barbu.review.page import write_review_html
         for review_, page in zip(reviews, pages):
             write_review_html(review_, page)
     if as_json:
@@ -149,7 +149,7 @@ def _session_layouts(ctx: typer.Context, text: str, samples: int, seed: int) -> 
     """``--samples`` and ``--seed`` of the review of a table session's file: where not given, the session's
     hints' (its seed, and its --hint-samples unless 0), so that the review of a decision reads what its hint
     read; any other file keeps the defaults."""
-    from ..barbu.game.table_session import session_layouts
+    from ..barbu.table.session import session_layouts
     found = session_layouts(text)
     if found is None:
         return samples, seed
@@ -173,20 +173,20 @@ def _html_pages(html: str | None, n_deals: int, force: bool) -> list[str]:
 
 def _review_step(deals, seats, settings, seed: int, symbols: bool) -> None:
     """review --step: the walk through the decisions, reading lines from stdin (a terminal, a pipe or a file)."""
-    from ..barbu.played.estimate import estimator_ready
-    from ..barbu.played.review_step import read_line, step_review
+    from ..barbu.review.estimate import estimator_ready
+    from ..barbu.review.step import read_line, step_review
     estimator_ready()
     step_review(deals, seats, settings, seed, lambda prompt: read_line(prompt, typer.echo), typer.echo, symbols)
 
 
 def _is_clabber(text: str) -> bool:
-    from ..clabber.played.round_file import is_clabber
+    from ..clabber.formats.round_file import is_clabber
     return is_clabber(text)
 
 
 def _check_not_clabber(text: str, name: str) -> None:
     """A Clabber round that lost its ``game: clabber`` line is said to be one, not misread as a broken Barbu deal."""
-    from ..clabber.played.round_file import clabber_without_game
+    from ..clabber.formats.round_file import clabber_without_game
     found = clabber_without_game(text)
     if found:
         lines = ", ".join(f"'{key}:'" for key in found)
@@ -197,9 +197,9 @@ def _check_not_clabber(text: str, name: str) -> None:
 def _review_clabber(text: str, name: str, seats, samples: int, seed: int, as_json: bool, symbols: bool,
                     play_samples: int | None) -> None:
     """review for a Clabber round file: each call's options, then mc's value of every legal card."""
-    from ..clabber.played.bid_review import review_calls
-    from ..clabber.played.review import clabber_review_json, format_clabber_review, review_round
-    from ..clabber.played.round_file import parse_rounds
+    from ..clabber.review.bidding import review_calls
+    from ..clabber.review.review import clabber_review_json, format_clabber_review, review_round
+    from ..clabber.formats.round_file import parse_rounds
     from ..clabber.players.mc import DEFAULT_SAMPLES
     play_samples = play_samples or DEFAULT_SAMPLES
     rounds = parse_rounds(text, name, ValueError)

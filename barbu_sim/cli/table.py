@@ -77,8 +77,8 @@ def table(
 
       barbu-sim table --resume table.txt
     """
-    from ..barbu.game.table_session import LENGTHS, Session, TableSettings, check_samples, read_session
-    from ..barbu.played.table_deal import Console
+    from ..barbu.table.session import LENGTHS, Session, TableSettings, check_samples, read_session
+    from ..barbu.table.deal import Console
     from ..core.seats import parse_seat
     from .barbu import fixed_domino_rank
     console = Console()
@@ -122,9 +122,9 @@ def table(
     except ValueError as e:
         fail(str(e))
     if finished and review_samples:
-        from ..barbu.played.review import review_deal
-        from ..barbu.played.review_text import format_review, intro
-        from ..barbu.played.table_deal import estimator_ready
+        from ..barbu.review.review import review_deal
+        from ..barbu.review.text import format_review, intro
+        from ..barbu.table.deal import estimator_ready
         estimator_ready()  # its first compile is said (on stderr, once), not a silent minute
         console.say("\nReview of your decisions (the decisions that lost points, then a summary per hand)")
         console.say("\n".join(intro(review_samples, settings.seed)))
@@ -142,7 +142,7 @@ def _check_resume_options(ctx: typer.Context, settings, resume: str, save: str) 
     saved value, in any spelling, is taken; ``--review-samples`` (the review at the end) and ``--force`` are not
     part of the session and are taken as given; ``--save`` is refused unless it names the file resumed, where
     the session is saved again."""
-    from ..barbu.game.table_session import TableSettings
+    from ..barbu.table.session import TableSettings
     from ..barbu.rules.choices import contract_choices
     from ..barbu.rules.config import DOMINO, TRUMPS, parse_contract
     from ..core.seats import SEAT_LETTERS, parse_seat
@@ -232,10 +232,10 @@ def sheet(
     """
     from pathlib import Path
 
-    from ..barbu.game.sheet import (
+    from ..barbu.table.sheet import (
         ScoreKeeper, format_sheet, keep_score, load_hands, parse_names, save_hands, seat_label,
     )
-    from ..barbu.played.table_deal import Console, Quit
+    from ..barbu.table.deal import Console, Quit
     from ..core.seats import parse_seat
     console = Console()
     try:

@@ -3,8 +3,8 @@
 Both games' learned players (``barbu_sim.barbu.players.learned``, ``barbu_sim.clabber.players.learned``)
 are a linear part plus rectified hidden units over one feature vector per legal card, and only ever
 compare the cards of one decision; so the network is fitted to each card's value less the mean of its
-decision's cards, by Adam on the squared error.  ``scripts/train_player.py`` and
-``scripts/train_clabber_player.py`` fit with these; numpy only.
+decision's cards, by Adam on the squared error.  ``barbu-sim train player`` and
+``barbu-sim clabber train`` fit with these; numpy only.
 """
 
 from __future__ import annotations

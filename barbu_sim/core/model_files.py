@@ -16,7 +16,8 @@ from typing import Callable
 import numpy as np
 
 # What to do about a damaged model file: a packaged model (inside this package) comes back with the package; a
-# user's own file (a script's --out, head_to_head.py's models) is no fault of the package's, and is said as such.
+# user's own file (a training command's --out, the models train compare reads) is no fault of the package's, and
+# is said as such.
 REINSTALL = "reinstall the package"
 NOT_A_MODEL = "it is damaged, or not a model file"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent  # .../barbu_sim: the packaged models are under it

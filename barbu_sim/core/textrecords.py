@@ -1,6 +1,6 @@
 """Reading the plain-text records of played deals and rounds: ``name: value`` lines, then the play.
 
-Both games' played-deal files (:mod:`barbu_sim.barbu.played.deal_file`, :mod:`barbu_sim.clabber.played.round_file`)
+Both games' played-deal files (:mod:`barbu_sim.barbu.formats.deal_file`, :mod:`barbu_sim.clabber.formats.round_file`)
 hold records of ``name: value`` lines, any number of ``option:`` lines, and a ``play:`` line
 after which every line is play until the next known name.  This module splits a record so;
 each game then reads the values.

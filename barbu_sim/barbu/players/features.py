@@ -4,7 +4,7 @@
 legal card from what the seat to play knows (its hand, the cards played and by whom, the
 voids shown, the trick so far, the contract and its parameter, the rules' point values)
 and nothing else, so that the same functions serve the training data
-(:mod:`barbu_sim.barbu.played.training_data`) and the kernels' player
+(:mod:`barbu_sim.barbu.training.training_data`) and the kernels' player
 (:mod:`barbu_sim.barbu.players.learned`).  What belongs to the position is read once per decision
 (:func:`trick_context`, :func:`domino_context`) and each card's vector filled from it
 (:func:`trick_fill`, :func:`domino_fill`): the player calls them so; the one-card functions do both.

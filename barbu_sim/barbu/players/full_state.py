@@ -2,7 +2,7 @@
 
 The play loops run without reference counting and so cannot allocate: the players that need
 room to work find it in the state array, after the fields of :mod:`barbu_sim.barbu.state`
-(all a plugin sees).  The engine's loops and :class:`barbu_sim.barbu.played.position.Position`
+(all a plugin sees).  The engine's loops and :class:`barbu_sim.barbu.position.Position`
 allocate arrays of :data:`FULL_STATE_SIZE`.
 """
 

@@ -4,7 +4,7 @@ For each legal card the model reads the card's features (:mod:`barbu_sim.barbu.p
 what its seat can see) and predicts the card's value to the seat as ``mc`` estimates it;
 the player plays the card with the highest prediction (ties: the lowest card).  The model is
 one small network per contract: a linear part plus ``hidden`` rectified units, trained by
-``scripts/train_player.py`` on ``mc``'s own estimates (docs/learned-player.md).
+``barbu-sim train player`` on ``mc``'s own estimates (docs/learned-player.md, docs/training.md).
 
 The weights live in JSON files under the package, one per model (:data:`MODEL_NAMES`: ``learned``, the
 packaged model, at :data:`MODEL_PATH`; ``learned1``, the first model, where expert iteration starts, kept playable so

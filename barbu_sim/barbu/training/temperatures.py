@@ -26,7 +26,7 @@ import numpy as np
 from ...core.files import write_json
 from ...core.outputs import check_out
 from ..engine.deals import random_deal
-from ..played.position import Position
+from ..position import Position
 from ..players.learned import LEARNED_WORK_SIZE, learned_scores, model_array, model_id
 from ..players.registry import resolve_strategy
 from ..rules import CONTRACTS, DOMINO, N_CONTRACTS, TRUMPS

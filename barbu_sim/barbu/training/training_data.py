@@ -4,7 +4,7 @@ A chunk of deals (:func:`generate_chunk`) is a pure function of its arguments, s
 chunks can be made here or as Ray tasks (:mod:`barbu_sim.core.backends`) with the same
 bytes.  Deal ``i`` of ``seed`` is played under contract ``i % 7`` (North declaring; a
 trump suit or domino starting rank drawn for the deal) one card at a time on a
-:class:`~barbu_sim.barbu.played.position.Position`.  At every decision with more than one
+:class:`~barbu_sim.barbu.position.Position`.  At every decision with more than one
 distinct card, ``mc``'s estimator values each distinct card on ``samples`` layouts of the
 unseen cards (:func:`barbu_sim.barbu.players.mc.player.mc_estimates`, exact endgames and inference from
 the play as ``mc`` has them by default) and every legal card becomes a row: its features
@@ -36,7 +36,7 @@ from ..players.mc.player import distinct_cards, mc_estimates
 from ..players.mc.layouts import W_WEIGHTS
 from ..players.mc.params import DEFAULT_ENDGAME, DEFAULT_INFER, DEFAULT_TAIL
 from ..rules.play_rules import below
-from ..played.position import Position
+from ..position import Position
 from ..rules.config import DOMINO, N_CONTRACTS, TRUMPS
 from ..state import S_CONTRACT, STATE_SIZE
 from ..players.full_state import LEARNED_AT

@@ -16,6 +16,7 @@ from ..rules.melds import team_meld_points, team_melds
 from ..rules.play_rules import OVERTRUMPS, card_points, follow_mask, power_by_trump, suit_bits
 from ..rules.config import (
     C_BELL, C_CARD, C_MELD, C_MISPLAY, C_SCORE, KING, QUEEN, R_MELD_SHOW, R_MISPLAY, R_PARTNER_EXCUSE,
+    ROUND_POINTS,
 )
 from ..state import (
     S_DEALER, S_SNAP_HAND, S_TURNED, S_SNAP_LEGAL, S_SNAP_RNG, S_LEADER, S_MAKER, S_N_IN_TRICK, S_PLAYED, S_SEAT,
@@ -277,8 +278,8 @@ def _misplay(dealt, trump, seat, out):
     other = 1 - (seat & 1)
     raw_other = raw0 if other == 0 else raw1
     for j in range(2):
-        out[C_CARD + j] = 162 if j == other else 0
+        out[C_CARD + j] = ROUND_POINTS if j == other else 0
         out[C_MELD + j] = raw_other if j == other else 0
         out[C_BELL + j] = 0
-        out[C_SCORE + j] = 162 + raw_other if j == other else 0
+        out[C_SCORE + j] = ROUND_POINTS + raw_other if j == other else 0
     out[C_MISPLAY] = seat

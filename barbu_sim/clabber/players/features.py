@@ -22,7 +22,7 @@ import numpy as np
 
 from ...core.bits import lowest_bit, popcount
 from ...core.jit import njit
-from ..rules.config import DECK, JACK, NINE, RULES_ARRAY_SIZE
+from ..rules.config import DECK, JACK, NINE, ROUND_POINTS, RULES_ARRAY_SIZE
 from ..rules.melds import hand_melds_ranked, meld_ranking
 from ..rules.play_rules import beaters, card_points, power_by_trump, suit_bits
 from ..state import (
@@ -220,7 +220,7 @@ def fill_features(legal, hand, state, know, heur, x):
         if not lead:
             row[F_WINS] = np.float32(1.0 if wins else 0.0)
             row[F_WINS_TAKE] = np.float32(trick_pts / 50.0 if wins else 0.0)
-            row[F_AHEAD_WINS] = np.float32(ahead / 162.0 if wins else 0.0)
+            row[F_AHEAD_WINS] = np.float32(ahead / ROUND_POINTS if wins else 0.0)
         row[F_SURE] = np.float32(1.0 if sure else 0.0)
         row[F_SURE_TAKE] = np.float32((trick_pts + pts) / 50.0 if sure else 0.0)
         row[F_FEED_PARTNER] = np.float32(pts / 20.0 if partner_safe else 0.0)
@@ -273,7 +273,7 @@ def fill_features(legal, hand, state, know, heur, x):
             row[F_PARTNER_LATER_MASTER] = np.float32(1.0 if _may_hold_master(mp, unseen, lead_suit, trump) else 0.0)
         row[F_C_MAKERS] = np.float32(1.0 if makers else 0.0)
         row[F_C_MARGIN] = np.float32(margin / 100.0)
-        row[F_C_LEFT] = np.float32(np.float64(162 - ours - theirs) / 162.0)
+        row[F_C_LEFT] = np.float32(np.float64(ROUND_POINTS - ours - theirs) / ROUND_POINTS)
         row[F_C_TRICK] = np.float32(np.float64(trick) / 5.0)
         row[F_C_PLACE] = np.float32(np.float64(k) / 3.0)
         row[F_C_PARTNER_WINS] = np.float32(1.0 if k > 0 and win_seat == partner else 0.0)

@@ -10,7 +10,7 @@ the bit.
 The weights reach the kernels as an argument (the model array, :func:`model_array`), never compiled
 in: a new model needs no recompiling.  The model file is ``models/learned.json`` beside this module;
 its id is the first 12 hex digits of the sha256 of the model array, and a run's manifest records the
-player as ``learned@<id>``.  ``scripts/train_clabber_player.py`` makes the model (``docs/clabber.md``).
+player as ``learned@<id>``.  ``barbu-sim clabber train`` makes the model (``docs/training.md``).
 """
 
 from __future__ import annotations

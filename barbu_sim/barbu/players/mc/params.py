@@ -49,7 +49,7 @@ ROLLOUTS = {"heuristic": HEURISTIC, "basic": BASIC, "random": RANDOM, "learned":
 # Policy inference (mc:infer=policy): a layout's weight is the product, over the other seats' plays so far, of
 # each play's probability under (1 - eps) * softmax(learned's card scores / T) + eps / (legal cards).  T and eps
 # were fitted by maximum likelihood, per contract, on plays of a table of four of one player
-# (scripts/fit_policy_temperature.py, results/policy_temperature.json; tests/test_mc_learned.py checks they agree).
+# (barbu-sim train temperatures, results/policy_temperature.json; tests/test_mc_learned.py checks they agree).
 # Row 0 is unused (policy off); rows 1.. follow POLICY_TABLES; columns follow the contracts (CONTRACTS).
 POLICY_TABLES = ("learned", "heuristic", "basic")
 POLICY_TEMPERATURE = (

@@ -9,7 +9,7 @@ leads.  ``- `` marks a card not played (the hand ended early); ``*`` ends the se
 and ``; ...`` are comments.  A play section that stops before the hand is over is PBN's way of
 writing a claim (the rest is not played out): it is read as an unfinished deal.  A tag given
 twice in one game is refused (a new ``[Event]`` starts the next game).  The deal is then read like a played-deal file
-(:mod:`barbu_sim.barbu.played.deal_file`): every card checked, nothing repaired.
+(:mod:`barbu_sim.barbu.formats.deal_file`): every card checked, nothing repaired.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from ...core.cards import parse_card
 from ...core.seats import SEAT_LETTERS, parse_seat
 from ...core.textrecords import record_lines
-from .position import IllegalCard, Position
+from ..position import IllegalCard, Position
 
 TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
 

@@ -27,7 +27,7 @@ from ...core.rng import STREAM_REVIEW  # noqa: F401  (the stream of review's lay
 from ...core.seats import SEAT_LETTERS
 from ..rules.config import DOMINO
 from ..state import PASS, S_DOMINO_HIGH, S_DOMINO_LOW, S_VOIDS
-from .deal_file import PlayedDeal
+from ..formats.deal_file import PlayedDeal
 from .estimate import (
     DEFAULT_SAMPLES, LABEL_SHARES, NOISE, Estimate, Settings, estimate, label_of, label_thresholds, stakes,
 )

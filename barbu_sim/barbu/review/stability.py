@@ -18,7 +18,7 @@ import time
 from ..api import play_deal
 from ..engine.deals import random_deal
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS
-from .deal_file import PlayedDeal
+from ..formats.deal_file import PlayedDeal
 from .estimate import Settings
 from .review import review_deal
 

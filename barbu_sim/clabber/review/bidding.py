@@ -26,7 +26,7 @@ from ...core.rng import STREAM_CLABBER_BID_REVIEW as STREAM_BID_REVIEW, stream_k
 from ...core.seats import SEAT_NAMES
 from ..players.mc import DEFAULT_SAMPLES, MAX_SAMPLES
 from .labels import beyond_noise, label_of
-from .round_file import PASS, PLAY, PlayedRound
+from ..formats.round_file import PASS, PLAY, PlayedRound
 
 DEFAULT_BIDDING = "threshold"  # how the bidding goes on after a pass (the project's default policy)
 

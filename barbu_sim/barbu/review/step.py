@@ -20,9 +20,9 @@ import sys
 from ...core.cards import format_card, parse_card
 from ...core.seats import SEAT_NAMES
 from .estimate import Settings
-from .position import IllegalCard
+from ..position import IllegalCard
 from .review import Review, forced_plays, label_thresholds, positions
-from .review_text import format_decision, format_summary, thresholds_line
+from .text import format_decision, format_summary, thresholds_line
 
 HELP = "Enter: next decision · a card (QS, ♠Q, 10h): its value from here · q: quit"
 PROMPT = "[Enter: next, a card: its value, q: quit] >"

@@ -30,7 +30,7 @@ from ...core.cards import (
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES, parse_seat
 from ...core.textrecords import check_title, read_field, record_lines, split_record
 from ..state import PASS
-from .position import IllegalCard, Position
+from ..position import IllegalCard, Position
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, load_rules, parse_contract
 
 HEADER = "# barbu-sim played deal: docs/review-and-table.md describes the format"
@@ -235,7 +235,7 @@ def parse_session(text: str, name: str = "played deal", base=None) -> tuple[str 
 
     A table session's file starts with a record holding only ``table:`` (the settings
     ``barbu-sim table --resume`` needs); every other record is a deal.  A PBN text (its
-    first line a tag) is read through :mod:`barbu_sim.barbu.played.pbn_play`.
+    first line a tag) is read through :mod:`barbu_sim.barbu.formats.pbn_play`.
     """
     from .pbn_play import is_pbn, pbn_records
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write first

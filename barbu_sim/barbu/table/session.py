@@ -24,17 +24,17 @@ from ...core.seats import N_SEATS, SEAT_LETTERS, SEAT_NAMES, left_of, parse_seat
 from ..api import resolve_choice
 from ..rules.choices import contract_choices
 from ..engine.deals import random_deal
-from ..played.deal_file import PlayedDeal, PlayedDealError, parse_session, read_record_text, write_played_deals
-from ..played.position import Position
+from ..formats.deal_file import PlayedDeal, PlayedDealError, parse_session, read_record_text, write_played_deals
+from ..position import Position
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
-from ..played.table_deal import Bot, Console, Hints, Quit, play_at_table
-from ..played.table_screen import DOUBLES_LEGEND, Header, contract_text, hand_text, owed_text
-from ..played.table_words import parse_contract_words, parse_doubles, parse_rank_word, parse_suit_word
+from .deal import Bot, Console, Hints, Quit, play_at_table
+from .screen import DOUBLES_LEGEND, Header, contract_text, hand_text, owed_text
+from .words import parse_contract_words, parse_doubles, parse_rank_word, parse_suit_word
 from ..players.registry import resolve_strategy
-from .doubling import Situation
-from .game import HandRecord
-from .policies import make_players
-from .rules import (
+from ..game.doubling import Situation
+from ..game.game import HandRecord
+from ..game.policies import make_players
+from ..game.rules import (
     COMPULSORY_DOUBLES, GameReferee, allowed_targets, cutter_of, dealer_of, doubling_order, no_doubles, settle,
 )
 from .sheet import doubles_text, format_sheet
@@ -325,7 +325,7 @@ class Session:
         def lines():
             from textwrap import fill
 
-            from .advice import advise
+            from ..game.advice import advise
             advice = advise(hand, list(remaining), doubles_owed=self._owed_relative(d), doubling=self.s.bot_doubling,
                             strategy=ADVICE_PLAY, rules=self.rules, n_samples=ADVICE_SAMPLES, seed=self.s.seed)
             return [self._advice_source("barbu-sim advise"), fill(advice.reason, 100)]
@@ -337,7 +337,7 @@ class Session:
             return ["No hint for a redouble: the advisor answers a defender's question (whom to double)"]
 
         def lines():
-            from .advice import advise_double, format_double
+            from ..game.advice import advise_double, format_double
             answer = advise_double(hand, contract, param, declarer=d, seat=p, remaining=list(remaining),
                                    doubles_owed=self._owed_relative(d), strategy=ADVICE_PLAY, rules=self.rules,
                                    n_samples=ADVICE_SAMPLES, seed=self.s.seed)

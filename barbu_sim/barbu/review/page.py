@@ -1,18 +1,18 @@
 """The review of a played deal as one self-contained web page, to share.
 
-:func:`review_html` turns a :class:`~barbu_sim.barbu.played.review.Review` into one HTML
+:func:`review_html` turns a :class:`~barbu_sim.barbu.review.review.Review` into one HTML
 file: the four hands as dealt, every trick (or, in Domino, every turn and the layout of the
 table), and at each reviewed decision every legal card with its value and the label of the
 loss.  It is stepped through card by card with the arrow keys or buttons.  The page needs no
 server and no network: its style, its script and its data are inside it, so it opens from
 ``file://`` and can be mailed or attached as it is.
 
-The page reads only these keys of :func:`~barbu_sim.barbu.played.review.review_json`:
+The page reads only these keys of :func:`~barbu_sim.barbu.review.review.review_json`:
 ``contract``, ``declarer``, ``samples``, ``seed``, ``scores``, ``unfinished`` and, per
 decision, ``play`` (1-based over the deal, Domino passes included), ``seat``, ``trick``,
 ``card``, ``best``, ``loss``, ``loss_se``, ``counts``, ``label`` and ``estimates`` (``card``,
 ``mean``, ``se``); any other key is ignored.  The hands and the plays come from the deal
-itself (``review.deal``), replayed through :class:`~barbu_sim.barbu.played.position.Position`.
+itself (``review.deal``), replayed through :class:`~barbu_sim.barbu.position.Position`.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def _script_json(data) -> str:
 def review_html(review: Review) -> str:
     """The review of one played deal as one self-contained HTML page (a string).
 
-    ``review``: what :func:`~barbu_sim.barbu.played.review.review_deal` returns.  The page
+    ``review``: what :func:`~barbu_sim.barbu.review.review.review_deal` returns.  The page
     shows a header (the deal's title, the contract, the declarer, the scores), the four hands
     as dealt, the table at every play (the trick and who led and won it; in Domino the
     layout of the table and who went out), and at each reviewed decision every legal card's
@@ -147,8 +147,8 @@ def write_review_html(review: Review, path) -> Path:
 
 # The page: %TITLE%, %STYLE%, %SCRIPT% and %DATA% mark where review_html puts the escaped title,
 # the style, the script and the data.
-# The page's script: review_page.js, a package data file beside this module.
-SCRIPT = files(__package__).joinpath("review_page.js").read_text(encoding="utf-8")
+# The page's script: page.js, a package data file beside this module.
+SCRIPT = files(__package__).joinpath("page.js").read_text(encoding="utf-8")
 
 PAGE = """<!DOCTYPE html>
 <html lang="en">

@@ -1,5 +1,5 @@
-// The script of the review page (review_html.py puts it in the page). It reads the JSON of
-// <script type="application/json" id="review-data"> (review_html.review_page_data) and draws the page
+// The script of the review page (page.py puts it in the page). It reads the JSON of
+// <script type="application/json" id="review-data"> (page.review_page_data) and draws the page
 // from it with the DOM: the header, the table at the current play, the decision, the list of decisions
 // and the tricks or turns. It steps on the arrow keys, Home/End, PageUp/PageDown and the buttons, and
 // keeps #play-N in the address. It needs nothing from elsewhere.

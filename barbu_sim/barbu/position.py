@@ -4,8 +4,8 @@
 (:mod:`barbu_sim.barbu.engine.play_loops`), through the same rules of play
 (:mod:`barbu_sim.barbu.rules.play_rules`), so that a strategy, the mc player's estimator or
 a person sees exactly what they would see in a deal the engine plays.  It is what
-reading a played deal (:mod:`barbu_sim.barbu.played.deal_file`), reviewing it
-(:mod:`barbu_sim.barbu.played.review`) and sitting at the table build on.  It is slow
+reading a played deal (:mod:`barbu_sim.barbu.formats.deal_file`), reviewing it
+(:mod:`barbu_sim.barbu.review.review`) and sitting at the table build on.  It is slow
 (a Python step per card) and meant for one deal at a time.
 
 What each play shows about the player's hand (a suit not followed, a trump not
@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.cards import SUIT_LETTERS, cards_of, format_card
-from ...core.rng import STREAM_PLAY, stream_key
-from ...core.seats import SEAT_NAMES
-from ..players.full_state import FULL_STATE_SIZE
-from ..players.mc.player import infer_not_held, record_play
-from ..rules.play_rules import (
+from ..core.cards import SUIT_LETTERS, cards_of, format_card
+from ..core.rng import STREAM_PLAY, stream_key
+from ..core.seats import SEAT_NAMES
+from .players.full_state import FULL_STATE_SIZE
+from .players.mc.player import infer_not_held, record_play
+from .rules.play_rules import (
     beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
     domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
 )
-from ..rules.config import BARBU, CONTRACTS, DOMINO, KING_OF_HEARTS_BIT, NO_HEARTS, R_DOMINO_PAYOUT, TRUMPS, Rules
-from ..state import (
+from .rules.config import BARBU, CONTRACTS, DOMINO, KING_OF_HEARTS_BIT, NO_HEARTS, R_DOMINO_PAYOUT, TRUMPS, Rules
+from .state import (
     PASS, S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_NOT_HELD,
     S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
 )

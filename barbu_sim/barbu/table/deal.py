@@ -28,8 +28,8 @@ from ..players.ids import USER, is_mc
 from ..players.learned import MODEL_WIDTH, model_array
 from ..players.mc.params import needs_model
 from ..players.mc.player import mc_choose
-from .position import IllegalCard, Position
-from .table_screen import (
+from ..position import IllegalCard, Position
+from .screen import (
     Console, Header, Quit, card_text, choices_prompt, commands_help, hand_text, screen, scores_text, trick_line,
 )
 from ..state import PASS
@@ -270,7 +270,7 @@ def estimator_ready() -> None:
     """Compile mc's estimator, which hints and the review at the end of a session call, before its
     first use: from numba's disk cache silently, else saying so on stderr (about a minute), as the
     engines do (:func:`core.compiling.ensure_compiled`)."""
-    from .estimate import estimator_ready as ready
+    from ..review.estimate import estimator_ready as ready
     ready()
 
 
@@ -282,8 +282,8 @@ def hint_text(pos: Position, samples: int, seed: int, saved=None) -> str:
     ``barbu-sim review`` of the session's file (``saved``) reviews on the hints' seed and samples, so the
     hint names it; the review at the end of the session is on ``--review-samples`` layouts, which may differ.
     """
-    from .estimate import Settings, estimate
-    from .review_text import hint_lines
+    from ..review.estimate import Settings, estimate
+    from ..review.text import hint_lines
     estimator_ready()
     lines = hint_lines(estimate(pos, seed, Settings(samples=samples)))
     review = f"barbu-sim review {saved}" if saved is not None else "barbu-sim review of the session's file"

@@ -20,8 +20,8 @@ from ...core.cards import parse_rank, parse_suit
 from ...core.seats import N_SEATS, SEAT_LETTERS, parse_seat
 from ..rules.choices import param_name
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
-from .game import GameResult, HandRecord
-from .rules import (  # doubles_text: the one notation of doubles, imported by the sheet's users from here too
+from ..game.game import GameResult, HandRecord
+from ..game.rules import (  # doubles_text: the one notation of doubles, imported by the sheet's users from here too
     HANDS_PER_GAME, GameReferee, cutter_of, dealer_of, doubles_text, doubling_order, no_doubles, settle,
 )
 
@@ -256,7 +256,7 @@ def save_hands(path, keeper: ScoreKeeper, game: int = 0) -> Path:
 
     from ...core.files import replace_set
     from ..analytics.schema import CONTRACT_ENUM, RANK_ENUM, SUIT_ENUM
-    from .game_runs import hand_rows
+    from ..game.game_runs import hand_rows
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     result = keeper.result()
@@ -333,7 +333,7 @@ def load_hands(path, rules: Rules | None = None, first: int | None = None,
     be the same, or the sheet is refused; a game does not change its rules half-way.
     The players' names are kept too, unless ``names`` gives new ones.
     """
-    from .verify_games import read_records
+    from ..game.verify_games import read_records
     path = Path(path)
     if not path.exists():
         return None

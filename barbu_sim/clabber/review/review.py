@@ -26,7 +26,7 @@ from ...core.rng import STREAM_CLABBER_PLAY as STREAM_PLAY, STREAM_CLABBER_REVIE
 from ..players.mc import MAX_SAMPLES, MC_WORK_SIZE, W_SUMS, mc_estimates, replay_into
 from ..players.rollout import legal_now, step
 from .labels import LABELS, NOISE, beyond_noise, label_of
-from .round_file import PLAY, PlayedRound, start_state
+from ..formats.round_file import PLAY, PlayedRound, start_state
 from ..state import S_SEAT, STATE_ARRAY_SIZE
 
 WIDTH = 100
@@ -117,7 +117,7 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
 
     ``bids``: the :class:`bid_review.BiddingReview` of the round's calls, or None (no call reviewed).
     """
-    from .bid_review import bid_lines
+    from .bidding import bid_lines
     calls, forced_calls = (bids.calls, bids.forced) if bids is not None else ([], {})
 
     def wrap(cells):
@@ -167,7 +167,7 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
 
 def clabber_review_json(rnd: PlayedRound, decisions: list, forced: dict, samples: int, bids=None) -> dict:
     """The review for ``review --json``; ``bids`` as for :func:`format_clabber_review`."""
-    from .bid_review import bid_json
+    from .bidding import bid_json
     calls, forced_calls = (bids.calls, bids.forced) if bids is not None else ([], {})
     scores = rnd.scores()
 

@@ -26,7 +26,7 @@ from ...core.interrupt import interruptible_input
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES
 from ..rules.config import CONTRACTS, TRUMPS
 from ..state import S_CARDS_LEFT, S_DOMINO_HIGH, S_DOMINO_LOW, S_WIN_SEAT
-from .position import Position
+from ..position import Position
 
 WIDTH = 100  # every line the table prints fits 100 columns
 RED = "red"  # hearts and diamonds, as on the cards
