@@ -169,7 +169,7 @@ def test_step_stops_at_q_and_at_the_end_of_the_input(tmp_path):
 
 
 def test_step_ctrl_c_stops_cleanly(tmp_path, monkeypatch):
-    from barbu_sim.barbu.played import review_step
+    from barbu_sim.barbu.review import step as review_step
     path = tmp_path / "deal.txt"
     path.write_text(EXAMPLE)
 

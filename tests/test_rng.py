@@ -35,11 +35,11 @@ def test_no_module_defines_a_stream_key_of_its_own():
 def test_the_module_names_are_the_table_s_keys():
     for name, key in rng.STREAMS.items():
         assert int(getattr(rng, name)) == key
-    from barbu_sim.barbu.played import review
+    from barbu_sim.barbu.review import review
     from barbu_sim.barbu.training import training_data as learned_data
     from barbu_sim.barbu.players.mc import values as mc_values
     from barbu_sim.clabber.players import mc as mc_play
-    from barbu_sim.clabber.played import review as clabber_review
+    from barbu_sim.clabber.review import review as clabber_review
     assert int(review.STREAM_REVIEW) == rng.STREAMS["STREAM_REVIEW"]
     assert int(clabber_review.STREAM_REVIEW) == rng.STREAMS["STREAM_CLABBER_REVIEW"] \
         != rng.STREAMS["STREAM_CLABBER_BID"]

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.table.session import Session, TableSettings
-from barbu_sim.barbu.played import table_deal
+from barbu_sim.barbu.table import deal as table_deal
 from barbu_sim.barbu.formats.deal_file import read_played_deals
 from barbu_sim.barbu.position import Position
 from barbu_sim.barbu.table.deal import Console, Hints, in_table_notation

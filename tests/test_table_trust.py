@@ -316,7 +316,7 @@ def test_a_hint_compiles_mc_s_estimator_through_the_announcing_path(monkeypatch)
 def test_the_table_makes_the_estimator_ready_before_the_review(tmp_path, monkeypatch):
     """Through the announcing path (core.compiling.ensure_compiled, which says a compile on stderr), before the
     review's first line: the table says nothing of its own about it (issue 43: one announcement)."""
-    from barbu_sim.barbu.played import table_deal as tableplay
+    from barbu_sim.barbu.table import deal as tableplay
     monkeypatch.setattr(tableplay, "estimator_ready", lambda: print("<ready>"))
     result = table("--seed", 2, "--save", tmp_path / "t.txt", "--hint-samples", "0", "--review-samples", "2",
                    lines=["1"] * 13)

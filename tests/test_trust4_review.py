@@ -10,7 +10,7 @@ from cli_checks import assert_clean_error
 from test_review_html import NO_TRICKS
 from typer.testing import CliRunner
 
-from barbu_sim.barbu.played import deal_file
+from barbu_sim.barbu.formats import deal_file
 from barbu_sim.cli import app
 
 runner = CliRunner()

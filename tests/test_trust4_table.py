@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.table.session import Session, TableSettings
-from barbu_sim.barbu.played import table_deal
+from barbu_sim.barbu.table import deal as table_deal
 from barbu_sim.barbu.position import Position
 from barbu_sim.barbu.table.deal import PASS, Bot, Console, Hints, play_at_table
 from barbu_sim.barbu.rules import BARBU, DOMINO, Rules
@@ -58,7 +58,7 @@ def test_the_review_of_a_table_session_reads_what_its_hint_read(tmp_path):
 # ---------------------------------------------------------------- 10: the compiles said only when they happen
 # (the first hint's and the review's compile of mc's estimator: see 6 below, said once, by ensure_compiled)
 def test_estimator_cached_is_true_once_the_estimator_is_ready():
-    from barbu_sim.barbu.played import estimate
+    from barbu_sim.barbu.review import estimate
     table_deal.estimator_ready()
     assert estimate.estimator_cached()
 
@@ -432,7 +432,7 @@ def test_a_typed_line_is_echoed_without_its_control_characters(tmp_path, command
 def test_the_first_hint_and_the_review_leave_the_compile_to_the_one_announcement(tmp_path, monkeypatch):
     """The compile of mc's estimator is said once, by core.compiling.ensure_compiled (with its seconds counter
     on a terminal): the table adds no line of its own before the first hint or the review."""
-    from barbu_sim.barbu.played import estimate
+    from barbu_sim.barbu.review import estimate
     readied = []
     monkeypatch.setattr(estimate, "estimator_cached", lambda: False)  # a first session: the estimator compiles
     monkeypatch.setattr(estimate, "estimator_ready", lambda: readied.append(1))
