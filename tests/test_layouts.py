@@ -10,6 +10,7 @@ from numba import njit
 
 from barbu_sim.barbu import state as barbu_state
 from barbu_sim.barbu.players import features, full_state, learned
+from barbu_sim.barbu.rules import config as barbu_rules
 from barbu_sim.barbu.players.ids import BASIC, HEURISTIC, LEARNED, LOWEST, MC, RANDOM, USER, is_mc
 from barbu_sim.barbu.players.mc import layouts as mc_layouts
 from barbu_sim.barbu.players.mc import player as mc_player
@@ -18,6 +19,7 @@ from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.clabber import state as clabber_state
 from barbu_sim.clabber.players import mc as clabber_mc
 from barbu_sim.clabber.players.registry import resolve_strategy as clabber_resolve
+from barbu_sim.clabber.rules import config as clabber_rules
 from barbu_sim.core.fields import ArrayFields, BitFields
 
 # Today's numbers, written out once here (and nowhere in the package).
@@ -41,6 +43,13 @@ EXPLAIN = {"EX_SEAT": 0, "EX_CARD": 1, "EX_PLAYED": 2, "EX_MEAN": 3, "EX_SE": 55
            "EXPLAIN_WIDTH": 159}
 MODEL_ROW = {"W_LINEAR": 1, "W_INPUT": 43, "W_BIAS": 1387, "W_OUTPUT": 1419, "MODEL_WIDTH": 1451}
 FULL_STATE = {"LEARNED_AT": 12411, "FULL_STATE_SIZE": 12485}
+BARBU_RULES = {"R_BARBU_HEART_LEAD": 0, "R_BARBU_FORCED_DISCARD": 1, "R_TRUMPS_VOID": 2, "R_TRUMPS_OVERTRUMP": 3,
+               "R_DOMINO_PAYOUT": 4, "R_NO_HEARTS_LEAD": 8, "R_DOMINO_ACE": 9, "R_DOMINO_START": 10,
+               "R_NO_TRICKS_TRICK": 11, "R_NO_QUEENS_QUEEN": 12, "R_NO_LAST_TWO_12": 13, "R_NO_LAST_TWO_13": 14,
+               "R_NO_HEARTS_HEART": 15, "R_NO_HEARTS_HIGH": 16, "R_NO_HEARTS_HIGH_FROM": 17, "R_NO_HEARTS_ACE": 18,
+               "R_BARBU_KING": 19, "R_TRUMPS_TRICK": 20, "R_BEST_TOTAL": 21, "RULES_ARRAY_SIZE": 24}
+CLABBER_RULES = {"R_PARTNER_EXCUSE": 0, "R_MISPLAY": 1, "R_MELD_FOURS": 2, "R_MELD_RANKING": 3, "R_MELD_SHOW": 4,
+                 "RULES_ARRAY_SIZE": 5}
 # An mc id's fields: (lowest bit, bits).
 MC_BITS = {"kind": (0, 4), "rollout": (4, 4), "samples": (8, 24), "endgame": (32, 4), "tail": (36, 4),
            "halving": (40, 1), "infer": (41, 7), "early": (48, 7), "policy": (55, 2)}
@@ -49,6 +58,7 @@ MC_BITS = {"kind": (0, 4), "rollout": (4, 4), "samples": (8, 24), "endgame": (32
 @pytest.mark.parametrize("module, numbers", [
     (barbu_state, BARBU_STATE), (clabber_state, CLABBER_STATE), (mc_layouts, MC_WORK),
     (clabber_mc, CLABBER_MC_WORK), (mc_player, EXPLAIN), (learned, MODEL_ROW), (full_state, FULL_STATE),
+    (barbu_rules, BARBU_RULES), (clabber_rules, CLABBER_RULES),
 ])
 def test_derived_offsets_are_todays_numbers(module, numbers):
     assert {name: getattr(module, name) for name in numbers} == numbers
@@ -96,10 +106,19 @@ SNAPSHOT = {f"S_{name.upper()}": offset for name, offset, _ in clabber_state.STA
     (mc_player, mc_player.EXPLAIN, mc_player.EXPLAIN_WIDTH, {"*": "EX_"}),
     (features, features.TRICK_FIELDS, len(features.TRICK_FEATURES), {"*": "T_"}),
     (features, features.DOMINO_FIELDS, len(features.DOMINO_FEATURES), {"*": "D_"}),
+    (clabber_rules, clabber_rules.RULES, clabber_rules.RULES_ARRAY_SIZE, {"*": "R_"}),
 ])
 def test_the_fields_tile_the_array_and_the_constants_name_them(module, layout, size, prefixes):
     _tiles(layout, size)
     _constants_name_the_fields(module, layout, prefixes, SNAPSHOT if module is clabber_state else None)
+
+
+def test_the_barbu_rules_array_tiles_and_its_constants_name_every_field_a_kernel_reads():
+    _tiles(barbu_rules.RULES, barbu_rules.RULES_ARRAY_SIZE)
+    read = barbu_rules.RULES.fields[:-1]  # the last field, "unused", keeps the array at 24 entries
+    assert barbu_rules.RULES.fields[-1][0] == "unused"
+    assert {f"R_{name.upper()}": barbu_rules.RULES.offset(name) for name, _ in read} == {
+        n: getattr(barbu_rules, n) for n in dir(barbu_rules) if n.startswith("R_")}
 
 
 def test_the_full_state_array_tiles():

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.cards import ACE_RANK, HEARTS, KING_RANK, QUEEN_RANK, RANK_NAMES, Suit, card_of, suit_mask
+from ...core.fields import ArrayFields
 from .option_values import (
     MAX_HAND_SCORE, choice as _choice, parse_bool as _parse_bool, parse_payout as _parse_payout,
     parse_points as _parse_points, parse_rank as _parse_rank, parse_start as _parse_start,
@@ -69,27 +70,51 @@ TRUMPS_VOIDS = ("must-trump", "free")
 DOMINO_ACES = ("high", "low")
 BEST_TOTALS = ("highest", "lowest")
 
-# Indices into the kernels' rules array.
-R_BARBU_HEART_LEAD = 0  # 0 king-only, 1 no-hearts-unless-only-hearts, 2 any
-R_BARBU_FORCED_DISCARD = 1  # 0 off, 1 on
-R_TRUMPS_VOID = 2  # 0 must-trump, 1 free
-R_TRUMPS_OVERTRUMP = 3  # 0 off, 1 on
-R_DOMINO_PAYOUT = 4  # four entries: first, second, third, last
-R_NO_HEARTS_LEAD = 8  # 0 unless-only-hearts, 1 any
-R_DOMINO_ACE = 9  # 0 high (columns run 2 .. A), 1 low (A .. K: the ace below the 2)
-R_DOMINO_START = 10  # 0 the declarer names the rank; r + 1 every hand starts from rank r
-R_NO_TRICKS_TRICK = 11  # points per trick won
-R_NO_QUEENS_QUEEN = 12  # points per queen won
-R_NO_LAST_TWO_12 = 13  # points for winning trick 12
-R_NO_LAST_TWO_13 = 14  # points for winning trick 13
-R_NO_HEARTS_HEART = 15  # points per heart below the high hearts
-R_NO_HEARTS_HIGH = 16  # points per high heart (R_NO_HEARTS_HIGH_FROM .. K)
-R_NO_HEARTS_HIGH_FROM = 17  # the lowest high heart's rank (0 = 2 .. 12 = A: none but the ace)
-R_NO_HEARTS_ACE = 18  # points for the A♥
-R_BARBU_KING = 19  # points for winning K♥
-R_TRUMPS_TRICK = 20  # points per trick won in Trumps
-R_BEST_TOTAL = 21  # 0 the highest total wins, 1 the lowest (read by the mc player)
-RULES_ARRAY_SIZE = 24  # the rotation is a game-level option: no kernel reads it
+# The kernels' rules array (Rules.to_array), declared like the state array: its fields in order with their sizes
+# in entries; the R_* indices and RULES_ARRAY_SIZE follow (tests/test_layouts.py pins today's numbers).  The
+# rotation is a game-level option: no kernel reads it.
+RULES = ArrayFields([
+    ("barbu_heart_lead", 1),  # 0 king-only, 1 no-hearts-unless-only-hearts, 2 any
+    ("barbu_forced_discard", 1),  # 0 off, 1 on
+    ("trumps_void", 1),  # 0 must-trump, 1 free
+    ("trumps_overtrump", 1),  # 0 off, 1 on
+    ("domino_payout", 4),  # first, second, third, last
+    ("no_hearts_lead", 1),  # 0 unless-only-hearts, 1 any
+    ("domino_ace", 1),  # 0 high (columns run 2 .. A), 1 low (A .. K: the ace below the 2)
+    ("domino_start", 1),  # 0 the declarer names the rank; r + 1 every hand starts from rank r
+    ("no_tricks_trick", 1),  # points per trick won
+    ("no_queens_queen", 1),  # points per queen won
+    ("no_last_two_12", 1),  # points for winning trick 12
+    ("no_last_two_13", 1),  # points for winning trick 13
+    ("no_hearts_heart", 1),  # points per heart below the high hearts
+    ("no_hearts_high", 1),  # points per high heart (no_hearts_high_from .. K)
+    ("no_hearts_high_from", 1),  # the lowest high heart's rank (0 = 2 .. 12 = A: none but the ace)
+    ("no_hearts_ace", 1),  # points for the A♥
+    ("barbu_king", 1),  # points for winning K♥
+    ("trumps_trick", 1),  # points per trick won in Trumps
+    ("best_total", 1),  # 0 the highest total wins, 1 the lowest (read by the mc player)
+    ("unused", 2),  # read by no kernel: the array keeps 24 entries, so the state array's layout stays as it is
+])
+R_BARBU_HEART_LEAD = RULES.offset("barbu_heart_lead")
+R_BARBU_FORCED_DISCARD = RULES.offset("barbu_forced_discard")
+R_TRUMPS_VOID = RULES.offset("trumps_void")
+R_TRUMPS_OVERTRUMP = RULES.offset("trumps_overtrump")
+R_DOMINO_PAYOUT = RULES.offset("domino_payout")  # 4 entries
+R_NO_HEARTS_LEAD = RULES.offset("no_hearts_lead")
+R_DOMINO_ACE = RULES.offset("domino_ace")
+R_DOMINO_START = RULES.offset("domino_start")
+R_NO_TRICKS_TRICK = RULES.offset("no_tricks_trick")
+R_NO_QUEENS_QUEEN = RULES.offset("no_queens_queen")
+R_NO_LAST_TWO_12 = RULES.offset("no_last_two_12")
+R_NO_LAST_TWO_13 = RULES.offset("no_last_two_13")
+R_NO_HEARTS_HEART = RULES.offset("no_hearts_heart")
+R_NO_HEARTS_HIGH = RULES.offset("no_hearts_high")
+R_NO_HEARTS_HIGH_FROM = RULES.offset("no_hearts_high_from")
+R_NO_HEARTS_ACE = RULES.offset("no_hearts_ace")
+R_BARBU_KING = RULES.offset("barbu_king")
+R_TRUMPS_TRICK = RULES.offset("trumps_trick")
+R_BEST_TOTAL = RULES.offset("best_total")
+RULES_ARRAY_SIZE = RULES.size
 
 
 # Other names of contracts in the rules (shared/rules/barbu.md), as parse_contract squashes them.

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.cards import cards_of, format_card, parse_card, parse_cards
+from ...core.fields import ArrayFields
 
 N_CARDS = 24
 HAND_SIZE = 6
@@ -56,13 +57,21 @@ MELD_FOURS = ("table-order", "card-rank")  # the order of the 100-point fours: 9
 MELD_RANKINGS = ("fours-first", "points-first")  # any four above any sequence, or points then the top card
 MELD_SHOWS = ("in-turn", "at-once")  # each seat's melds shown as it plays to the first trick, or all before the lead
 
-# Indices into the kernels' rules array.
-R_PARTNER_EXCUSE = 0  # 0 off, 1 on
-R_MISPLAY = 1  # 0 error (the run stops with a message), 1 penalty (the round ends, the opponents score)
-R_MELD_FOURS = 2  # MELD_FOURS index
-R_MELD_RANKING = 3  # MELD_RANKINGS index
-R_MELD_SHOW = 4  # MELD_SHOWS index (what the table knows: read by the mc player)
-RULES_ARRAY_SIZE = 5
+# The kernels' rules array (Rules.to_array), declared like the state array: its fields in order with their sizes
+# in entries; the R_* indices and RULES_ARRAY_SIZE follow (tests/test_layouts.py pins today's numbers).
+RULES = ArrayFields([
+    ("partner_excuse", 1),  # 0 off, 1 on
+    ("misplay", 1),  # 0 error (the run stops with a message), 1 penalty (the round ends, the opponents score)
+    ("meld_fours", 1),  # MELD_FOURS index
+    ("meld_ranking", 1),  # MELD_RANKINGS index
+    ("meld_show", 1),  # MELD_SHOWS index (what the table knows: read by the mc player)
+])
+R_PARTNER_EXCUSE = RULES.offset("partner_excuse")
+R_MISPLAY = RULES.offset("misplay")
+R_MELD_FOURS = RULES.offset("meld_fours")
+R_MELD_RANKING = RULES.offset("meld_ranking")
+R_MELD_SHOW = RULES.offset("meld_show")
+RULES_ARRAY_SIZE = RULES.size
 
 
 def parse_clabber_card(text: str) -> int:
