@@ -497,3 +497,34 @@ def echo_report(summary: str, paths: list, note: str | None, *paragraphs: str, u
     typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
     if note:
         typer.echo(note)
+
+
+def report_run(report, run_dir: str, notes=lambda snap: []) -> None:
+    """What ``report`` does for either game: read the run once, print its headline tables and write them.
+
+    ``report``: the game's ``analytics.report`` module (``snapshot``, ``build_tables``, ``incomplete_note``,
+    ``write_report``, ``terminal_summary``); ``notes(snap)``: paragraphs the game prints above the tables.
+    """
+    try:
+        snap = report.snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
+        tables = report.build_tables(snap)
+        note = report.incomplete_note(snap)
+        paragraphs = notes(snap)
+    except ValueError as e:
+        fail(str(e))
+    paths, unwritten = write_report_files(report.write_report, snap, tables)  # unwritten: the tables are printed first
+    echo_report(report.terminal_summary(tables), paths, note, *paragraphs, unwritten=unwritten)
+
+
+def plot_run(report, write_plots, run_dir: str, out: str | None, options=lambda snap: {}) -> None:
+    """What ``plot`` does for either game: draw the run's charts into ``out`` (default RUN_DIR/plots) and
+    print their paths.  ``options(snap)``: the game's keyword arguments to ``write_plots``."""
+    from pathlib import Path
+    try:
+        check_out_writable(out)
+        snap = report.snapshot(run_dir)
+        paths = write_plots(report.build_tables(snap), out or Path(run_dir) / "plots", **options(snap))
+    except ValueError as e:
+        fail(str(e))
+    for p in paths:
+        typer.echo(str(p))

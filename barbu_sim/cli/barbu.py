@@ -12,9 +12,9 @@ import typer
 
 from .app import (
     BARBU_STRATEGY_CHOICES, PLUGIN_SPECS, BackendOpt, OptionOpt, ProgressOpt, RayAddressOpt, RecordForceOpt,
-    ResumeOpt, RulesOpt, RunOutOpt, SymbolsOpt, ThreadsOpt, app, check_new_file, check_out_writable, check_range,
-    check_run_flags, check_seed, cli_backend, echo_report, echo_run_done, fail, interrupted, load_cli_rules, per_seat,
-    run_errors, write_report_files,
+    ResumeOpt, RulesOpt, RunOutOpt, SymbolsOpt, ThreadsOpt, app, check_new_file, check_range,
+    check_run_flags, check_seed, cli_backend, echo_run_done, fail, interrupted, load_cli_rules, per_seat,
+    plot_run, report_run, run_errors,
 )
 
 CONTRACT_NAMES = "no-tricks, no-queens, no-last-two, no-hearts, barbu, trumps, domino"  # barbu.rules.CONTRACTS
@@ -244,20 +244,13 @@ def report(run_dir: RunDir):
 
       barbu-sim report runs/small
     """
-    from ..barbu.analytics.report import (
-        build_tables, incomplete_note, rules_note, run_rules, snapshot, terminal_summary, write_report,
-    )
+    from ..barbu.analytics import report as the_report
     from ..barbu.rules.config import Rules
-    try:
-        snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
-        tables = build_tables(snap)
-        note = incomplete_note(snap)
-        rules = run_rules(snap)
-    except ValueError as e:
-        fail(str(e))
-    paths, unwritten = write_report_files(write_report, snap, tables)  # unwritten: the tables are printed first
-    echo_report(terminal_summary(tables), paths, note, *([rules_note(rules)] if rules != Rules() else []),
-                unwritten=unwritten)
+
+    def rules_notes(snap) -> list[str]:  # a run under other rules than the default says so above its tables
+        rules = the_report.run_rules(snap)
+        return [the_report.rules_note(rules)] if rules != Rules() else []
+    report_run(the_report, run_dir, rules_notes)
 
 
 @app.command()
@@ -270,16 +263,7 @@ def plot(run_dir: RunDir,
 
       barbu-sim run -n 20000 --domino-rank each --out runs/small && barbu-sim plot runs/small --out charts
     """
-    from pathlib import Path
-
+    from ..barbu.analytics import report as the_report
     from ..barbu.analytics.plots import write_plots
-    from ..barbu.analytics.report import build_tables, run_rules, snapshot
-    try:
-        check_out_writable(out)
-        snap = snapshot(run_dir)
-        tables = build_tables(snap)
-        paths = write_plots(tables, out or Path(run_dir) / "plots", lower_is_better=run_rules(snap).lower_is_better)
-    except ValueError as e:
-        fail(str(e))
-    for p in paths:
-        typer.echo(str(p))
+    plot_run(the_report, write_plots, run_dir, out,
+             lambda snap: {"lower_is_better": the_report.run_rules(snap).lower_is_better})

@@ -14,8 +14,8 @@ import typer
 from .app import (
     CLABBER_BIDDING, CLABBER_STRATEGIES, MAX_SAMPLES, PLUGIN_SPECS, BackendOpt, ProgressOpt, RayAddressOpt,
     RecordForceOpt, ResumeOpt, RunOutOpt, SymbolsOpt, ThreadsOpt, Typer, app, check_new_file, check_out_writable,
-    check_range, check_run_flags, check_seed, cli_backend, echo_report, echo_run_done, fail, interrupted, per_seat,
-    run_errors, write_report_files,
+    check_range, check_run_flags, check_seed, cli_backend, echo_run_done, fail, interrupted, per_seat,
+    plot_run, report_run, run_errors,
 )
 
 clabber_app = Typer(help="""Clabber, the 24-card partnership game: play, simulate, report, full games.
@@ -226,15 +226,8 @@ def report(run_dir: RunDir):
 
       barbu-sim clabber report runs/c-small
     """
-    from ..clabber.analytics.report import build_tables, incomplete_note, snapshot, terminal_summary, write_report
-    try:
-        snap = snapshot(run_dir)  # one reading of the manifest: tables, counts and notes agree
-        tables = build_tables(snap)
-        note = incomplete_note(snap)
-    except ValueError as e:
-        fail(str(e))
-    paths, unwritten = write_report_files(write_report, snap, tables)  # unwritten: the tables are printed first
-    echo_report(terminal_summary(tables), paths, note, unwritten=unwritten)
+    from ..clabber.analytics import report as the_report
+    report_run(the_report, run_dir)
 
 
 @clabber_app.command()
@@ -247,15 +240,9 @@ def plot(run_dir: RunDir,
 
       barbu-sim clabber run -n 20000 --bidding threshold --out runs/c-small && barbu-sim clabber plot runs/c-small --out charts
     """  # noqa: E501 (an example stays on one line: tests/test_cli_help.py runs it as written)
+    from ..clabber.analytics import report as the_report
     from ..clabber.analytics.plots import write_plots
-    from ..clabber.analytics.report import build_tables
-    try:
-        check_out_writable(out)
-        paths = write_plots(build_tables(run_dir), out or Path(run_dir) / "plots")
-    except ValueError as e:
-        fail(str(e))
-    for p in paths:
-        typer.echo(str(p))
+    plot_run(the_report, write_plots, run_dir, out)
 
 
 @clabber_app.command()
