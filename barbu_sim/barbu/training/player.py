@@ -39,7 +39,9 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
+from ...core import data_chunks  # noqa: E402
 from ...core.backends import make_backend  # noqa: E402
+from ...core.data_chunks import chunk_path, planned_chunks  # noqa: E402
 from ...core.files import write_json  # noqa: E402
 from ...core.fitting import fit, groups_of, regrets  # noqa: E402
 from ...core.outputs import check_out  # noqa: E402
@@ -61,16 +63,6 @@ DEFAULTS = {"seed": DEFAULT_SEED, "samples": 32, "chunk": 500}  # the data's set
 TEACHER_DEFAULTS = {"teacher": "heuristic", "mc_share": MC_SHARE, "learned_share": 0.0}
 MAX_SAMPLES = 1_000_000
 MAX_UNITS = 2**40  # deals and deals per chunk
-
-
-def chunk_path(data: Path, lo: int, n: int) -> Path:
-    """The file of the chunk of deals ``lo .. lo + n - 1`` in the data folder ``data``."""
-    return Path(data) / f"chunk-{lo:08d}-{n}.npz"
-
-
-def planned_chunks(deals: int, chunk: int) -> list[tuple[int, int]]:
-    """``(first deal, deals)`` of each chunk of ``deals`` deals."""
-    return [(lo, min(chunk, deals - lo)) for lo in range(0, deals, chunk)]
 
 
 def check_sizes(**values) -> None:
@@ -194,30 +186,7 @@ def teacher_flags(settings: dict) -> str:
 def present_chunks(data, settings: dict, deals: int | None) -> tuple[list[Path], int]:
     """For a fit on the data made: the chunk files of deals ``0 .. deals - 1`` (refused when one is missing), or
     with ``deals`` None those of the longest run of deals from 0 the folder holds; and that number of deals."""
-    data = Path(data)
-    chunk = settings["chunk"]
-    if deals is not None:
-        paths = [chunk_path(data, lo, n) for lo, n in planned_chunks(deals, chunk)]
-        missing = [p.name for p in paths if not p.exists()]
-        if missing:
-            raise ValueError(f"{data} lacks {len(missing)} of the {len(paths)} chunks of {deals:,} deals (the first: "
-                             f"{missing[0]}): run without --fit-only to make them")
-        return paths, deals
-    paths, lo = [], 0
-    while True:
-        full = chunk_path(data, lo, chunk)
-        if full.exists():
-            paths.append(full)
-            lo += chunk
-            continue
-        last = [p for n in range(chunk - 1, 0, -1) if (p := chunk_path(data, lo, n)).exists()]
-        if last:
-            paths.append(last[0])
-            lo += int(last[0].stem.rsplit("-", 1)[1])
-        break
-    if not paths:
-        raise ValueError(f"no data chunks in {data}: run without --fit-only first")
-    return paths, lo
+    return data_chunks.present_chunks(data, settings["chunk"], deals, "deals")
 
 
 def make_data(data, deals: int, settings: dict, teacher_model: str | None = None, backend=None,

@@ -34,6 +34,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 from ...core.backends import make_backend  # noqa: E402
+from ...core.data_chunks import chunk_path, planned_chunks, present_chunks  # noqa: E402
 from ...core.files import write_json  # noqa: E402
 from ...core.fitting import fit, groups_of, regrets  # noqa: E402
 from ...core.outputs import check_out  # noqa: E402
@@ -51,16 +52,6 @@ DEFAULT_DATA = "runs/clabber-learned-data"
 DEFAULT_OUT = "runs/clabber-learned-model.json"  # never the packaged model: installing one is a copy
 SCALE = 0.1  # the values are fitted in tenths of points: the network's initial weights suit that size
 MAX_UNITS = 2**40
-
-
-def chunk_path(data: Path, lo: int, n: int) -> Path:
-    """The file of the chunk of rounds ``lo .. lo + n - 1`` in the data folder ``data``."""
-    return Path(data) / f"chunk-{lo:08d}-{n}.npz"
-
-
-def planned(rounds: int, chunk: int) -> list[tuple[int, int]]:
-    """``(first round, rounds)`` of each chunk of ``rounds`` rounds."""
-    return [(lo, min(chunk, rounds - lo)) for lo in range(0, rounds, chunk)]
 
 
 def data_settings(data, given: dict) -> dict:
@@ -99,7 +90,7 @@ def make_data(data, rounds: int, settings: dict, backend=None, progress: bool = 
     data.mkdir(parents=True, exist_ok=True)
     if not (data / "config.json").exists():
         write_json(data / "config.json", settings, indent=None)
-    chunks = planned(rounds, settings["chunk"])
+    chunks = planned_chunks(rounds, settings["chunk"])
     todo = [(settings["seed"], lo, n, settings["samples"]) for lo, n in chunks if not chunk_path(data, lo, n).exists()]
     backend = backend or make_backend("local")
     with tqdm(total=len(chunks), initial=len(chunks) - len(todo), desc="training data", unit="chunk",
@@ -110,30 +101,6 @@ def make_data(data, rounds: int, settings: dict, backend=None, progress: bool = 
             tmp.rename(chunk_path(data, lo, n))
             bar.update()
     return [chunk_path(data, lo, n) for lo, n in chunks]
-
-
-def present(data, settings: dict, rounds: int | None) -> tuple[list[Path], int]:
-    """For a fit on the data made: the chunks of rounds 0 .. rounds - 1 (all must be there), or with ``rounds``
-    None every full run of chunks from round 0; and that number of rounds."""
-    data = Path(data)
-    chunk = settings["chunk"]
-    if rounds is not None:
-        paths = [chunk_path(data, lo, n) for lo, n in planned(rounds, chunk)]
-        missing = [p.name for p in paths if not p.exists()]
-        if missing:
-            raise ValueError(f"{data} lacks {len(missing)} of the {len(paths)} chunks of {rounds:,} rounds (the first: "
-                             f"{missing[0]}): run without --fit-only to make them")
-        return paths, rounds
-    paths, lo = [], 0
-    while True:
-        found = [p for n in range(chunk, 0, -1) if (p := chunk_path(data, lo, n)).exists()]
-        if not found:
-            break
-        paths.append(found[0])
-        lo += int(found[0].stem.rsplit("-", 1)[1])
-    if not paths:
-        raise ValueError(f"no data chunks in {data}: run without --fit-only first")
-    return paths, lo
 
 
 def load(paths: list[Path]) -> dict:
@@ -222,7 +189,7 @@ def train_player(out=DEFAULT_OUT, *, data=DEFAULT_DATA, rounds: int | None = Non
     settings = data_settings(data, given)
     start = time.perf_counter()
     if fit_only:
-        paths, rounds = present(data, settings, rounds)
+        paths, rounds = present_chunks(data, settings["chunk"], rounds, "rounds")
     else:
         rounds = DEFAULT_ROUNDS if rounds is None else rounds
         paths = make_data(data, rounds, settings, backend, progress)
