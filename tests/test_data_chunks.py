@@ -34,3 +34,21 @@ def test_a_fit_on_a_number_of_items_needs_every_chunk_of_them(tmp_path):
 def test_an_empty_folder_is_said_in_one_line(tmp_path):
     with pytest.raises(ValueError, match="no data chunks in .*: run without --fit-only first"):
         present_chunks(tmp_path, 10, None, "deals")
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"seed": 1, "samples": 2}', "\xff", '{"seed": true, '
+                                  '"samples": 2, "chunk": 3}'])
+def test_a_record_that_cannot_say_how_the_data_was_made_is_one_line(tmp_path, text):
+    from barbu_sim.core.data_chunks import read_record
+    (tmp_path / "config.json").write_bytes(text.encode("latin-1"))
+    with pytest.raises(ValueError) as e:
+        read_record(tmp_path, ("seed", "samples", "chunk"))
+    assert "\n" not in str(e.value) and "config.json" in str(e.value) and "--data" in str(e.value)
+
+
+def test_chunks_without_a_record_are_refused_and_an_empty_folder_has_none(tmp_path):
+    from barbu_sim.core.data_chunks import read_record
+    assert read_record(tmp_path / "new", ("seed",)) is None
+    _make(tmp_path, [(0, 10)])
+    with pytest.raises(ValueError, match="holds data chunks but no config.json"):
+        read_record(tmp_path, ("seed",))

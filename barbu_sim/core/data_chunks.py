@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import files
+
 
 def chunk_path(data, lo: int, n: int) -> Path:
     """The file of the chunk of items ``lo .. lo + n - 1`` in the data folder ``data``."""
@@ -43,3 +45,25 @@ def present_chunks(data, chunk: int, total: int | None, unit: str) -> tuple[list
     if not paths:
         raise ValueError(f"no data chunks in {data}: run without --fit-only first")
     return paths, lo
+
+
+def read_record(data, keys) -> dict | None:
+    """The record (``config.json``) of how the chunks in the data folder ``data`` were made, or None when the
+    folder has none yet.  A folder holding chunks but no record is refused (nothing says how they were made),
+    and so is a record that cannot be read or lacks one of ``keys`` as an integer: one-line ValueErrors."""
+    data = Path(data)
+    path = data / "config.json"
+    if not path.exists():
+        if data.is_dir() and any(data.glob("chunk-*.npz")):
+            raise ValueError(f"{data} holds data chunks but no config.json saying how they were made: "
+                             "use another --data folder")
+        return None
+    try:  # capped, and one line for any fault: not UTF-8, not JSON, nested too deeply for the parser
+        record = files.read_json(path, str(path))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{e}: it says how the data was made; use another --data folder") from None
+    if not isinstance(record, dict) or any(not isinstance(record.get(k), int) or isinstance(record.get(k), bool)
+                                           for k in keys):
+        raise ValueError(f"{path} is not a record of {', '.join(keys)}: it says how the data was made; use "
+                         "another --data folder")
+    return record

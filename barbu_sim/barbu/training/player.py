@@ -25,7 +25,6 @@ units and 32 in Trumps, 8 epochs.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 import zipfile
@@ -145,21 +144,11 @@ def data_settings(data, given: dict) -> dict:
     are.  A folder with chunks and no record is refused (nothing says how they were made).
     """
     data = Path(data)
-    record_path = data / "config.json"
-    if not record_path.exists():
-        if data.is_dir() and any(data.glob("chunk-*.npz")):
-            raise ValueError(f"{data} holds data chunks but no config.json saying how they were made: "
-                             "use another --data folder")
+    record = data_chunks.read_record(data, DEFAULTS)
+    if record is None:
         settings = {**DEFAULTS, **TEACHER_DEFAULTS, **given, "features": N_FEATURES}
         check_shares(settings)
         return settings
-    try:
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-        if not isinstance(record, dict) or any(not isinstance(record.get(k), int) for k in DEFAULTS):
-            raise ValueError("not a record of seed, samples and chunk")
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise ValueError(f"{record_path} cannot be read ({getattr(e, 'strerror', None) or e}): "
-                         "it says how the data was made; use another --data folder") from None
     if record.get("features", N_FEATURES) != N_FEATURES:
         raise ValueError(f"the data in {data} has {record['features']} features per card, this version computes "
                          f"{N_FEATURES}: use another --data folder")

@@ -20,7 +20,6 @@ rounds, 64 hidden units, 10 epochs.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 import zipfile
@@ -34,7 +33,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 from ...core.backends import make_backend  # noqa: E402
-from ...core.data_chunks import chunk_path, planned_chunks, present_chunks  # noqa: E402
+from ...core.data_chunks import chunk_path, planned_chunks, present_chunks, read_record  # noqa: E402
 from ...core.files import write_json  # noqa: E402
 from ...core.fitting import fit, groups_of, regrets  # noqa: E402
 from ...core.outputs import check_out  # noqa: E402
@@ -58,18 +57,9 @@ def data_settings(data, given: dict) -> dict:
     """The settings of the data in the folder ``data``: its config.json's (a differing one ``given`` is refused),
     else those given (any of ``seed``, ``samples``, ``chunk``) or the defaults."""
     data = Path(data)
-    record_path = data / "config.json"
-    if not record_path.exists():
-        if data.is_dir() and any(data.glob("chunk-*.npz")):
-            raise ValueError(f"{data} holds data chunks but no config.json saying how they were made: "
-                             "use another --data folder")
+    record = read_record(data, DEFAULTS)
+    if record is None:
         return {**DEFAULTS, **given, "features": N_FEATURES}
-    try:
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-        if not isinstance(record, dict) or any(not isinstance(record.get(k), int) for k in DEFAULTS):
-            raise ValueError("not a record of seed, samples and chunk")
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise ValueError(f"{record_path} cannot be read ({e}): use another --data folder") from None
     if record.get("features") != N_FEATURES:
         raise ValueError(f"the data in {data} has {record.get('features')} features per card, this version computes "
                          f"{N_FEATURES}: use another --data folder")
