@@ -2,12 +2,14 @@
 
 import errno
 import os
+from pathlib import Path
 
 from typer.testing import CliRunner
 
 from barbu_sim.cli import app
 
 runner = CliRunner()
+GOLDEN = Path(__file__).parent / "playthroughs"
 
 
 def invoke(*args):
@@ -23,6 +25,12 @@ def assert_clean_error(result, *needles, code=2):
     assert "Traceback" not in result.output
     for needle in needles:
         assert needle in result.output, result.output
+
+
+def assert_one_line_error(result, *needles, code=2):
+    """:func:`assert_clean_error`, and that ``Error:`` line is the whole output."""
+    assert_clean_error(result, *needles, code=code)
+    assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("Error: "), result.output
 
 
 def read_only(directory, monkeypatch):
@@ -69,3 +77,52 @@ def refused_model(module, path) -> str:
     finally:
         module.load_model.cache_clear()
     return one_line(str(e.value), str(path))
+
+
+def invoke_read_only(directory, monkeypatch, *args):
+    """``barbu-sim ARGS`` in this process while ``directory`` is read-only (made if missing); writable after."""
+    read_only(directory, monkeypatch)
+    try:
+        return invoke(*args)
+    finally:
+        directory.chmod(0o755)
+
+
+def assert_golden(name, args):
+    """``barbu-sim ARGS`` succeeds and prints ``playthroughs/NAME.txt`` to the letter (``BARBU_REGEN_GOLDEN=1``
+    rewrites the file instead)."""
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("BARBU_REGEN_GOLDEN"):
+        path.write_text(result.stdout)
+    assert result.stdout == path.read_text(), f"{name} differs; BARBU_REGEN_GOLDEN=1 rewrites it"
+
+
+def assert_merge_refuses_damaged_and_dangling(command, tmp_path, seed):
+    """``command("--out", PATH, "--merge")`` refuses a results file cut short (naming it and JSON) and a link that
+    points nowhere (naming --force), and leaves both as they were."""
+    out = tmp_path / "rows.json"
+    damaged = '{"seed": %d, "rows": [' % seed
+    out.write_text(damaged)
+    assert_clean_error(command("--out", out, "--merge"), str(out), "JSON")
+    assert out.read_text() == damaged
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "nowhere.json")
+    assert_clean_error(command("--out", link, "--merge"), "points nowhere", "--force")
+    assert link.is_symlink() and not (tmp_path / "nowhere.json").exists()
+
+
+def existing_outputs(folder, folder_files, args):
+    """``args`` with OUT naming a results file that exists and DIR naming ``folder``, which holds ``folder_files``
+    too: what a command must refuse before any work, unless --force (compare :func:`files_in` before and after)."""
+    out = folder / "old.json"
+    out.write_text('{"rows": []}\n')
+    for name in folder_files:
+        (folder / name).write_text("{}\n")
+    return [a.replace("OUT", str(out)).replace("DIR", str(folder)) for a in args]
+
+
+def files_in(folder) -> dict:
+    """Each file's name in ``folder`` and its bytes."""
+    return {p.name: p.read_bytes() for p in folder.iterdir()}

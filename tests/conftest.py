@@ -103,3 +103,26 @@ def _engines_compiled_once(request):
     while not all((done / n).exists() for n in names) and time.monotonic() < deadline:
         time.sleep(0.5)
     yield
+
+
+# --- fixtures some test files ask for --------------------------------------------------------------
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    """A cache folder of this test's own (files that want it for every test: ``pytestmark = usefixtures``)."""
+    monkeypatch.setenv("BARBU_SIM_CACHE", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def compile_calls(monkeypatch):
+    """The (dispatcher, args, what) of every ``core.compiling.ensure_compiled`` call, which still compiles."""
+    from barbu_sim.core import compiling
+    calls = []
+    real = compiling.ensure_compiled
+
+    def spy(dispatcher, args, what, key):
+        calls.append((dispatcher, args, what))
+        return real(dispatcher, args, what, key)
+
+    monkeypatch.setattr(compiling, "ensure_compiled", spy)
+    return calls

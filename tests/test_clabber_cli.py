@@ -1,16 +1,15 @@
 """``barbu-sim clabber`` through typer's CliRunner: golden playthroughs, runs, reports, games, bad input."""
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from barbu_sim.cli import app
+from cli_checks import assert_golden
 
 runner = CliRunner()
-GOLDEN = Path(__file__).parent / "playthroughs"
 STRATEGIES = Path(__file__).parent / "test_clabber_strategies.py"
 
 PLAYTHROUGHS = [
@@ -26,12 +25,7 @@ PLAYTHROUGHS = [
 
 @pytest.mark.parametrize("name,args", PLAYTHROUGHS, ids=[p[0] for p in PLAYTHROUGHS])
 def test_golden_playthroughs(name, args):
-    result = runner.invoke(app, args)
-    assert result.exit_code == 0, result.output
-    path = GOLDEN / f"{name}.txt"
-    if os.environ.get("BARBU_REGEN_GOLDEN"):
-        path.write_text(result.stdout)
-    assert result.stdout == path.read_text(), f"{name} differs; BARBU_REGEN_GOLDEN=1 rewrites it"
+    assert_golden(name, args)
 
 
 @pytest.mark.parametrize("args,message", [

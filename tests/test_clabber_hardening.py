@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from barbu_sim.cli import app
 from interrupting import ENDLESS, ctrl_c_once_loaded
+from shared_plugins import RAISING  # grumpy raises at the third trick
 
 runner = CliRunner()
 HAND = ["JS 9S AS KH 10D AC", "--turned", "QS", "--position", "1"]
@@ -60,18 +61,6 @@ def test_plot_out_that_is_a_file_is_a_clean_error(tmp_path):
     f = tmp_path / "a_file"
     f.write_text("x")
     assert_clean_error(runner.invoke(app, ["clabber", "plot", str(run_dir), "--out", str(f)]))
-
-
-RAISING = '''
-from numba import njit
-from barbu_sim.core.bits import lowest_bit
-
-@njit
-def grumpy(legal, hand, state, rng):
-    if state[5] == 2:  # the third trick
-        raise ValueError("not in the mood")
-    return lowest_bit(legal)
-'''
 
 
 def test_a_raising_plugin_is_named_with_its_message(tmp_path):

@@ -17,6 +17,7 @@ from barbu_sim.clabber.rules import ROUND_COLUMNS, Rules, parse_clabber_card
 from barbu_sim.clabber.state import S_SEAT, STATE_ARRAY_SIZE
 from barbu_sim.clabber.players.registry import resolve_strategy
 from barbu_sim.core.bits import highest_bit
+from plugin_examples import play_high
 
 MC = "mc:samples=6"
 
@@ -159,11 +160,6 @@ def test_mc_takes_the_trick_with_the_jack_where_heuristic_lets_the_ace_overtrump
     assert mc.plays[:13] == heuristic.plays[:13]  # West's first three cards were forced
     assert mc.plays[13] == (3, jack)
     assert mc.row["score_ew"] > heuristic.row["score_ew"]
-
-
-@njit
-def play_high(legal, hand, state, rng):
-    return highest_bit(legal)
 
 
 @njit

@@ -19,6 +19,7 @@ from barbu_sim.clabber.api import play_rounds
 from barbu_sim.clabber.rules.config import C_MAKER, C_SCORE
 from barbu_sim.clabber.studies import compare as clabber_study
 from barbu_sim.core.stats import summarize
+from cli_checks import assert_one_line_error
 
 runner = CliRunner()
 DEALS = 200
@@ -206,16 +207,20 @@ def test_out_is_refused_when_it_exists_unless_force(tmp_path, monkeypatch):
 def test_bad_input_is_a_one_line_error(args, message):
     result = runner.invoke(app, ["compare", *args, "-n", "10", "--no-progress"] if "-n" not in args
                            else ["compare", *args, "--no-progress"])
-    assert result.exit_code == 2, result.output
-    assert message in result.output and "Traceback" not in result.output
-    assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("Error: ")
+    assert_one_line_error(result, message)
 
 
-def test_ctrl_c_is_one_line(monkeypatch):
-    def interrupted(*a, **k):
-        raise KeyboardInterrupt
-    monkeypatch.setattr(barbu_study, "compare_each", interrupted)
-    result = runner.invoke(app, ["compare", "heuristic", "basic", "-n", "10"])
+def interrupted(*a, **k):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("study,name,args", [
+    (barbu_study, "compare_each", ["compare", "heuristic", "basic", "-n", "10"]),
+    (clabber_study, "compare", ["clabber", "compare", "heuristic", "random"]),
+], ids=["barbu", "clabber"])
+def test_ctrl_c_is_one_line(monkeypatch, study, name, args):
+    monkeypatch.setattr(study, name, interrupted)
+    result = runner.invoke(app, args)
     assert result.exit_code == 130
     assert result.output.strip() == "Interrupted: nothing was written"
 
@@ -332,16 +337,4 @@ def test_clabber_command_prints_the_table_and_writes_json(tmp_path):
     (["heuristic", "random", "-o", "nope=1"], "nope"),
 ])
 def test_clabber_bad_input_is_a_one_line_error(args, message):
-    result = runner.invoke(app, ["clabber", "compare", *args, "--no-progress"])
-    assert result.exit_code == 2, result.output
-    assert message in result.output and "Traceback" not in result.output
-    assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("Error: ")
-
-
-def test_clabber_ctrl_c_is_one_line(monkeypatch):
-    def interrupted(*a, **k):
-        raise KeyboardInterrupt
-    monkeypatch.setattr(clabber_study, "compare", interrupted)
-    result = runner.invoke(app, ["clabber", "compare", "heuristic", "random"])
-    assert result.exit_code == 130
-    assert result.output.strip() == "Interrupted: nothing was written"
+    assert_one_line_error(runner.invoke(app, ["clabber", "compare", *args, "--no-progress"]), message)

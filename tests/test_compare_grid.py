@@ -5,6 +5,7 @@ What the former scripts ``seat_ab.py``, ``mc_learned.py`` and ``heuristic_vs_ran
 library's single comparison.  Small sizes and cheap players (heuristic, basic, random)."""
 
 import json
+from functools import partial
 
 import pytest
 from typer.testing import CliRunner
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 from barbu_sim.barbu.rules import PRESETS, TRUMPS
 from barbu_sim.barbu.studies import compare as study
 from barbu_sim.cli import app
-from cli_checks import assert_clean_error
+from cli_checks import assert_clean_error, assert_merge_refuses_damaged_and_dangling
 
 runner = CliRunner()
 VALUES = ("a_mean", "b_mean", "a_better_by", "se", "ci_low", "ci_high")
@@ -127,16 +128,8 @@ def test_merge_replaces_rows_of_the_same_key_and_keeps_the_others(tmp_path, monk
 
 
 def test_merge_refuses_a_damaged_file_and_a_dangling_link(tmp_path):
-    out = tmp_path / "rows.json"
-    out.write_text('{"seed": 0, "rows": [')
-    assert_clean_error(compare("heuristic", "basic", "-n", 2, "-c", "barbu", "--out", out, "--merge"),
-                       str(out), "JSON")
-    assert out.read_text() == '{"seed": 0, "rows": ['
-    link = tmp_path / "link.json"
-    link.symlink_to(tmp_path / "nowhere.json")
-    assert_clean_error(compare("heuristic", "basic", "-n", 2, "-c", "barbu", "--out", link, "--merge"),
-                       "points nowhere", "--force")
-    assert link.is_symlink() and not (tmp_path / "nowhere.json").exists()
+    assert_merge_refuses_damaged_and_dangling(partial(compare, "heuristic", "basic", "-n", 2, "-c", "barbu"),
+                                              tmp_path, seed=0)
 
 
 def test_ctrl_c_keeps_the_rows_of_the_contracts_done(tmp_path, monkeypatch):

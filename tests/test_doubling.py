@@ -18,9 +18,7 @@ SMALL = dict(n_hands=120, n_samples=40)
 ALL = (1 << N_CONTRACTS) - 1
 
 
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("BARBU_SIM_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def hand_made(n_hands: int, seed: int) -> np.ndarray:

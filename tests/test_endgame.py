@@ -59,6 +59,16 @@ def _position(rng, contract, trump, rules, tricks_left, in_trick):
             trick, t = [], t + 1
 
 
+def _search_input(hands, trick, leader, t):
+    """What the search is given at a position of :func:`_position`: the seat to play, the state, the hand masks."""
+    state = np.zeros(STATE_SIZE, np.uint64)
+    state[S_TRICK], state[S_LEADER], state[S_N_IN_TRICK] = t, leader, len(trick)
+    for k, c in enumerate(trick):
+        state[S_TRICK_CARDS + k] = c
+    masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
+    return (leader + len(trick)) % 4, state, masks
+
+
 @pytest.mark.parametrize("contract", [c for c in Contract if c != Contract.DOMINO])
 def test_exact_endgame_values_equal_brute_force(contract):
     rng = random.Random(int(contract))
@@ -71,12 +81,7 @@ def test_exact_endgame_values_equal_brute_force(contract):
         tricks_left = 4 if trial in (5, 10) else 2 + trial % 2  # the plain-Python search of 4 tricks is slow
         in_trick = trial % 4
         hands, trick, leader, t, played = _position(rng, int(contract), trump, rules, tricks_left, in_trick)
-        me = (leader + len(trick)) % 4
-        state = np.zeros(STATE_SIZE, np.uint64)
-        state[S_TRICK], state[S_LEADER], state[S_N_IN_TRICK] = t, leader, len(trick)
-        for k, c in enumerate(trick):
-            state[S_TRICK_CARDS + k] = c
-        masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
+        me, state, masks = _search_input(hands, trick, leader, t)
         legal = sorted(legal_cards(hands[me], trick, int(contract), trump, rules))
         values = np.full(52, np.nan)
         new_search(tt)
@@ -115,12 +120,7 @@ def test_where_the_lowest_total_wins_every_seat_minimises(contract):
     compared = 0
     for trial in range(10):
         hands, trick, leader, t, _ = _position(rng, int(contract), 1, Rules(), 3, trial % 4)
-        me = (leader + len(trick)) % 4
-        state = np.zeros(STATE_SIZE, np.uint64)
-        state[S_TRICK], state[S_LEADER], state[S_N_IN_TRICK] = t, leader, len(trick)
-        for k, c in enumerate(trick):
-            state[S_TRICK_CARDS + k] = c
-        masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
+        me, state, masks = _search_input(hands, trick, leader, t)
         legal = np.uint64(sum(1 << c for c in legal_cards(hands[me], trick, int(contract), 1, Rules())))
         values = {}
         for name, ra in (("plain", plain), ("mirrored", mirrored)):

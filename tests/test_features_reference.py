@@ -17,11 +17,7 @@ import pytest
 from barbu_sim.barbu.api import play_deal
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.players.basic import domino_sides
-from barbu_sim.barbu.players.features import (
-    N_FEATURES,
-    domino_card_features,
-    trick_card_features,
-)
+from barbu_sim.barbu.players.features import N_FEATURES, domino_card_features, trick_card_features
 from barbu_sim.barbu.players.heuristic import heuristic_strategy
 from barbu_sim.barbu.players.learned import (
     MAX_HIDDEN, TREE_OUTPUT, W_BIAS, W_INPUT, W_LINEAR, W_OUTPUT, model_array,
@@ -29,33 +25,13 @@ from barbu_sim.barbu.players.learned import (
 from barbu_sim.barbu.position import Position
 from barbu_sim.barbu.rules import DOMINO, Rules
 from barbu_sim.barbu.rules.config import (
-    BARBU,
-    HEARTS,
-    KING_OF_HEARTS,
-    NO_HEARTS,
-    NO_LAST_TWO,
-    NO_QUEENS,
-    NO_TRICKS,
-    PRESETS,
-    R_BEST_TOTAL,
-    R_DOMINO_ACE,
+    BARBU, HEARTS, KING_OF_HEARTS, NO_HEARTS, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, PRESETS, R_BEST_TOTAL, R_DOMINO_ACE,
     TRUMPS,
 )
 from barbu_sim.barbu.rules.play_rules import trick_value
 from barbu_sim.barbu.state import (
-    PASS,
-    S_CONTRACT,
-    S_DECLARER,
-    S_N_IN_TRICK,
-    S_NOT_HELD,
-    S_PARAM,
-    S_PLAYED,
-    S_RULES,
-    S_SEAT,
-    S_TRICK,
-    S_TRICK_CARDS,
-    S_VOIDS,
-    S_WIN_CARD,
+    PASS, S_CONTRACT, S_DECLARER, S_N_IN_TRICK, S_NOT_HELD, S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS,
+    S_VOIDS, S_WIN_CARD,
 )
 from barbu_sim.core.cards import cards_of
 

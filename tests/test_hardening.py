@@ -16,11 +16,10 @@ from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.core.runs import RunError
 from cli_checks import assert_clean_error, invoke
 from interrupting import ENDLESS, ctrl_c_once_loaded
+from shared_plugins import RAISING
 
 
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("BARBU_SIM_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def small_run(out, deals=3000, chunk=1000, **kwargs):
@@ -72,26 +71,7 @@ def test_out_of_range_input_is_a_clean_error(tmp_path, monkeypatch, args, needle
     assert_clean_error(invoke(*args), needle)
 
 
-# ---------------------------------------------------------------- 2, 17: a strategy that raises
-RAISING = '''
-from numba import njit
-from barbu_sim.core.bits import lowest_bit
-
-@njit
-def picky(legal, hand, state, rng):
-    if legal & 1:  # 2 of clubs is legal
-        raise ValueError("no clubs today")
-    return lowest_bit(legal)
-
-
-@njit
-def grumpy(legal, hand, state, rng):
-    if state[5] == 2:  # the third trick
-        raise ValueError("not in the mood")
-    return lowest_bit(legal)
-'''
-
-
+# ---------------------------------------------------------------- 2, 17: a strategy that raises (shared_plugins)
 def test_a_raising_strategy_stops_the_run_with_its_message(tmp_path):
     (tmp_path / "picky.py").write_text(RAISING)
     spec = f"{tmp_path / 'picky.py'}:picky"

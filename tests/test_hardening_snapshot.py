@@ -8,23 +8,19 @@ import os
 import polars as pl
 import pytest
 
-from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.core import runs as runs_module
 from barbu_sim.core.runs import lock_run
-from cli_checks import assert_clean_error, invoke, read_only
+from cli_checks import assert_clean_error, invoke, invoke_read_only, read_only
+from shared_runs import three_chunk_run
 
 
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("BARBU_SIM_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 @pytest.fixture(scope="module")
 def three_chunks(tmp_path_factory):
     """A complete run of 3 chunks of 1,000 deals (no-tricks and domino)."""
-    out = tmp_path_factory.mktemp("runs") / "r"
-    run(out, RunConfig(deals=3000, seed=5, contracts=["no-tricks", "domino"], chunk_deals=1000), progress=False)
-    return out
+    return three_chunk_run(tmp_path_factory.mktemp("runs") / "r", "no-tricks", "domino")
 
 
 def copy_run(src, dst):
@@ -352,11 +348,7 @@ def test_the_value_table_cache_writes_through_a_unique_temporary_name(tmp_path, 
 # ---------------------------------------------------------------- 13: OS errors name the path and what was written
 def test_plot_into_a_read_only_folder_names_it(tmp_path, three_chunks, monkeypatch):
     charts = tmp_path / "charts"
-    read_only(charts, monkeypatch)
-    try:
-        r = invoke("plot", three_chunks, "--out", charts)
-    finally:
-        charts.chmod(0o755)
+    r = invoke_read_only(charts, monkeypatch, "plot", three_chunks, "--out", charts)
     assert_clean_error(r, str(charts), code=1)
     assert "Errno" not in r.output
 

@@ -4,6 +4,7 @@ kept with --merge, an existing file refused before any play, bad input a one-lin
 Small sizes and cheap players (heuristic, basic, random)."""
 
 import json
+from functools import partial
 
 import pytest
 from typer.testing import CliRunner
@@ -13,7 +14,7 @@ from barbu_sim.barbu.studies import ladder as study
 from barbu_sim.cli import app
 from barbu_sim.cli import studies as cli_studies
 from barbu_sim.core.backends import LocalBackend
-from cli_checks import assert_clean_error
+from cli_checks import assert_clean_error, assert_merge_refuses_damaged_and_dangling
 
 runner = CliRunner()
 
@@ -93,16 +94,8 @@ def test_tiny_ladder_and_merge(tmp_path, monkeypatch):
 
 
 def test_merge_refuses_a_damaged_file_and_a_dangling_link(tmp_path):
-    out = tmp_path / "rows.json"
-    out.write_text('{"seed": 11, "rows": [')
-    assert_clean_error(ladder("--pair", "heuristic:basic", "-n", 2, "-c", "barbu", "--out", out, "--merge"),
-                       str(out), "JSON")
-    assert out.read_text() == '{"seed": 11, "rows": ['
-    link = tmp_path / "link.json"
-    link.symlink_to(tmp_path / "nowhere.json")
-    assert_clean_error(ladder("--pair", "heuristic:basic", "-n", 2, "-c", "barbu", "--out", link, "--merge"),
-                       "points nowhere", "--force")
-    assert link.is_symlink() and not (tmp_path / "nowhere.json").exists()
+    assert_merge_refuses_damaged_and_dangling(partial(ladder, "--pair", "heuristic:basic", "-n", 2, "-c", "barbu"),
+                                              tmp_path, seed=11)
 
 
 @pytest.mark.parametrize("args,message", [

@@ -11,6 +11,7 @@ from barbu_sim.barbu.review.explain import decisions
 from barbu_sim.barbu.players.mc.params import MC_ID, MCParams, mc_id, parse_mc
 from barbu_sim.barbu.players.mc.values import SLOTS, race_drop
 from barbu_sim.barbu.players.registry import resolve_strategy
+from shared_threads import on_one_thread_and_all
 
 U1 = np.uint64(1)
 
@@ -83,17 +84,9 @@ def test_early_parameter_names_and_ids():
 
 
 def test_early_drops_keep_the_explain_rows_true_and_the_deal_reproducible():
-    from numba import get_num_threads, set_num_threads
     seats = ["mc:samples=16,early=1.5", "heuristic", "mc:samples=16,early=1.5", "heuristic"]
     configs = [(c, 5 if c == 6 else 0, d) for c in (0, 4, 6) for d in (0, 1)]
-    threads = get_num_threads()
-    try:
-        set_num_threads(1)
-        one, _ = play_batch(8, 0, 4, configs, seats)
-        set_num_threads(threads)
-        many, _ = play_batch(8, 0, 4, configs, seats)
-    finally:
-        set_num_threads(threads)
+    (one, _), (many, _) = on_one_thread_and_all(lambda: play_batch(8, 0, 4, configs, seats))
     assert np.array_equal(one, many)
     c, p, d = configs[5]
     alone = play_deal(random_deal(8, 3), c, seats, param=p, declarer=d, seed=8, index=3, explain=True)

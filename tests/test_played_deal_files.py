@@ -7,18 +7,12 @@ import sys
 
 import pytest
 from cli_checks import assert_clean_error, invoke
+from shared_deals import EXAMPLE
 
 from barbu_sim.barbu.formats.deal_file import PlayedDealError, parse_played_deals, parse_session, read_played_deals
 from barbu_sim.barbu.rules import load_rules
 from barbu_sim.clabber.formats.round_file import parse_rounds
 
-EXAMPLE_DEAL = "N:2.5.AKQJT987654. .2..AKQJT9876543 AKQJT9876543.6.. .AKQJT98743.32.2"
-EXAMPLE = f"""contract: barbu
-declarer: N
-deal: {EXAMPLE_DEAL}
-play:
-5H 2H 6H KH
-"""
 CLABBER = """game: clabber
 dealer: W
 deal: N:AKQJT9... .AKQJT9.. ..AKQJT9. ...AKQJT9

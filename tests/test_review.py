@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 from cli_checks import assert_clean_error, invoke
+from shared_deals import EXAMPLE  # West takes South's 6H trick with K♥: see shared_deals
 
 from barbu_sim.barbu.api import NO_MODEL, play_deal
 from barbu_sim.barbu.engine.deals import random_deal
@@ -17,16 +18,6 @@ from barbu_sim.barbu.rules import PRESETS, Rules
 from barbu_sim.barbu.table.deal import Bot
 from barbu_sim.core.cards import cards_of, parse_card
 
-# The example of docs/review-and-table.md: West, last to play to a trick South is winning with 6H,
-# plays K♥ and wins it; a low heart would let South win, and West, void in spades, would discard K♥
-# on the spades South must lead next.
-EXAMPLE_DEAL = "N:2.5.AKQJT987654. .2..AKQJT9876543 AKQJT9876543.6.. .AKQJT98743.32.2"
-EXAMPLE = f"""contract: barbu
-declarer: N
-deal: {EXAMPLE_DEAL}
-play:
-5H 2H 6H KH
-"""
 PARAMS = {5: 2, 6: 5}  # trumps hearts, dominoes from 7
 
 

@@ -2,7 +2,6 @@
 
 import os
 import re
-import select
 import shlex
 import sys
 import time
@@ -10,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from cli_checks import invoke
+from shared_terminal import read_ready
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
@@ -170,12 +170,8 @@ def test_a_real_terminal(tmp_path):
     screen, deadline = b"", time.time() + 120
     try:
         while time.time() < deadline and b"The session is saved" not in screen:
-            ready, _, _ = select.select([fd], [], [], 1)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
+            chunk = read_ready(fd, 1)
+            if chunk is None:
                 break
             screen += chunk
             if chunk.rstrip().endswith(b">"):

@@ -5,13 +5,13 @@ rules' fixed Domino rank, and the first hint's compile said."""
 import dataclasses
 import os
 import re
-import select
 import sys
 import time
 
 import numpy as np
 import pytest
 from cli_checks import assert_clean_error, invoke, read_only
+from shared_terminal import read_ready
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
@@ -188,12 +188,8 @@ def ctrl_c_at_prompt(argv, answers, tmp_path):
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:
                 break
-            ready, _, _ = select.select([fd], [], [], 0.2)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
+            chunk = read_ready(fd, 0.2)
+            if not chunk:  # nothing yet, or the terminal closed: wait for the exit
                 continue
             screen += chunk
             if sent_at is None and chunk.rstrip().endswith(b">"):
@@ -293,17 +289,9 @@ def test_a_player_declaring_domino_under_a_fixed_start_is_not_asked_a_rank(tmp_p
 
 
 # ---------------------------------------------------------------- 21: the first hint's compile is said
-def test_a_hint_compiles_mc_s_estimator_through_the_announcing_path(monkeypatch):
+def test_a_hint_compiles_mc_s_estimator_through_the_announcing_path(compile_calls):
     from barbu_sim.barbu.players.mc.player import mc_estimates
-    from barbu_sim.core import compiling
-    calls = []
-    real = compiling.ensure_compiled
-
-    def spy(dispatcher, args, what, key):
-        calls.append((dispatcher, args, what))
-        return real(dispatcher, args, what, key)
-
-    monkeypatch.setattr(compiling, "ensure_compiled", spy)
+    calls = compile_calls
     before = set(mc_estimates.overloads)  # other tests in this process may have compiled other signatures
     pos = Position(random_deal(2, 0), BARBU, 0, 2, Rules(), 2, 0)
     assert hint_text(pos, 2, 2).startswith("Hint")

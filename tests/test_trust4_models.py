@@ -14,7 +14,7 @@ from barbu_sim.barbu.players import learned as barbu_learned
 from barbu_sim.barbu.players.registry import resolve_strategy
 from barbu_sim.clabber.players import learned as clabber_learned
 from barbu_sim.clabber.players.registry import resolve_strategy as resolve_clabber
-from cli_checks import one_line, refused_model
+from cli_checks import existing_outputs, files_in, one_line, refused_model
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -146,15 +146,11 @@ FOLDER_FILES = ("study.json", "findings.json", "manifest.json", "timing.json", "
 
 @pytest.mark.parametrize("name,args", REFUSED, ids=[f"{n}-{i}" for i, (n, _) in enumerate(REFUSED)])
 def test_a_script_refuses_an_existing_output_before_any_work(tmp_path, name, args):
-    out = tmp_path / "old.json"
-    out.write_text('{"rows": []}\n')
-    for f in FOLDER_FILES:
-        (tmp_path / f).write_text("{}\n")
-    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    argv = [a.replace("OUT", str(out)).replace("DIR", str(tmp_path)) for a in args]
+    argv = existing_outputs(tmp_path, FOLDER_FILES, args)
+    before = files_in(tmp_path)
     message = _refused(name, argv)
     assert "--force" in message and ("exists" in message or "holds" in message), message
-    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing written, nothing made
+    assert files_in(tmp_path) == before  # nothing written, nothing made
 
 
 def test_compile_times_refuses_an_existing_output_too(tmp_path):

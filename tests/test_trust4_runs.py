@@ -10,21 +10,17 @@ import shutil
 import polars as pl
 import pytest
 
-from cli_checks import assert_clean_error, invoke, read_only
+from cli_checks import assert_clean_error, invoke, invoke_read_only
+from shared_runs import three_chunk_run
 
 
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("BARBU_SIM_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 @pytest.fixture(scope="module")
 def barbu_run(tmp_path_factory):
     """A complete Barbu run of 3 chunks of 1,000 deals (no-tricks and barbu)."""
-    from barbu_sim.barbu.runs import RunConfig, run
-    out = tmp_path_factory.mktemp("runs") / "b"
-    run(out, RunConfig(deals=3000, seed=5, contracts=["no-tricks", "barbu"], chunk_deals=1000), progress=False)
-    return out
+    return three_chunk_run(tmp_path_factory.mktemp("runs") / "b", "no-tricks", "barbu")
 
 
 @pytest.fixture(scope="module")
@@ -245,12 +241,8 @@ def test_the_probe_is_removed_when_its_write_fails(tmp_path, monkeypatch):
 def test_a_read_only_run_directory_is_said_so_not_sent_to_resume(game, monkeypatch, flag):
     out, prefix, unit = game
     before = files_of(out)
-    read_only(out, monkeypatch)
-    try:
-        args = (*prefix, "run", *(["-n", "3000"] if flag == "--force" else []), flag, "--out", out, "--no-progress")
-        r = invoke(*args)
-    finally:
-        out.chmod(0o755)
+    args = (*prefix, "run", *(["-n", "3000"] if flag == "--force" else []), flag, "--out", out, "--no-progress")
+    r = invoke_read_only(out, monkeypatch, *args)
     assert_clean_error(r, str(out), "cannot be written", code=1)
     assert "finish the run" not in r.output
     assert files_of(out) == before and (out / "manifest.json").exists()
@@ -346,12 +338,7 @@ def report_title(prefix):
 
 def test_report_of_a_read_only_run_prints_its_tables_then_one_line(game, monkeypatch):
     out, prefix, _ = game
-    (out / "report").mkdir()
-    read_only(out / "report", monkeypatch)
-    try:
-        r = invoke(*prefix, "report", out)
-    finally:
-        (out / "report").chmod(0o755)
+    r = invoke_read_only(out / "report", monkeypatch, *prefix, "report", out)
     assert_clean_error(r, f"cannot write {out / 'report'} (the run's report)", "no report file was written", code=1)
     assert report_title(prefix) in r.output  # the tables came first
     assert list((out / "report").iterdir()) == []
@@ -372,12 +359,7 @@ def test_report_on_a_disk_filling_inside_polars_names_no_temporary_file(game, mo
 
 def test_plot_of_a_read_only_run_names_the_charts(game, monkeypatch):
     out, prefix, _ = game
-    (out / "plots").mkdir()
-    read_only(out / "plots", monkeypatch)
-    try:
-        r = invoke(*prefix, "plot", out)
-    finally:
-        (out / "plots").chmod(0o755)
+    r = invoke_read_only(out / "plots", monkeypatch, *prefix, "plot", out)
     assert_clean_error(r, f"cannot write {out / 'plots'} (the charts)", code=1)
     assert list((out / "plots").iterdir()) == []
 

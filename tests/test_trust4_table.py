@@ -64,18 +64,10 @@ def test_estimator_cached_is_true_once_the_estimator_is_ready():
 
 
 @pytest.mark.parametrize("spec", ["heuristic", "mc:samples=2"])
-def test_a_bot_is_compiled_up_front_through_the_announcing_path(monkeypatch, spec):
+def test_a_bot_is_compiled_up_front_through_the_announcing_path(compile_calls, spec):
     """A bot's strategy is made ready when the bot is made, before the first card, through the path that says
     a compile on stderr; the signature made ready is the one the bot then calls: nothing compiles silently."""
-    from barbu_sim.core import compiling
-    calls = []
-    real = compiling.ensure_compiled
-
-    def spy(dispatcher, args, what, key):
-        calls.append((dispatcher, args, what))
-        return real(dispatcher, args, what, key)
-
-    monkeypatch.setattr(compiling, "ensure_compiled", spy)
+    calls = compile_calls
     bot = Bot(spec)
     assert len(calls) == 1 and "bot" in calls[0][2]
     dispatcher, args, _ = calls[0]
@@ -122,12 +114,19 @@ def scripted(replies):
     return read
 
 
-def test_hint_at_the_contract_prompt_gives_the_advisor_s_sentence(tmp_path):
+def block_as_south(tmp_path, replies, first, hint_samples=4):
+    """What South is told at a block (seed 4, the bots heuristic, myopic, compulsory doubles only) declared first
+    by seat ``first``, typing ``replies`` (see :func:`scripted`) and then quitting, which ``play`` reports."""
     said = []
-    settings = TableSettings(2, ["heuristic", "heuristic", "you", "heuristic"], "block", 4, 2, hint_samples=4)
-    session = Session(settings, settings.rules(), Console(scripted({"Contract": ["hint", "hint"]}), said.append),
-                      tmp_path / "t.txt")
+    settings = TableSettings(2, ["heuristic", "heuristic", "you", "heuristic"], "block", 4, first,
+                             hint_samples=hint_samples)
+    session = Session(settings, settings.rules(), Console(scripted(replies), said.append), tmp_path / "t.txt")
     assert not session.play([])
+    return said
+
+
+def test_hint_at_the_contract_prompt_gives_the_advisor_s_sentence(tmp_path):
+    said = block_as_south(tmp_path, {"Contract": ["hint", "hint"]}, first=2)
     text = "\n".join(said)
     assert "unknown contract" not in text
     hints = [line for line in said if line.startswith("Hint (the advisor")]
@@ -137,12 +136,7 @@ def test_hint_at_the_contract_prompt_gives_the_advisor_s_sentence(tmp_path):
 
 
 def test_hint_at_the_doubling_prompt_gives_the_advisor_s_call(tmp_path):
-    said = []
-    # South doubles after North declares; the bots myopic, compulsory doubles only
-    settings = TableSettings(2, ["heuristic", "heuristic", "you", "heuristic"], "block", 4, 0, hint_samples=4)
-    session = Session(settings, settings.rules(), Console(scripted({"Double whom?": ["hint"]}), said.append),
-                      tmp_path / "t.txt")
-    assert not session.play([])
+    said = block_as_south(tmp_path, {"Double whom?": ["hint"]}, first=0)  # South doubles after North declares
     text = "\n".join(said)
     assert "unknown seat 'hint'" not in text and "Refused" not in text
     hints = [i for i, line in enumerate(said) if line.startswith("Hint (the advisor")]
@@ -153,11 +147,7 @@ def test_hint_at_the_doubling_prompt_gives_the_advisor_s_call(tmp_path):
 
 
 def test_no_hint_at_the_prompts_of_a_table_without_hints(tmp_path):
-    said = []
-    settings = TableSettings(2, ["heuristic", "heuristic", "you", "heuristic"], "block", 4, 2, hint_samples=0)
-    session = Session(settings, settings.rules(), Console(scripted({"Contract": ["hint"]}), said.append),
-                      tmp_path / "t.txt")
-    assert not session.play([])
+    said = block_as_south(tmp_path, {"Contract": ["hint"]}, first=2, hint_samples=0)
     assert "No hints at this table (--hint-samples 0)" in said
 
 
@@ -401,11 +391,7 @@ def test_the_doubling_hint_says_the_advice_in_a_player_s_words(tmp_path, monkeyp
                             announced=real.announced, margin=5.0, owed=0, hands_left=real.hands_left, level=0,
                             trusted=False, reliability=0.15)
     monkeypatch.setattr(advice, "advise_double", answer)
-    said = []
-    settings = TableSettings(2, ["heuristic", "heuristic", "you", "heuristic"], "block", 4, 0, hint_samples=4)
-    session = Session(settings, settings.rules(), Console(scripted({"Double whom?": ["hint"]}), said.append),
-                      tmp_path / "t.txt")
-    assert not session.play([])
+    said = block_as_south(tmp_path, {"Double whom?": ["hint"]}, first=0)
     start = next(i for i, line in enumerate(said) if line.startswith("Hint (the advisor"))
     hint = " ".join(" ".join(said[start:start + 12]).split())
     assert re.fullmatch(r"S, after N declared .+: do not double\.", said[start + 1]), said[start + 1]
