@@ -45,8 +45,9 @@ def cluster():
             del os.environ["RAY_worker_niceness"]
         else:
             os.environ["RAY_worker_niceness"] = saved
-        # Functions of this module travel to the workers by value (tests/ is not a package).
-        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    # Functions of this module travel to the workers by value (tests/ is not a package), also on an instance an
+    # earlier test of this process started (a study run with --backend ray): by reference they would not load there.
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     yield RayBackend()
     if started:
         ray.shutdown()
