@@ -22,15 +22,15 @@ from ..core.rng import STREAM_PLAY, stream_key
 from ..core.seats import SEAT_NAMES
 from .players.full_state import FULL_STATE_SIZE
 from .players.mc.player import infer_not_held, record_play
-from .players.trick_step import play_into_trick
+from .players.trick_step import play_domino_card, play_into_trick
 from .rules.play_rules import (
-    domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
-    domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
+    domino_ace_low, domino_openers, domino_openers_low, domino_start,
+    forced_discard, hand_over, lead_restriction, legal_mask, trick_value,
 )
 from .rules.config import BARBU, CONTRACTS, DOMINO, KING_OF_HEARTS_BIT, NO_HEARTS, R_DOMINO_PAYOUT, TRUMPS, Rules
 from .state import (
     PASS, S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_NOT_HELD,
-    S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_WON,
+    S_PARAM, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_WON,
 )
 
 U0 = np.uint64(0)
@@ -225,17 +225,10 @@ class Position:
 
     def _play_domino(self, card: int) -> None:
         st, seat = self.state, self.seat
-        b = U1 << np.uint64(card)
-        self.hands[seat] ^= b
-        self.played |= b
-        self.playable = np.uint64(domino_playable(self.playable, b, self.grows_down, self.grows_up)
-                                  | domino_wrap(b, self.wrap_down, self.wrap_up))
-        suit = card // 13
-        low, high = domino_ends(np.uint64(lane(self.played, np.int64(suit))), self.ace_low)
-        st[S_DOMINO_LOW + suit] = low
-        st[S_DOMINO_HIGH + suit] = high
-        st[S_PLAYED] = self.played
-        st[S_CARDS_LEFT + seat] -= U1
+        played, playable = play_domino_card(self.hands, st, np.int64(seat), np.int64(card), self.played,
+                                            self.playable, self.grows_down, self.grows_up, self.wrap_down,
+                                            self.wrap_up, self.ace_low)
+        self.played, self.playable = np.uint64(played), np.uint64(playable)
         self.plays.append((seat, card))
         if self.hands[seat] == U0:
             self.scores[seat] = self.rules_array[R_DOMINO_PAYOUT + len(self.finished)]

@@ -25,16 +25,16 @@ from .basic import basic_domino, basic_tricks
 from .heuristic import heuristic_domino, heuristic_tricks
 from .learned import learned_choose
 from ..rules.play_rules import (
-    domino_ace_low, domino_ends, domino_openers, domino_playable, domino_position, domino_wrap, forced_discard,
-    hand_over, lane, lead_restriction, legal_mask, trick_after, trick_value,
+    domino_ace_low, domino_openers, domino_position, forced_discard,
+    hand_over, lead_restriction, legal_mask, trick_after, trick_value,
 )
 from ..rules.config import R_DOMINO_PAYOUT
 from ..state import (
-    S_CARDS_LEFT, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PLAYED, S_SEAT, S_TRICK,
+    S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PLAYED, S_SEAT, S_TRICK,
     S_TRICK_CARDS, S_TRICKS_WON, S_WON, STATE_SIZE,
 )
 from .ids import BASIC, HEURISTIC, LEARNED, LOWEST
-from .trick_step import play_into_trick
+from .trick_step import play_domino_card, play_into_trick
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -174,16 +174,8 @@ def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores, net
                     next_card = -1
                 else:
                     card = choose_builtin(sid, legal, hand, state, rng, True, net)
-                b = U1 << np.uint64(card)
-                hands[seat] = hand ^ b
-                played |= b
-                playable = domino_playable(playable, b, grows_down, grows_up) | domino_wrap(b, wrap_down, wrap_up)
-                suit = card // 13
-                low, high = domino_ends(lane(played, suit), ace_low)
-                state[S_DOMINO_LOW + suit] = low
-                state[S_DOMINO_HIGH + suit] = high
-                state[S_PLAYED] = played
-                state[S_CARDS_LEFT + seat] -= U1
+                played, playable = play_domino_card(hands, state, seat, card, played, playable, grows_down, grows_up,
+                                                    wrap_down, wrap_up, ace_low)
                 if hands[seat] == U0:
                     scores[seat] = rules[R_DOMINO_PAYOUT + place]
                     place += 1
