@@ -22,14 +22,15 @@ from ..core.rng import STREAM_PLAY, stream_key
 from ..core.seats import SEAT_NAMES
 from .players.full_state import FULL_STATE_SIZE
 from .players.mc.player import infer_not_held, record_play
+from .players.trick_step import play_domino_card, play_into_trick
 from .rules.play_rules import (
-    beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
-    domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
+    domino_ace_low, domino_openers, domino_openers_low, domino_start,
+    forced_discard, hand_over, lead_restriction, legal_mask, trick_value,
 )
 from .rules.config import BARBU, CONTRACTS, DOMINO, KING_OF_HEARTS_BIT, NO_HEARTS, R_DOMINO_PAYOUT, TRUMPS, Rules
 from .state import (
     PASS, S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_NOT_HELD,
-    S_PARAM, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON,
+    S_PARAM, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_WON,
 )
 
 U0 = np.uint64(0)
@@ -174,6 +175,7 @@ class Position:
 
     def _start_trick(self, leader: int) -> None:
         self._trick: list[int] = []
+        self._trick_mask = U0
         self._led, self._win_card, self._win_seat, self._win_suit, self._top_trump = -1, -1, leader, -1, -1
         self.seat = leader
         st = self.state
@@ -193,32 +195,21 @@ class Position:
         infer_not_held(st, np.int64(seat), np.int64(card), np.int64(k), np.int64(self._led), self.restricted,
                        self.forced, np.int64(self.contract), np.int64(self.param), np.int64(self._top_trump),
                        self.rules_array)
-        b = U1 << np.uint64(card)
-        self.hands[seat] ^= b
-        self.played |= b
-        suit = card // 13
-        if k == 0:
-            self._led = suit
-            self._win_card, self._win_seat, self._win_suit = card, seat, suit
-        elif beats(np.int64(card), np.int64(suit), np.int64(self._win_card), np.int64(self._win_suit),
-                   np.int64(self.contract), np.int64(self.param)):
-            self._win_card, self._win_seat, self._win_suit = card, seat, suit
-        if self.contract == TRUMPS and suit == self.param and card > self._top_trump:
-            self._top_trump = card
-        if suit != self._led:
-            st[S_VOIDS + seat] |= U1 << np.uint64(self._led)
-        st[S_TRICK_CARDS + k] = card
-        st[S_PLAYED] = self.played
-        st[S_CARDS_LEFT + seat] -= U1
-        st[S_WIN_CARD] = self._win_card
-        st[S_WIN_SEAT] = self._win_seat
+        # The engine's own compiled step, so that a position read or reviewed here is the one
+        # the engine plays (one dispatch per card: cheap beside the inference just above).
+        played, trick, *after = play_into_trick(
+            self.hands, st, np.int64(seat), np.int64(k), np.int64(card), self.played, self._trick_mask,
+            np.int64(self._led), np.int64(self._win_card), np.int64(self._win_seat), np.int64(self._win_suit),
+            np.int64(self._top_trump), np.int64(self.contract), np.int64(self.param))
+        self.played, self._trick_mask = np.uint64(played), np.uint64(trick)
+        self._led, self._win_card, self._win_seat, self._win_suit, self._top_trump = (int(v) for v in after)
         self._trick.append(card)
         self.plays.append((seat, card))
         if len(self._trick) < 4:
             self.seat = (seat + 1) % 4
             self._set_turn()
             return
-        trick = np.uint64(sum(1 << c for c in self._trick))
+        trick = self._trick_mask
         w = self._win_seat
         self.scores[w] += trick_value(np.int64(self.contract), np.int64(len(self.trick_winners)), trick,
                                       self.rules_array)
@@ -234,17 +225,10 @@ class Position:
 
     def _play_domino(self, card: int) -> None:
         st, seat = self.state, self.seat
-        b = U1 << np.uint64(card)
-        self.hands[seat] ^= b
-        self.played |= b
-        self.playable = np.uint64(domino_playable(self.playable, b, self.grows_down, self.grows_up)
-                                  | domino_wrap(b, self.wrap_down, self.wrap_up))
-        suit = card // 13
-        low, high = domino_ends(np.uint64(lane(self.played, np.int64(suit))), self.ace_low)
-        st[S_DOMINO_LOW + suit] = low
-        st[S_DOMINO_HIGH + suit] = high
-        st[S_PLAYED] = self.played
-        st[S_CARDS_LEFT + seat] -= U1
+        played, playable = play_domino_card(self.hands, st, np.int64(seat), np.int64(card), self.played,
+                                            self.playable, self.grows_down, self.grows_up, self.wrap_down,
+                                            self.wrap_up, self.ace_low)
+        self.played, self.playable = np.uint64(played), np.uint64(playable)
         self.plays.append((seat, card))
         if self.hands[seat] == U0:
             self.scores[seat] = self.rules_array[R_DOMINO_PAYOUT + len(self.finished)]

@@ -20,24 +20,23 @@ from numba import types
 from ...core.jit import njit
 from numba.extending import overload
 
-from ...core.bits import highest_bit, lowest_bit
 from ...core.strategies import RAISED, lowest_strategy, random_strategy
 from ..players.basic import basic_domino, basic_tricks
 from ..players.heuristic import heuristic_domino, heuristic_tricks
 from ..players.mc.player import infer_not_held, mc_choose, record_play
 from ..rules.play_rules import (
-    beats, domino_ace_low, domino_ends, domino_openers, domino_openers_low, domino_playable, domino_start,
-    domino_wrap, forced_discard, hand_over, lane, lead_restriction, legal_mask, trick_value,
+    domino_ace_low, domino_openers, domino_openers_low, domino_start,
+    forced_discard, hand_over, lead_restriction, legal_mask, trick_value,
 )
-from ..rules.config import DOMINO, R_DOMINO_PAYOUT, RULES_ARRAY_SIZE, TRUMPS
+from ..rules.config import DOMINO, R_DOMINO_PAYOUT, RULES_ARRAY_SIZE
 from ..state import (
     PASS, S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_PARAM,
-    S_NOT_HELD, S_PLAYED, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT,
-    S_WON, STATE_SIZE,
+    S_NOT_HELD, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_WON, STATE_SIZE,
 )
 from ..players.full_state import FULL_STATE_SIZE, LEARNED_AT
 from ..players.learned import learned_choose
 from ..players.ids import BASIC, HEURISTIC, LOWEST, RANDOM, is_learned, is_mc, learned_slot
+from ..players.trick_step import play_domino_card, play_into_trick
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -228,25 +227,9 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
             if track:  # what this play shows about the seat's hand, for the players that read it (mc)
                 _infer_if_compiled_in(explain, state, seat, card, k, led, restricted_lead, forced, contract, trump,
                                       top_trump, rules)
-            b = U1 << np.uint64(card)
-            hands[seat] = hand ^ b
-            trick |= b
-            played |= b
-            suit = card // 13
-            if k == 0:
-                led = suit
-                win_card, win_seat, win_suit = card, seat, suit
-            elif beats(card, suit, win_card, win_suit, contract, trump):
-                win_card, win_seat, win_suit = card, seat, suit
-            if contract == TRUMPS and suit == trump and card > top_trump:
-                top_trump = card
-            if suit != led:
-                state[S_VOIDS + seat] |= U1 << np.uint64(led)
-            state[S_TRICK_CARDS + k] = card
-            state[S_PLAYED] = played
-            state[S_CARDS_LEFT + seat] -= U1
-            state[S_WIN_CARD] = win_card
-            state[S_WIN_SEAT] = win_seat
+            played, trick, led, win_card, win_seat, win_suit, top_trump = play_into_trick(
+                hands, state, seat, k, card, played, trick, led, win_card, win_seat, win_suit, top_trump,
+                contract, trump)
             if record:
                 rec_seat[n_act] = seat
                 rec_card[n_act] = card
@@ -298,24 +281,8 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                     if record:
                         _keep_failed_play(legal, hand, rng_before, state, snap)
                     return _error_code(seat, card)
-                b = U1 << np.uint64(card)
-                hands[seat] = hand ^ b
-                played |= b
-                playable = domino_playable(playable, b, grows_down, grows_up)
-                # A column is the run of its suit's played cards: with the ace high its ends are the
-                # lowest and highest played rank of the suit (a count of zeros each, no branch).
-                suit = card // 13
-                column = lane(played, suit)
-                if ace_low:  # the same every card of a deal: predicted, and off the ace-high path
-                    playable |= domino_wrap(b, wrap_down, wrap_up)
-                    low, high = domino_ends(column, True)
-                    state[S_DOMINO_LOW + suit] = low
-                    state[S_DOMINO_HIGH + suit] = high
-                else:
-                    state[S_DOMINO_LOW + suit] = lowest_bit(column)
-                    state[S_DOMINO_HIGH + suit] = highest_bit(column)
-                state[S_PLAYED] = played
-                state[S_CARDS_LEFT + seat] -= U1
+                played, playable = play_domino_card(hands, state, seat, card, played, playable, grows_down, grows_up,
+                                                    wrap_down, wrap_up, ace_low)
                 if record:
                     rec_seat[n_act] = seat
                     rec_card[n_act] = card

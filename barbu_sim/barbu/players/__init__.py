@@ -3,6 +3,8 @@
 - :mod:`.registry`: the built-ins by name, user plugins, seat specs;  :mod:`.ids`: the small-int
   ids the kernels switch on;
 - :mod:`.basic` and :mod:`.heuristic`: the rule-based players;
+- :mod:`.trick_step`: a card played (into a trick, onto the Domino table) as the state array records
+  it, the one step the engine's play loops, the rollouts and ``Position`` share;
 - :mod:`.rollout`: a deal finished from any position by a built-in player;  :mod:`.endgame`:
   exact search of the last tricks with every hand known;
 - :mod:`.mc`: the Monte-Carlo player (``mc``, ``pimc``);

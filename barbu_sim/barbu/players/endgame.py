@@ -32,10 +32,10 @@ from ...core.jit import njit
 
 from ...core.bits import lowest_bit
 from ..rules.play_rules import (
-    above, below, beats, domino_ace_low, domino_playable, domino_position, domino_wrap, forced_discard, hand_over,
-    lead_restriction, legal_mask, trick_value,
+    above, below, domino_ace_low, domino_playable, domino_position, domino_wrap, forced_discard, hand_over,
+    lead_restriction, legal_mask, trick_after, trick_value,
 )
-from ..rules.config import R_BEST_TOTAL, R_DOMINO_PAYOUT, TRUMPS
+from ..rules.config import R_BEST_TOTAL, R_DOMINO_PAYOUT
 from .rollout import trick_so_far
 from ..state import S_LEADER, S_N_IN_TRICK, S_PLAYED, S_SEAT, S_TRICK
 
@@ -157,15 +157,8 @@ def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_tr
         card = lowest_bit(cands)
         cands &= cands - U1
         b = U1 << np.uint64(card)
-        suit = card // 13
-        n_led, n_card, n_seat, n_suit = led, win_card, win_seat, win_suit
-        if k == 0:
-            n_led, n_card, n_seat, n_suit = suit, card, seat, suit
-        elif beats(card, suit, win_card, win_suit, contract, trump):
-            n_card, n_seat, n_suit = card, seat, suit
-        n_top = top_trump
-        if contract == TRUMPS and suit == trump and card > n_top:
-            n_top = card
+        n_led, n_card, n_seat, n_suit, n_top = trick_after(card, seat, k, led, win_card, win_seat, win_suit, top_trump,
+                                                           contract, trump)
         hands[seat] = hand ^ b
         if k < 3:
             v0, v1, v2, v3 = search(hands, t, leader, k + 1, trick | b, n_led, n_card, n_seat, n_suit, n_top,

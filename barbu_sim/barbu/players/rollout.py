@@ -25,15 +25,16 @@ from .basic import basic_domino, basic_tricks
 from .heuristic import heuristic_domino, heuristic_tricks
 from .learned import learned_choose
 from ..rules.play_rules import (
-    beats, domino_ace_low, domino_ends, domino_openers, domino_playable, domino_position, domino_wrap, forced_discard,
-    hand_over, lane, lead_restriction, legal_mask, trick_value,
+    domino_ace_low, domino_openers, domino_position, forced_discard,
+    hand_over, lead_restriction, legal_mask, trick_after, trick_value,
 )
-from ..rules.config import R_DOMINO_PAYOUT, TRUMPS
+from ..rules.config import R_DOMINO_PAYOUT
 from ..state import (
-    S_CARDS_LEFT, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PLAYED, S_SEAT, S_TRICK,
-    S_TRICK_CARDS, S_TRICKS_WON, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_WON, STATE_SIZE,
+    S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PLAYED, S_SEAT, S_TRICK,
+    S_TRICK_CARDS, S_TRICKS_WON, S_WON, STATE_SIZE,
 )
 from .ids import BASIC, HEURISTIC, LEARNED, LOWEST
+from .trick_step import play_domino_card, play_into_trick
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -64,14 +65,9 @@ def trick_so_far(state, k0, leader, contract, trump):
     led, win_card, win_seat, win_suit, top_trump = -1, -1, leader, -1, -1
     for k in range(k0):
         card = np.int64(state[S_TRICK_CARDS + k])
-        suit = card // 13
         trick |= U1 << np.uint64(card)
-        if k == 0:
-            led, win_card, win_suit = suit, card, suit
-        elif beats(card, suit, win_card, win_suit, contract, trump):
-            win_card, win_seat, win_suit = card, (leader + k) & 3, suit
-        if contract == TRUMPS and suit == trump and card > top_trump:
-            top_trump = card
+        led, win_card, win_seat, win_suit, top_trump = trick_after(card, (leader + k) & 3, k, led, win_card, win_seat,
+                                                                   win_suit, top_trump, contract, trump)
     return trick, led, win_card, win_seat, win_suit, top_trump
 
 
@@ -118,25 +114,9 @@ def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, s
             else:
                 legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
                 card = choose_builtin(sid, legal, hand, state, rng, False, net)
-            b = U1 << np.uint64(card)
-            hands[seat] = hand ^ b
-            trick |= b
-            played |= b
-            suit = card // 13
-            if k == 0:
-                led = suit
-                win_card, win_seat, win_suit = card, seat, suit
-            elif beats(card, suit, win_card, win_suit, contract, trump):
-                win_card, win_seat, win_suit = card, seat, suit
-            if contract == TRUMPS and suit == trump and card > top_trump:
-                top_trump = card
-            if suit != led:
-                state[S_VOIDS + seat] |= U1 << np.uint64(led)
-            state[S_TRICK_CARDS + k] = card
-            state[S_PLAYED] = played
-            state[S_CARDS_LEFT + seat] -= U1
-            state[S_WIN_CARD] = win_card
-            state[S_WIN_SEAT] = win_seat
+            played, trick, led, win_card, win_seat, win_suit, top_trump = play_into_trick(
+                hands, state, seat, k, card, played, trick, led, win_card, win_seat, win_suit, top_trump,
+                contract, trump)
             seat = (seat + 1) & 3
         scores[win_seat] += trick_value(contract, t, trick, rules)
         state[S_WON + win_seat] |= trick
@@ -194,16 +174,8 @@ def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores, net
                     next_card = -1
                 else:
                     card = choose_builtin(sid, legal, hand, state, rng, True, net)
-                b = U1 << np.uint64(card)
-                hands[seat] = hand ^ b
-                played |= b
-                playable = domino_playable(playable, b, grows_down, grows_up) | domino_wrap(b, wrap_down, wrap_up)
-                suit = card // 13
-                low, high = domino_ends(lane(played, suit), ace_low)
-                state[S_DOMINO_LOW + suit] = low
-                state[S_DOMINO_HIGH + suit] = high
-                state[S_PLAYED] = played
-                state[S_CARDS_LEFT + seat] -= U1
+                played, playable = play_domino_card(hands, state, seat, card, played, playable, grows_down, grows_up,
+                                                    wrap_down, wrap_up, ace_low)
                 if hands[seat] == U0:
                     scores[seat] = rules[R_DOMINO_PAYOUT + place]
                     place += 1

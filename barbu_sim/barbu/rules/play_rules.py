@@ -128,6 +128,44 @@ def beats(card, suit, win_card, win_suit, contract, trump):
 
 
 @njit(cache=True)
+def trick_after(card, seat, k, led, win_card, win_seat, win_suit, top_trump, contract, trump):
+    """The trick as the play loop keeps it once ``card`` has entered it.
+
+    The one home of the rule "who holds the trick now": the play loops, the rollouts,
+    the endgame search and :class:`~barbu_sim.barbu.position.Position` all step a trick
+    through it (state writes and all: ``players.trick_step.play_into_trick``).
+
+    Parameters
+    ----------
+    card : int64
+        The card played, 0..51.
+    seat : int64
+        The seat that plays it.
+    k : int64
+        Cards already in the trick (0: ``card`` leads it).
+    led, win_card, win_seat, win_suit, top_trump : int64
+        The trick before ``card``: the led suit, the winning card, its seat and its suit
+        (-1, -1, the leader, -1 for an empty trick), and the highest trump played in it
+        (-1: none; kept in Trumps only, where the overtrump rule reads it).
+    contract, trump : int64
+        The contract and its trump suit (read in Trumps only).
+
+    Returns
+    -------
+    (led, win_card, win_seat, win_suit, top_trump) after ``card``.
+    """
+    suit = card // 13
+    if k == 0:
+        led = suit
+        win_card, win_seat, win_suit = card, seat, suit
+    elif beats(card, suit, win_card, win_suit, contract, trump):
+        win_card, win_seat, win_suit = card, seat, suit
+    if contract == TRUMPS and suit == trump and card > top_trump:
+        top_trump = card
+    return led, win_card, win_seat, win_suit, top_trump
+
+
+@njit(cache=True)
 def trick_winner(cards, n, contract, trump):
     """The position (0..n-1, in play order) of the card that wins a trick of ``cards[:n]``.
 
