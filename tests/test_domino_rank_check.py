@@ -40,6 +40,12 @@ def test_the_check_pairs_each_deal_across_ranks_and_goes_on_from_its_blocks(tmp_
     assert again.exit_code == 0, again.output
     assert "(2 of 3 blocks on disk" in again.stdout
     assert out.read_text() == first  # --out: replaced with the same figures
+    # another player or seed never reads these blocks: they would be given its name
+    for other in (["--strategy", "random"], ["--seed", "6"]):
+        changed = [*argv, "--force"]
+        changed[changed.index(other[0]) + 1] = other[1]
+        assert_clean_error(invoke(*changed), "were played by heuristic with seed 5", "another --work folder")
+    assert out.read_text() == first
 
 
 @pytest.mark.parametrize("args, message", [

@@ -165,3 +165,19 @@ def test_ray_plays_the_same_records(tmp_path):
                 os.environ.pop("RAY_worker_niceness", None)
     assert len(ledger(tmp_path / "local")) == 3
     assert ledger(tmp_path / "ray") == ledger(tmp_path / "local")  # byte-identical chunk files
+
+
+def test_resume_without_a_run_to_finish_is_refused_before_any_deal(tmp_path):
+    result = invoke(*study_args(tmp_path, "--resume", "--strategy", "basic"))
+    assert_clean_error(result, "--resume: no run to finish", "leave --resume out")
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_second_study_into_the_same_runs_is_refused_unless_asked(study, tmp_path):
+    """The runs of a study are hours of mc play: a new study into its --out needs --resume or --force."""
+    before = {p: p.read_bytes() for p in sorted((study / "runs").rglob("*")) if p.is_file()}
+    result = invoke("study", "strong", "--out", study / "runs", "--results", tmp_path / "other", "--no-progress",
+                    "--deals", "20", "--strategy", "basic")
+    assert_clean_error(result, "holds the study's runs (strong, baseline, confirm)", "--resume", "--force")
+    assert {p: p.read_bytes() for p in sorted((study / "runs").rglob("*")) if p.is_file()} == before
+    assert not (tmp_path / "other").exists()

@@ -186,3 +186,12 @@ def test_the_help_lists_the_studies():
     for name in ("headline", "strong", "presets", "convergence", "domino-rank", "doubling"):
         assert name in result.output
     assert "study" in invoke("--help").output
+
+
+@pytest.mark.parametrize("policies, message", [("compulsory-only,always,threshold:abc", "threshold margin"),
+                                               ("bayes,bayes", "names a policy twice"), ("always,foo", "'foo'")])
+def test_every_doubling_policy_is_checked_before_any_block(tmp_path, policies, message):
+    result = invoke("study", "doubling", "--blocks", "2", "--samples", "4", "--table-hands", "10", "--policies",
+                    policies, "--out", tmp_path / "d", "--no-progress")
+    assert_clean_error(result, message)
+    assert "compulsory-only:" not in result.output and not (tmp_path / "d").exists()

@@ -85,6 +85,24 @@ def block_files(ranks: tuple[int, ...], deals: int, block: int, work) -> dict[tu
     return {b: Path(work) / f"ranks-{tag}-{b[0]:08d}-{b[1]}.npy" for b in blocks}
 
 
+def check_work(work, strategy: str, seed: int) -> None:
+    """The work folder's blocks are of one player and seed: ``work/settings.json`` records them when the first
+    block is played, and a check by another player or seed is refused (ValueError) rather than given the
+    blocks of the first, which its block files' names do not tell apart."""
+    from ...core.files import read_json, write_json
+    settings = {"strategy": str(canonical_strategy(strategy)), "seed": int(seed)}
+    path = Path(work) / "settings.json"
+    if not path.exists():
+        write_json(path, settings, what="the work folder's settings")
+        return
+    stored = read_json(path, str(path))
+    if stored != settings:
+        was = (f"{stored.get('strategy')} with seed {stored.get('seed')}" if isinstance(stored, dict)
+               else "another check")
+        raise ValueError(f"the blocks in {work} were played by {was}, not {settings['strategy']} with seed {seed}: "
+                         "name another --work folder")
+
+
 def check_ranks(strategy: str, ranks: tuple[int, ...], *, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED,
                 block: int = DEFAULT_BLOCK, work, backend=None, progress: bool = False) -> list[dict]:
     """Play the check (the blocks not yet in ``work``) and return :func:`summary`'s rows.
@@ -107,6 +125,7 @@ def check_ranks(strategy: str, ranks: tuple[int, ...], *, deals: int = DEFAULT_D
         raise ValueError("--deals must be at least 2 and --block at least 1")
     backend = backend or make_backend("local")
     Path(work).mkdir(parents=True, exist_ok=True)
+    check_work(work, strategy, seed)
     path = block_files(ranks, deals, block, work)
     blocks = list(path)
     todo = [b for b in blocks if not path[b].exists()]

@@ -28,7 +28,7 @@ import polars as pl
 from ...core.outputs import json_writer, text_writer, write_set
 from ...core.stats import summarize
 from ...core.tables import to_markdown
-from ..game.doubling import CompulsoryOnly, make_doubling_policy
+from ..game.doubling import CompulsoryOnly, check_doubling_spec, make_doubling_policy
 from ..game.evaluation import Evaluator, value_table
 from ..game.orders import block_deals, block_hands
 from ..game.policies import make_contract_policy
@@ -88,6 +88,10 @@ def policy_specs(text: str) -> list[str]:
     specs = [p.strip() for p in text.split(",") if p.strip()]
     if not specs:
         raise ValueError(f"--policies names no doubling policy: {text!r}")
+    for spec in specs:  # every one before any block is played, not when its turn comes
+        check_doubling_spec(spec)
+    if len(set(specs)) != len(specs):
+        raise ValueError(f"--policies names a policy twice: {text!r}")
     return specs
 
 

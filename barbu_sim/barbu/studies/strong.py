@@ -281,9 +281,16 @@ def plan_strong(out, results, *, deals: int | None = None, seed: int = DEFAULT_S
     ``strategy`` that differs is refused; a larger ``deals`` extends it) and the confirmation in
     ``out/confirm`` is kept unless another ``confirm`` player is named.  Otherwise: ``deals``
     (default 20,000) of ``strategy`` (default ``mc``) in chunks of ``chunk`` (default
-    :func:`default_chunk`).  The results folder may hold an earlier study only with ``force``.
+    :func:`default_chunk`).  The results folder may hold an earlier study, and ``out`` its runs, only with
+    ``force``; ``resume`` needs the strong run in ``out``.
     """
     out, results = Path(out), Path(results)
+    runs = [name for name in ("strong", "baseline", "confirm") if (out / name / "manifest.json").exists()]
+    if resume and "strong" not in runs:
+        raise ValueError(f"--resume: no run to finish in {out / 'strong'}: leave --resume out to start the study")
+    if runs and not (resume or tables_only or force):  # hours of mc play: never replaced without being asked
+        raise ValueError(f"--out {out} holds the study's runs ({', '.join(runs)}): give --resume to go on with them, "
+                         "--force to replace them, or name another folder")
     stored = stored_config(out / "strong") if resume or tables_only else None
     if stored is not None:  # the stored run's settings win; a larger --deals extends it
         if strategy is not None and [strategy] * 4 != stored.strategies:
