@@ -200,3 +200,11 @@ def test_ctrl_c_keeps_the_chunks_made_and_says_how_to_go_on(tmp_path, monkeypatc
     assert result.exit_code == 130 and f"the data chunks made are kept in {data}" in result.output
     assert sorted(p.name for p in data.iterdir()) == ["chunk-00000000-2.npz", "config.json"]
     assert not (tmp_path / "m.json").exists()
+
+
+@pytest.mark.parametrize("args, flag", [(["train", "compare", "a.json", "b.json", "--deals", "1"], "--deals"),
+                                        (["train", "iterate", "--rounds", "1", "--deals", "20", "--samples", "2",
+                                          "--check-deals", "1"], "--check-deals")])
+def test_a_head_to_head_needs_two_deals_for_its_interval(tmp_path, args, flag):
+    assert_clean_error(invoke(*args, "--out", tmp_path / "x.json"), flag, "at least 2")
+    assert not (tmp_path / "x.json").exists()

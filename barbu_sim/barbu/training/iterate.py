@@ -95,6 +95,12 @@ def head_to_head(new: np.ndarray, old: np.ndarray, deals: int, seed: int, backen
             "seven": _ci(new_scores.sum(axis=1) - old_scores.sum(axis=1))}
 
 
+def check_ci_deals(deals: int, flag: str) -> None:
+    """A head-to-head's deals: at least 2, for its confidence interval has a width (one deal gives none)."""
+    if deals < 2:
+        raise ValueError(f"{flag} must be at least 2 (a confidence interval needs two deals), not {deals}")
+
+
 def round_hidden(hidden: Sequence[str], k: int) -> str:
     """Round ``k``'s hidden units (1-based): the k-th of the ``hidden`` values, the last one past their end."""
     return hidden[min(k, len(hidden)) - 1]
@@ -134,6 +140,7 @@ def expert_iteration(out=DEFAULT_OUT, *, work=DEFAULT_WORK, rounds: int = 1, see
     """
     from ..players.learned import model_path
     check_sizes(rounds=rounds, deals=deals, check_deals=check_deals, samples=samples, seed=seed)
+    check_ci_deals(check_deals, "--check-deals")
     hidden = list(hidden or [DEFAULT_HIDDEN])
     for text in hidden:
         parse_hidden(text)  # a bad value is refused now, not after a round of work
@@ -187,6 +194,7 @@ def compare_models(new, old, *, deals: int = DEFAULT_CHECK_DEALS, seed: int = CH
     unless ``force``).  Returns ``{"method", "command", "models": {"new", "old"}, "head_to_head"}``.
     """
     check_sizes(deals=deals, seed=seed)
+    check_ci_deals(deals, "--deals")
     if out is not None:
         check_out(out, force)  # before the deals are played, not after
     new_model, new_id = load_model(str(Path(new).resolve()))
