@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from barbu_sim.barbu.rules import PRESETS, TRUMPS
 from barbu_sim.barbu.studies import compare as study
 from barbu_sim.cli import app
-from cli_checks import assert_clean_error, assert_merge_refuses_damaged_and_dangling
+from cli_checks import assert_clean_error, assert_merge_refuses_damaged_and_dangling, invoke
 
 runner = CliRunner()
 VALUES = ("a_mean", "b_mean", "a_better_by", "se", "ci_low", "ci_high")
@@ -152,3 +152,19 @@ def test_ctrl_c_keeps_the_rows_of_the_contracts_done(tmp_path, monkeypatch):
 def test_a_single_a_needs_b():
     result = compare("heuristic", "-n", 10)
     assert result.exit_code == 2 and "Missing argument" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["compare", "heuristic", "heuristic", "basic", "-n", "10", "-c", "barbu"], "'heuristic' is given twice as A"),
+    (["ladder", "--pair", "heuristic:basic", "--pair", "heuristic:basic", "-n", "10", "-c", "barbu"],
+     "heuristic:basic is given twice"),
+])
+def test_a_player_or_pair_given_twice_is_refused_before_any_deal(tmp_path, args, message):
+    assert_clean_error(invoke(*args, "--out", tmp_path / "x.json"), message, "give each once")
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_an_out_file_under_a_file_is_said_as_such(tmp_path):
+    (tmp_path / "afile").write_text("")
+    result = invoke("compare", "heuristic", "basic", "-n", "10", "-c", "barbu", "--out", tmp_path / "afile" / "x.json")
+    assert_clean_error(result, "afile is a file, not a folder")

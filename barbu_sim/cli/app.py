@@ -378,6 +378,8 @@ def check_new_file(path: str | None, flag: str, force: bool, kept: str = "") -> 
         raise ValueError(f"{flag} {path} exists (a link): give --force to replace it, or name another file")
     if target.exists() and not force:
         raise ValueError(f"{flag} {path} exists{kept}: give --force to replace it, or name another file")
+    if target.parent.exists() and not target.parent.is_dir():
+        raise ValueError(f"{flag} {path}: {target.parent} is a file, not a folder: name another file")
     if not target.parent.is_dir():  # found before the work, not when the file is written after it
         raise ValueError(f"{flag} {path}: the folder {target.parent} does not exist: make it, or name another file")
     ensure_writable(target.parent, f"the folder of {flag} {path}")

@@ -453,6 +453,9 @@ def compare_grid(players: Sequence[str], b: str, *, opponents: Sequence[str] = (
     opponents = [o.strip() for o in opponents]
     if not opponents or not rules:
         raise ValueError("give at least one opponent and one rules")
+    for i, a in enumerate(players):  # as the file keeps one row per A, the table shows each A once
+        if a.strip() in [p.strip() for p in players[:i]]:
+            raise ValueError(f"the player {a.strip()!r} is given twice as A: give each once")
     for i, o in enumerate(opponents):
         if o in opponents[:i]:
             raise ValueError(f"the opponents {o!r} are given twice: give each once")

@@ -152,6 +152,9 @@ def ladder(pairs: Sequence[tuple[str, str]] = DEFAULT_PAIRS, deals: Sequence[int
     pairs = [(s.strip(), w.strip()) for s, w in pairs]
     if not pairs:
         raise ValueError("give at least one pair")
+    for i, pair in enumerate(pairs):  # the file keeps one row per pair and contract: one measure of each
+        if pair in pairs[:i]:
+            raise ValueError(f"the pair {pair[0]}:{pair[1]} is given twice: give each once")
     counts = deal_counts(deals, len(pairs))
     ids = contract_ids(contracts)
     if block < 1:
