@@ -1,12 +1,9 @@
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(__file__))
 
 TESTS = Path(__file__).parent
 

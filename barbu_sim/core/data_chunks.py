@@ -67,3 +67,35 @@ def read_record(data, keys) -> dict | None:
         raise ValueError(f"{path} is not a record of {', '.join(keys)}: it says how the data was made; use "
                          "another --data folder")
     return record
+
+
+def make_chunks(data, settings: dict, total: int, generate, extra: tuple = (), backend=None,
+                progress: bool = False) -> list[Path]:
+    """Every chunk's file of ``total`` items in the data folder ``data``, made where missing.
+
+    ``settings``: the data's ``seed``, ``samples`` and ``chunk`` (and whatever else the game records),
+    written once as the folder's ``config.json``; chunk ``(lo, n)`` is ``generate(seed, lo, n, samples,
+    *extra)``, a dict of arrays saved as one ``.npz``, played by ``backend`` (default here).  Each chunk is a
+    pure function of its arguments and is written whole under a temporary name, so Ctrl-C loses no chunk
+    already made and running again goes on from them.
+    """
+    import numpy as np
+    from tqdm import tqdm
+
+    from .backends import make_backend
+    data = Path(data)
+    data.mkdir(parents=True, exist_ok=True)
+    if not (data / "config.json").exists():  # written once: the record of what the chunks are
+        files.write_json(data / "config.json", settings, indent=None)
+    chunks = planned_chunks(total, settings["chunk"])
+    todo = [(settings["seed"], lo, n, settings["samples"], *extra) for lo, n in chunks
+            if not chunk_path(data, lo, n).exists()]
+    backend = backend or make_backend("local")
+    with tqdm(total=len(chunks), initial=len(chunks) - len(todo), desc="training data", unit="chunk",
+              disable=not progress) as bar:
+        for (_, lo, n, *_), part in zip(todo, backend.imap(generate, todo, what="chunk")):
+            tmp = data / f".tmp-{lo}.npz"
+            np.savez(tmp, **part)
+            tmp.rename(chunk_path(data, lo, n))
+            bar.update()
+    return [chunk_path(data, lo, n) for lo, n in chunks]

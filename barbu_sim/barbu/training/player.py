@@ -39,8 +39,6 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 from ...core import data_chunks  # noqa: E402
-from ...core.backends import make_backend  # noqa: E402
-from ...core.data_chunks import chunk_path, planned_chunks  # noqa: E402
 from ...core.files import write_json  # noqa: E402
 from ...core.fitting import fit, groups_of, regrets  # noqa: E402
 from ...core.outputs import check_out  # noqa: E402
@@ -182,29 +180,12 @@ def make_data(data, deals: int, settings: dict, teacher_model: str | None = None
               progress: bool = False) -> list[Path]:
     """Every chunk's file of ``deals`` deals, made where missing (resumable: each chunk a pure function of its
     arguments, written whole under a temporary name, so Ctrl-C loses no chunk already made)."""
-    from tqdm import tqdm
-    data = Path(data)
-    data.mkdir(parents=True, exist_ok=True)
-    record = data / "config.json"
-    if not record.exists():  # written once: the record of what the chunks are
-        write_json(record, settings, indent=None)
-    chunk, seed, samples = settings["chunk"], settings["seed"], settings["samples"]
-    chunks = planned_chunks(deals, chunk)
     if settings["teacher"] != "heuristic" and teacher_model is None:
         raise ValueError(f"the data in {data} is taught by learned@{settings['teacher']}: give its file as "
                          "--teacher-model")
     model = None if settings["teacher"] == "heuristic" else load_model(str(teacher_path(teacher_model)))[0]
-    todo = [(seed, lo, n, samples, model, settings["mc_share"], settings["learned_share"])
-            for lo, n in chunks if not chunk_path(data, lo, n).exists()]
-    backend = backend or make_backend("local")
-    with tqdm(total=len(chunks), initial=len(chunks) - len(todo), desc="training data", unit="chunk",
-              disable=not progress) as bar:
-        for (seed, lo, n, *_), part in zip(todo, backend.imap(generate_chunk, todo, what="chunk")):
-            tmp = data / f".tmp-{lo}.npz"
-            np.savez(tmp, **part)
-            tmp.rename(chunk_path(data, lo, n))
-            bar.update()
-    return [chunk_path(data, lo, n) for lo, n in chunks]
+    return data_chunks.make_chunks(data, settings, deals, generate_chunk,
+                                   (model, settings["mc_share"], settings["learned_share"]), backend, progress)
 
 
 def read_chunk(path: Path) -> dict:

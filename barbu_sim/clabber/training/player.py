@@ -32,8 +32,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-from ...core.backends import make_backend  # noqa: E402
-from ...core.data_chunks import chunk_path, planned_chunks, present_chunks, read_record  # noqa: E402
+from ...core.data_chunks import make_chunks, present_chunks, read_record  # noqa: E402
 from ...core.files import write_json  # noqa: E402
 from ...core.fitting import fit, groups_of, regrets  # noqa: E402
 from ...core.outputs import check_out  # noqa: E402
@@ -75,22 +74,7 @@ def data_settings(data, given: dict) -> dict:
 def make_data(data, rounds: int, settings: dict, backend=None, progress: bool = False) -> list[Path]:
     """Every chunk's file, made where missing (resumable: each chunk a pure function of its arguments, written
     whole under a temporary name, so Ctrl-C loses no chunk already made)."""
-    from tqdm import tqdm
-    data = Path(data)
-    data.mkdir(parents=True, exist_ok=True)
-    if not (data / "config.json").exists():
-        write_json(data / "config.json", settings, indent=None)
-    chunks = planned_chunks(rounds, settings["chunk"])
-    todo = [(settings["seed"], lo, n, settings["samples"]) for lo, n in chunks if not chunk_path(data, lo, n).exists()]
-    backend = backend or make_backend("local")
-    with tqdm(total=len(chunks), initial=len(chunks) - len(todo), desc="training data", unit="chunk",
-              disable=not progress) as bar:
-        for (_, lo, n, _), part in zip(todo, backend.imap(generate_chunk, todo, what="chunk")):
-            tmp = data / f".tmp-{lo}.npz"
-            np.savez(tmp, **part)
-            tmp.rename(chunk_path(data, lo, n))
-            bar.update()
-    return [chunk_path(data, lo, n) for lo, n in chunks]
+    return make_chunks(data, settings, rounds, generate_chunk, backend=backend, progress=progress)
 
 
 def load(paths: list[Path]) -> dict:
