@@ -10,16 +10,21 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from ..core.codestamp import player_stamp
+from ..core.files import atomic_path, write_json
+from ..core.rundir import read_manifest
 from ..core.runs import GameRuns, RunError, RunSummary, check_players, run_game
 from ..core.seats import N_SEATS
 from .api import play_batch
+from .engine.deals import deal_hands
 from .rules.choices import CHOICE_LABELS, NO_CHOICE, Choice, parse_domino_choice, parse_trump_choice
 from .rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
+from .analytics.hands import HAND_COLUMNS, HANDS_INFO, hands_path
 from .analytics.schema import (
     CHOICE_ENUM, CONTRACT_ENUM, RANK_ENUM, RUN_KIND, SCORE_COLUMNS, SUIT_ENUM, TRICK_COLUMNS,
 )
@@ -30,7 +35,7 @@ from .players.registry import USER, canonical_strategy, resolve_strategy
 MAX_DEALS = 100_000_000
 ROWS_PER_CHUNK = 2_000_000  # keeps a chunk's frame around 100 MB
 
-__all__ = ["MAX_DEALS", "PlayConfig", "RunConfig", "RunError", "chunk_frame", "run", "seat_players"]
+__all__ = ["MAX_DEALS", "PlayConfig", "RunConfig", "RunError", "chunk_frame", "run", "seat_players", "write_hands"]
 
 
 @dataclass(frozen=True)
@@ -217,3 +222,32 @@ def check_configs(manifest: dict, config: RunConfig, run_dir) -> None:
 def check_resume_settings(run_dir, given: dict) -> None:
     """Refuse to resume ``run_dir`` with settings (RunConfig fields the user gave) that differ from the run's."""
     RUNS.check_resume_settings(run_dir, given)
+
+
+HANDS_SLICE = 1_000_000  # deals dealt and written at a time: 32 MB of masks
+
+
+def write_hands(run_dir, *, force: bool = False) -> tuple[Path, int]:
+    """Write ``RUN_DIR/hands.parquet``: every seat's hand of each of the run's deals, dealt again from its seed.
+
+    A deal is a pure function of the run's seed and its index, so these are exactly the hands its records
+    were played with, whether the run has finished or not.  Refuses to replace a hands file without
+    ``force``.  Returns the path and its size in bytes.
+    """
+    manifest = read_manifest(run_dir, RUN_KIND.unit)
+    RUN_KIND.check_game(manifest, run_dir)
+    seed, deals = manifest["config"]["seed"], manifest["config"]["deals"]
+    path, info_path = hands_path(run_dir), Path(run_dir) / HANDS_INFO
+    if path.exists() and not force:
+        raise RunError(f"{path} exists: give --force to write it again")
+    frames = []
+    for lo in range(0, deals, HANDS_SLICE):
+        n = min(HANDS_SLICE, deals - lo)
+        hands = deal_hands(seed, lo, n)
+        frames.append(pl.DataFrame({"deal": np.arange(lo, lo + n, dtype=np.int64),
+                                    **{col: hands[:, s] for s, col in enumerate(HAND_COLUMNS)}}))
+    with atomic_path(path, "the run's hands") as tmp:
+        pl.concat(frames).write_parquet(tmp, statistics=False)
+    size = path.stat().st_size
+    write_json(info_path, {"seed": seed, "deals": deals, "bytes": size}, "the hands' description")
+    return path, size

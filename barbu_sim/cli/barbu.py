@@ -160,6 +160,9 @@ def run(
     progress: ProgressOpt = True,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
+    keep_hands: Annotated[bool, typer.Option("--hands", help=(
+        "Also keep every seat's hand of each deal (RUN_DIR/hands.parquet, about 32 MB per million deals) "
+        "for report --by; barbu-sim hands writes them for any run later."))] = False,
 ):
     """Simulate many deals and write per-deal records to a run directory.
 
@@ -172,6 +175,8 @@ def run(
       barbu-sim run -n 20000 --trump each --domino-rank each --out runs/study
 
       barbu-sim run -n 20000 -c trumps --trump strongest --seat-strategy N=random --out runs/strongest
+
+      barbu-sim run -n 20000 --hands --out runs/hands && barbu-sim report runs/hands --by hearts -c no-hearts
 
       barbu-sim run --resume --out runs/study
 
@@ -198,6 +203,9 @@ def run(
         else:
             config = RunConfig(**{"deals": 5_000_000, "contracts": list(CONTRACTS), **given})
             summary = run_simulation(out, config, force=force, threads=threads, progress=progress, backend=where)
+        if keep_hands and summary.complete:
+            from ..barbu.runs import write_hands
+            write_hands(out, force=True)
     echo_run_done("barbu-sim", summary, "deals", where, resume)
 
 
@@ -232,20 +240,82 @@ def fixed_domino_rank(the_rules, domino_rank: str | None, contract: int) -> str 
 
 
 RunDir = Annotated[str, typer.Argument(metavar="RUN_DIR", help="A run directory written by barbu-sim run.")]
+FEATURE_NAMES = ("clubs, diamonds, hearts, spades, hearts_high, hearts_low, kh, ah, queens, aces, kings, honours, "
+                 "high, low, longest, shortest, voids, trump_length, trump_honours, domino_starters, domino_far")
+
+
+def _report_by_hand(the_report, run_dir: str, by: list[str], contract: list[str] | None) -> None:
+    from ..core.files import OutputError
+    try:
+        tables = the_report.by_hand_tables(run_dir, by, contract)
+    except ValueError as e:
+        fail(str(e))
+    rows = len(next(iter(tables.values())))
+    if rows == 0:
+        fail(f"{run_dir} has no records of {', '.join(contract or ['its contracts'])} to group")
+    typer.echo(the_report.by_hand_summary(tables))
+    try:
+        paths = the_report.write_by_hand(run_dir, tables)
+    except OutputError as e:
+        fail(f"{e}; the tables are printed above, but no file was written", code=1)
+    typer.echo(f"\nWrote {len(paths)} files to {paths[-1].parent}")
 
 
 @app.command()
-def report(run_dir: RunDir):
+def hands(run_dir: RunDir,
+          force: Annotated[bool, typer.Option(help="Write the hands again over an existing hands file.")] = False):
+    """Write every seat's hand of each deal of a run to RUN_DIR/hands.parquet, dealt again from its seed.
+
+    A deal is a pure function of the run's seed and its index, so these are the hands its records were played
+    with (32 bytes a deal: about 32 MB per million deals, a second or so to write). `report --by` reads them;
+    `run --hands` writes them with the run.
+
+    Examples:
+
+      barbu-sim run -n 20000 --out runs/small && barbu-sim hands runs/small
+
+      barbu-sim report runs/small --by hearts -c no-hearts
+    """
+    from ..barbu.runs import write_hands
+    from ..core.files import OutputError
+    try:
+        path, size = write_hands(run_dir, force=force)
+    except OutputError as e:
+        fail(str(e), code=1)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(f"Wrote {path} ({size / 1e6:,.1f} MB). Next: barbu-sim report {run_dir} --by FEATURE")
+
+
+@app.command()
+def report(run_dir: RunDir,
+           by: Annotated[Optional[list[str]], typer.Option(metavar="FEATURE", help=(
+               "Instead of the headline tables, the expected scores by what the declarer's hand holds: a "
+               f"feature ({FEATURE_NAMES}) or a SQL expression over them (low=hearts - hearts_high). "
+               "Repeat to group by several. Needs the run's hands (barbu-sim hands RUN_DIR)."))] = None,
+           contract: Annotated[Optional[list[str]], typer.Option("--contract", "-c", metavar="CONTRACT", help=(
+               "With --by: only this contract (repeatable; default every contract of the run)."))] = None):
     """Print the expected-score tables of a run and write them to RUN_DIR/report (Markdown, CSV, JSON).
+
+    With --by, the tables by hand instead: the declarer's expected score per value of each feature of its
+    hand (every seat's in the CSV and JSON, RUN_DIR/report/by_FEATURE.*), with 95% CIs and counts, and the
+    share of the spread of the declarer's score each feature explains.
 
     Examples:
 
       barbu-sim run -n 20000 --out runs/small && barbu-sim report runs/small
 
-      barbu-sim report runs/small
+      barbu-sim hands runs/small && barbu-sim report runs/small --by hearts_high --by ah -c no-hearts
+
+      barbu-sim report runs/small --by "penalty=queens + kh" -c no-queens -c barbu
     """
     from ..barbu.analytics import report as the_report
     from ..barbu.rules.config import Rules
+    if by:
+        _report_by_hand(the_report, run_dir, by, contract)
+        return
+    if contract:
+        fail("--contract goes with --by (the headline report covers every contract of the run)")
 
     def rules_notes(snap) -> list[str]:  # a run under other rules than the default says so above its tables
         rules = the_report.run_rules(snap)

@@ -47,7 +47,7 @@ def _sums(expr: pl.Expr, name: str) -> list[pl.Expr]:
     return [v.sum().alias(f"sum_{name}"), (v * v).sum().alias(f"sq_{name}")]
 
 
-def _summary(frame: pl.LazyFrame, keys: list[str], value_prefix: str = "rel_") -> pl.DataFrame:
+def seat_summary(frame: pl.LazyFrame, keys: list[str], value_prefix: str = "rel_") -> pl.DataFrame:
     """n, mean, std, se and the 95% CI of each integer ``rel_*`` column per group, one row per rel seat."""
     aggs = [pl.len().alias("n")]
     for name in REL_SEATS:
@@ -68,12 +68,12 @@ def expected_scores(records: pl.LazyFrame) -> pl.DataFrame:
     ``contract, trump, domino_rank, rel_seat, n, mean, std, se, ci_low, ci_high``.
     """
     fixed = relative_scores(records.filter(pl.col("choice") == "fixed"))
-    return _summary(fixed, ["contract", "trump", "domino_rank"])
+    return seat_summary(fixed, ["contract", "trump", "domino_rank"])
 
 
 def contract_scores(records: pl.LazyFrame) -> pl.DataFrame:
     """Expected score per contract and relative seat, pooling trump suits / ranks / policies as played."""
-    return _summary(relative_scores(records), ["contract"])
+    return seat_summary(relative_scores(records), ["contract"])
 
 
 def by_domino_rank(records: pl.LazyFrame) -> pl.DataFrame:
@@ -88,9 +88,9 @@ def by_trump(records: pl.LazyFrame) -> pl.DataFrame:
     suit changes from deal to deal, the policy's name (``longest``): each row says how its suit was named.
     """
     rel = relative_scores(records.filter(pl.col("contract") == "trumps"))
-    fixed = _summary(rel.filter(pl.col("choice") == "fixed"), ["trump"]).with_columns(
+    fixed = seat_summary(rel.filter(pl.col("choice") == "fixed"), ["trump"]).with_columns(
         pl.lit("fixed").alias("choice"), pl.col("trump").cast(pl.String))
-    policies = _summary(rel.filter(pl.col("choice") != "fixed").with_columns(pl.col("choice").cast(pl.String)),
+    policies = seat_summary(rel.filter(pl.col("choice") != "fixed").with_columns(pl.col("choice").cast(pl.String)),
                         ["choice"]).with_columns(pl.col("choice").alias("trump"))
     cols = ["choice", "trump", "rel_seat", "n", "mean", "std", "se", "ci_low", "ci_high"]
     return pl.concat([fixed.select(cols), policies.select(cols)])
@@ -106,7 +106,7 @@ def choice_scores(records: pl.LazyFrame) -> pl.DataFrame:
     nothing.  Columns: ``contract, choice, named, rel_seat, n, mean, std, se, ci_low, ci_high``.
     """
     rel = relative_scores(records.with_columns(pl.col("choice").cast(pl.String)))
-    out = _summary(rel, ["contract", "choice"])
+    out = seat_summary(rel, ["contract", "choice"])
     value = pl.coalesce(pl.col("trump").cast(pl.String), pl.col("domino_rank").cast(pl.String))
     named = (records.filter(pl.col("choice") == "fixed")
              .group_by("contract", "trump", "domino_rank").agg(value.first().alias("value"))
@@ -121,7 +121,7 @@ def choice_scores(records: pl.LazyFrame) -> pl.DataFrame:
 def policy_scores(records: pl.LazyFrame) -> pl.DataFrame:
     """Expected score per contract and trump / domino choice policy (``choice`` other than fixed)."""
     rel = relative_scores(records.filter(pl.col("choice") != "fixed"))
-    return _summary(rel, ["contract", "choice"])
+    return seat_summary(rel, ["contract", "choice"])
 
 
 def score_distribution(records: pl.LazyFrame) -> pl.DataFrame:
@@ -159,7 +159,7 @@ def paired_difference(a: pl.LazyFrame, b: pl.LazyFrame) -> pl.DataFrame:
     joined = ra.join(rb, on="deal", how="inner").select(
         pl.lit("a - b").alias("comparison"),
         *[(pl.col(f"a_{n}") - pl.col(f"b_{n}")).alias(f"rel_{n}") for n in REL_SEATS])
-    out = _summary(joined, ["comparison"])
+    out = seat_summary(joined, ["comparison"])
     if out.is_empty() or out["n"][0] == 0:
         raise ValueError("the two configurations share no deals: were they run with the same seed?")
     return out.drop("comparison")

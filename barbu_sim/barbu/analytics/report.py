@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
 
+from ...core.files import ensure_writable, replace_set
 from ...core.rundir import RunError, Snapshot, incomplete_note as run_note, snapshot_run
 from ...core.seats import SEAT_LETTERS
-from ...core.tables import plain, report_head, shown_small_n, terminal_table, write_report_set
-from ..rules.config import Rules, parse_contract
+from ...core.stats import STAT_COLUMNS
+from ...core.tables import plain, report_head, shown_small_n, table_writers, terminal_table, write_report_set
+from ..rules.config import CONTRACTS, Rules, parse_contract
 from ..rules.text import preset_changes
 from .analysis import (
     by_domino_rank, by_trump, choice_scores, contract_scores, declarer_edge, domino_rank_differences, expected_scores,
     heatmap_table, policy_scores, score_distribution,
 )
+from .hand_tables import CONFIG_KEYS, by_features, explained_share
+from .hands import scan_hands, with_hands
 from .schema import RUN_KIND, SCORE_COLUMNS
 
 # The expected-scores JSON: a list of records with exactly these fields.
@@ -188,3 +193,42 @@ def terminal_summary(tables: dict[str, pl.DataFrame]) -> str:
             t = t.filter(pl.col("rel_seat") == "declarer")
         parts.append(f"{titled[name]}\n{terminal_table(t)}")
     return "\n\n".join(parts)
+
+
+def by_hand_tables(run, features: list[str], contracts: list[str] | None = None) -> dict[str, pl.DataFrame]:
+    """The expected scores of a run by what the declarer's hand holds (``report --by``): ``by_NAME`` (every
+    seat relative to the declarer, per configuration and feature value) and ``by_NAME_share`` (how much of the
+    spread of the declarer's score each feature explains).  Needs the run's hands (``barbu-sim hands``)."""
+    snap = snapshot(run)
+    records = snap.records
+    if contracts:
+        records = records.filter(pl.col("contract").is_in([CONTRACTS[parse_contract(c)] for c in contracts]))
+    joined = with_hands(records, scan_hands(snap.run_dir, snap.manifest))
+    table = by_features(joined, features)
+    names = [c for c in table.columns if c not in (*CONFIG_KEYS, "rel_seat", *STAT_COLUMNS)]
+    slug = "_".join(re.sub(r"\W+", "-", n).strip("-") for n in names)
+    return {f"by_{slug}": table, f"by_{slug}_share": explained_share(joined, [features, *features]
+                                                                     if len(features) > 1 else features)}
+
+
+def by_hand_summary(tables: dict[str, pl.DataFrame]) -> str:
+    """The declarer's rows of a ``report --by`` table, compact, for the terminal, and what each feature explains."""
+    (name, table), (_, share) = tables.items()
+    t = plain(table.filter(pl.col("rel_seat") == "declarer")).drop("rel_seat", "std", "se")
+    t = t.drop([c for c in ("trump", "domino_rank") if t[c].null_count() == len(t)])
+    t = shown_small_n(t.with_columns(pl.col(pl.Float64).round(2)), 2)
+    s = plain(share).with_columns(pl.col("share").round(3))
+    s = s.drop([c for c in ("trump", "domino_rank") if s[c].null_count() == len(s)])
+    return (f"The declarer's score by {name.removeprefix('by_')}\n{terminal_table(t)}\n\n"
+            f"Share of the spread of the declarer's score each explains\n{terminal_table(s)}")
+
+
+def write_by_hand(run, tables: dict[str, pl.DataFrame]) -> list[Path]:
+    """Write the ``report --by`` tables as CSV and JSON into ``RUN_DIR/report`` (as a set); returns the paths."""
+    out_dir = snapshot(run).run_dir / "report"
+    ensure_writable(out_dir, "the run's report")
+    out_dir.mkdir(exist_ok=True)
+    writers = {}
+    for name, table in tables.items():
+        writers.update(table_writers(table, out_dir, name))
+    return replace_set(writers, what="the tables by hand")

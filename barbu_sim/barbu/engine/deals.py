@@ -79,3 +79,21 @@ def random_deal(seed: int, index: int) -> np.ndarray:
     hands = np.zeros(N_SEATS, np.uint64)
     deal_into(np.uint64(seed % 2**64), np.uint64(index), np.empty(52, np.int64), hands)
     return hands
+
+
+@njit(cache=True)
+def _deal_range(seed, lo, hands):
+    """Deals ``lo .. lo + len(hands) - 1`` of run ``seed`` into ``hands`` ((n, 4) uint64)."""
+    deck = np.empty(52, np.int64)
+    for i in range(hands.shape[0]):
+        deal_into(seed, np.uint64(lo + i), deck, hands[i])
+
+
+def deal_hands(seed: int, lo: int, n: int) -> np.ndarray:
+    """The hands ((n, 4) uint64, by seat N E S W) of deals ``lo .. lo + n - 1`` of a run with ``seed``: the
+    same deals :func:`deal_into` gives the batch engine, so a run's hands can be written again at any time."""
+    if seed < 0 or lo < 0 or n < 0:
+        raise ValueError("seed, first deal and count must be non-negative integers")
+    hands = np.zeros((n, N_SEATS), np.uint64)
+    _deal_range(np.uint64(seed % 2**64), np.int64(lo), hands)
+    return hands
