@@ -122,7 +122,7 @@ def test_the_tricks_and_domino_turns_the_page_steps_through(reviews):
 
     domino = review_page_data(reviews["domino"])
     turns = domino["plays"]
-    assert domino["domino"] and domino["heading"] == "Domino, dominoes from 8"
+    assert domino["domino"] and domino["heading"] == "Domino, starting at the eights"
     assert sum(p["card"] is None for p in turns) == 20 and all(p["trick"] is None for p in turns)
     assert [p["out"] for p in turns if p["out"]] == ["E", "S", "N"]  # finishing order: +45, +20, +5
     assert turns[-1]["scores"] == [5, 45, 20, -5]
@@ -185,6 +185,9 @@ def test_the_page_in_a_browser_steps_through_the_deal(browser, reviews, tmp_path
     page, errors, fetched = _open(browser, path)
     text = page.inner_text
     assert "No Tricks, declarer North" in text("header") and "East -12" in text("#final-scores")
+    # South's view: its own hand; the others' hidden until the switch
+    assert "13 cards hidden" in text(".seat.N") and "♥Q" not in text(".seat.N") and "♠9 7 2" in text(".seat.S")
+    page.check("#show-all")
     north = text(".seat.N")
     assert "North" in north and "declarer" in north and "♥Q 10 9 7 6\n♦K 9 7 6 4 2\n♣7" in north  # the hands as dealt
     assert "Start: the hands as dealt (52 plays to come)" in text("#status")
@@ -229,7 +232,8 @@ def test_the_page_in_a_browser_steps_through_the_deal(browser, reviews, tmp_path
 def test_a_domino_page_in_a_browser_shows_the_layout(browser, reviews, tmp_path):
     path = write_review_html(reviews["domino"], tmp_path / "domino.html")
     page, errors, fetched = _open(browser, path)
-    assert "Domino, dominoes from 8" in page.inner_text("header")
+    assert "Domino, starting at the eights" in page.inner_text("header")
+    page.check("#show-all")
     assert page.locator(".layout .cell.on").count() == 0
     for _ in range(4):
         page.keyboard.press("ArrowRight")
@@ -290,7 +294,9 @@ def test_review_html_writes_a_page_per_deal_and_keeps_an_existing_one(tmp_path, 
                               "--html", "session.html"])
     assert two.exit_code == 0, two.output
     assert _page_data(tmp_path / "session-1.html")["contract"] != _page_data(tmp_path / "session-2.html")["contract"]
-    assert not (tmp_path / "session.html").exists()
+    index = (tmp_path / "session.html").read_text()  # the index links both pages
+    assert index.count('href="session-1.html"') == 1 and index.count('href="session-2.html"') == 1
+    assert "The session's index: session.html" in two.output
     # --step walks at the terminal: the two do not go together
     both = runner.invoke(app, [*args, "--html", "x.html", "--step"])
     assert both.exit_code == 2 and "--step" in both.output and not (tmp_path / "x.html").exists()

@@ -24,12 +24,14 @@ def review(
         "A played-deal file (written by play --record or table, or typed: docs/review-and-table.md), or a PBN file "
         "with a play section; - reads it from standard input."))],
     seat: Annotated[Optional[list[str]], typer.Option(
-        metavar="SEAT", help="Review only this seat's decisions: N, E, S or W (repeatable; default all four).")] = None,
+        metavar="SEAT", help=(
+            "Review only this seat's decisions: N, E, S or W (repeatable; default all four). The --html page opens "
+            "on the first one's view (a table session's: the player's seat)."))] = None,
     samples: Annotated[int, typer.Option(metavar="N", help=(
         f"Layouts of the unseen cards in each decision's first round (2..{REVIEW_SAMPLES_MAX:,}); more rounds follow "
         "where a label is in doubt."))] = 64,
     max_samples: Annotated[Optional[int], typer.Option(metavar="N", help=(
-        "The most layouts per decision (default 512 x --samples, at most 100,000; a quarter of it for a decision "
+        "The most layouts per decision (default 128 x --samples, at most 100,000; a quarter of it for a decision "
         "searched exactly from 5 tricks left)."))] = None,
     seed: Annotated[int, typer.Option(help=(
         "Seed of the layouts: the same file, seats, samples and seed give the same numbers. A table session's file: "
@@ -38,8 +40,10 @@ def review(
     step: Annotated[bool, typer.Option("--step", help=(
         "Walk the deal decision by decision: Enter for the next, a card to see its value there, q to quit."))] = False,
     html: Annotated[Optional[str], typer.Option("--html", metavar="PAGE", help=(
-        "Also write the review as one web page to share: the hands, the tricks and every decision, stepped through "
-        "with the arrow keys; it opens from disk, no server. Several deals: PAGE-1.html, PAGE-2.html, ..."))] = None,
+        "Also write the review as one web page to share: the deal seen from a seat (a switch shows every hand), "
+        "every decision with each card's value, the hand's graph and the accuracy, stepped through with the arrow "
+        "keys; it opens from disk, no server. Several deals: PAGE-1.html, PAGE-2.html, ... and PAGE.html, their index."
+        ))] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --html page.")] = False,
     play_samples: Annotated[Optional[int], typer.Option(metavar="N", help=(
         "Clabber rounds: the layouts each mc card player draws per decision when a bidding option is played out "
@@ -114,6 +118,7 @@ def review(
         deals, left_out = reviewable_deals(text, name, base=read_record_base(file))
         samples, seed = _session_layouts(ctx, text, samples, seed)  # a table session: its hints' layouts
         pages = _html_pages(html, len(deals), force)
+        view = parse_seat(seat[0]) if seat else _session_seat(text)
         settings = Settings(samples=samples, max_samples=max_samples)
         # a deal of a table session that can go on is not shown: said on stderr, where --json leaves it out of the data
         left_note = "\n".join(f"Deal {k} of {name} is left out: it is not over ({resume_command(name)} goes on)"
@@ -129,17 +134,18 @@ def review(
     except (ValueError, PlayedDealError) as e:
         fail(str(e))
     if pages:
-        from ..barbu.review.page import write_review_html
-        for review_, page in zip(reviews, pages):
-            write_review_html(review_, page)
+        _write_pages(reviews, pages, view, name)
     if as_json:
         typer.echo(json.dumps([review_json(r) for r in reviews], indent=1))  # a list, one entry per deal
         return
     out = "\n\n".join(format_review(r, symbols=symbols) for r in reviews)
     if len(reviews) > 1:
         out += "\n\n" + format_file_accuracy(reviews)
-    if pages:
-        out += "\n\n" + "\n".join(f"The review as a web page: {p} (open it in a browser)" for p in pages)
+    if len(pages) > 1:
+        out += (f"\n\nThe session's index: {pages[-1]} (open it in a browser: it links each deal's page)\n"
+                + "\n".join(f"Deal {k}: {p}" for k, p in enumerate(pages[:-1], 1)))
+    elif pages:
+        out += f"\n\nThe review as a web page: {pages[0]} (open it in a browser)"
     if left_note:
         out += "\n\n" + left_note
     typer.echo(out)
@@ -161,14 +167,51 @@ def _session_layouts(ctx: typer.Context, text: str, samples: int, seed: int) -> 
 
 def _html_pages(html: str | None, n_deals: int, force: bool) -> list[str]:
     """The pages ``review --html PAGE`` writes, checked before any work: PAGE for one deal, else
-    PAGE-1.html, PAGE-2.html, ... (PAGE without its .html), one per deal."""
+    PAGE-1.html, PAGE-2.html, ... (PAGE without its .html), one per deal, then PAGE.html, their index."""
     from pathlib import Path
     if html is None:
         return []
     if n_deals == 1:
         return [check_new_file(html, "--html", force)]
     stem = str(Path(html).with_suffix("")) if html.lower().endswith(".html") else html
-    return [check_new_file(f"{stem}-{k}.html", "--html", force) for k in range(1, n_deals + 1)]
+    return [check_new_file(f"{stem}-{k}.html", "--html", force) for k in range(1, n_deals + 1)] + [
+        check_new_file(f"{stem}.html", "--html", force)]
+
+
+def _session_seat(text: str) -> int | None:
+    """The player's seat of a table session's file (its ``table:`` line's ``seat=``), None for another file."""
+    import re
+
+    from ..core.seats import parse_seat
+    for raw in text.removeprefix("\ufeff").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        found = re.search(r"(?:^|\s)seat=([NESWnesw])(?:\s|$)", line) if line.lower().startswith("table:") else None
+        return parse_seat(found.group(1)) if found else None
+    return None
+
+
+def _write_pages(reviews: list, pages: list[str], view: int | None, name: str) -> None:
+    """The review pages: one deal's page, or a page per deal (each linking its neighbours and the index) and
+    the index, the last of ``pages``, with each hand's scores as the session counts them (the doubles settled)."""
+    from ..barbu.game.rules import no_doubles, settle
+    from ..barbu.review.index import session_links, write_session_index
+    from ..barbu.review.page import write_review_html
+    if len(pages) == 1:
+        write_review_html(reviews[0], pages[0], view)
+        return
+    deal_pages, index = pages[:-1], pages[-1]
+    finals = []
+    for r in reviews:
+        raw = [int(v) for v in r.deal.replay().scores]
+        doubles = no_doubles()
+        for a, b in r.deal.doubles:
+            doubles[a][b] = True
+        finals.append([x + int(y) for x, y in zip(raw, settle(raw, doubles, r.deal.rules.lower_is_better))])
+    for k, (review_, page) in enumerate(zip(reviews, deal_pages)):
+        write_review_html(review_, page, view, session_links(deal_pages, index, k))
+    write_session_index(reviews, deal_pages, index, name, finals)
 
 
 def _review_step(deals, seats, settings, seed: int, symbols: bool) -> None:

@@ -1,18 +1,18 @@
 """The review of a played deal as one self-contained web page, to share.
 
 :func:`review_html` turns a :class:`~barbu_sim.barbu.review.review.Review` into one HTML
-file: the four hands as dealt, every trick (or, in Domino, every turn and the layout of the
-table), and at each reviewed decision every legal card with its value and the label of the
-loss.  It is stepped through card by card with the arrow keys or buttons.  The page needs no
-server and no network: its style, its script and its data are inside it, so it opens from
-``file://`` and can be mailed or attached as it is.
+file: the table at every play (or, in Domino, every turn and the layout of the table) seen
+from one seat (its own hand, the cards played, the voids shown; a switch shows the four
+hands), at each reviewed decision every legal card with its value, its difference from the
+best and the label of the loss (a click on a card shows it), the hand's graph of the seat's
+expected score, and each seat's accuracy and labels.  It is stepped through card by card with
+the arrow keys or buttons.  The page needs no server and no network: its style, its script
+and its data are inside it, so it opens from ``file://`` and can be mailed or attached as it is.
+A session's pages link to one another and to their index (:mod:`.index`).
 
-The page reads only these keys of :func:`~barbu_sim.barbu.review.review.review_json`:
-``contract``, ``declarer``, ``samples``, ``seed``, ``scores``, ``unfinished`` and, per
-decision, ``play`` (1-based over the deal, Domino passes included), ``seat``, ``trick``,
-``card``, ``best``, ``loss``, ``loss_se``, ``counts``, ``label`` and ``estimates`` (``card``,
-``mean``, ``se``); any other key is ignored.  The hands and the plays come from the deal
-itself (``review.deal``), replayed through :class:`~barbu_sim.barbu.position.Position`.
+The page's data is :func:`review_page_data`; the hands and the plays come from the deal itself
+(``review.deal``), replayed through :class:`~barbu_sim.barbu.position.Position`, the values from
+each decision's :class:`~barbu_sim.barbu.review.estimate.Estimate`.
 """
 
 from __future__ import annotations
@@ -23,13 +23,16 @@ import re
 from importlib.resources import files
 from pathlib import Path
 
-from ...core.cards import RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, cards_of, parse_card
+from ...core.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, cards_of
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES
 from ..rules.config import CONTRACT_TITLES, DOMINO, TRUMPS
 from ..state import PASS
-from .review import Review, review_json
+from .page_style import STYLE
+from .review import LABELS, Decision, Review, review_json
 
-DECISION_KEYS = ("play", "seat", "trick", "card", "best", "loss", "loss_se", "counts", "label", "estimates")
+# The ranks in words, for the Domino heading: "Domino, starting at the queens".
+RANK_WORDS = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens",
+              "kings", "aces")
 
 
 def _code(card: int) -> str:
@@ -37,18 +40,31 @@ def _code(card: int) -> str:
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
 
 
-def _same_card(text: str) -> str:
-    """A card of the review's data in the page's spelling, whatever spelling the data uses."""
-    return _code(parse_card(str(text)))
+def _r(x: float) -> float:
+    return round(float(x), 3)
 
 
-def _decision(d: dict) -> dict:
-    out = {key: d.get(key) for key in DECISION_KEYS}
-    for key in ("card", "best"):
-        out[key] = _same_card(out[key])
-    out["estimates"] = [{"card": _same_card(e["card"]), "mean": e["mean"], "se": e["se"]}
-                        for e in d.get("estimates") or []]
-    return out
+def _decision(d: Decision, lines: dict | None = None) -> dict:
+    """One decision as the page reads it: the card played, the best, the loss and its label, the layouts, the
+    seat's scores before it, and every legal card (best first) with its value, its loss against the best and
+    its difference from the card played, each a paired difference with its standard error."""
+    est = d.estimate
+    estimates = []
+    for c, mean, se in d.estimates:
+        row = {"card": _code(c), "mean": _r(mean), "se": _r(se)}
+        if est is not None:
+            loss, loss_se = est.loss(c)
+            vs, vs_se = est.difference(c, d.card) if est.rep_of[c] != est.rep_of[d.card] else (0.0, 0.0)
+            row.update(layouts=est.card_layouts(c), loss=_r(loss), loss_se=_r(loss_se), label=est.label(c) or None,
+                       vs_played=_r(vs), vs_played_se=_r(vs_se))
+        if lines and _code(c) in lines:
+            row["line"] = lines[_code(c)]
+        estimates.append(row)
+    return {"play": d.play_no + 1, "seat": SEAT_LETTERS[d.seat], "trick": d.trick, "turn": d.turn,
+            "card": _code(d.card), "best": _code(d.best), "loss": _r(d.loss), "loss_se": _r(d.loss_se),
+            "counts": d.counts, "label": d.label or None, "settled": d.settled, "accuracy": round(d.accuracy, 1),
+            "layouts": d.layouts, "exact": d.exact, "scores_before": [int(v) for v in d.view.get("scores", [0] * 4)],
+            "estimates": estimates}
 
 
 def _plays(deal) -> list[dict]:
@@ -76,33 +92,68 @@ def _plays(deal) -> list[dict]:
     return out
 
 
-def review_page_data(review: Review) -> dict:
+def heading(deal) -> str:
+    """The contract as the page's title says it: ``Trumps, trumps ♠``, ``Domino, starting at the queens``."""
+    text = CONTRACT_TITLES[deal.contract]
+    if deal.contract == TRUMPS:
+        text += f", trumps {SUIT_SYMBOLS[deal.param]}"
+    elif deal.contract == DOMINO:
+        text += f", starting at the {RANK_WORDS[deal.position().start]}"
+    return text
+
+
+def view_of(review: Review, view: int | None) -> tuple[str, bool]:
+    """(the seat whose view the page opens on, whether it opens with every hand shown).
+
+    ``view`` given: that seat's view; else the one seat reviewed; else every hand, the graph on South's
+    decisions (or the first seat reviewed)."""
+    if view is not None:
+        return SEAT_LETTERS[view], False
+    if len(review.seats) == 1:
+        return SEAT_LETTERS[review.seats[0]], False
+    return SEAT_LETTERS[2 if 2 in review.seats or not review.seats else review.seats[0]], True
+
+
+def review_page_data(review: Review, view: int | None = None, session: dict | None = None,
+                     lines: dict | None = None) -> dict:
     """The data the page renders, as plain JSON-able values (what :func:`review_html` embeds).
 
-    ``review``: the fields of ``review_json(review)`` the page reads (see the module's
-    docstring), the deal's title and contract heading, the hands as dealt (by seat letter,
-    cards spelt ``AS``, ``TH``) and every play (``card`` None for a Domino pass).
+    Keys: ``title``, ``heading``, ``contract``, ``declarer``, ``samples``, ``max_samples``, ``seed``,
+    ``scores``, ``unfinished``, ``domino``, ``ace_low``; ``hands`` (as dealt, by seat letter, cards spelt
+    ``AS``, ``TH``); ``plays`` (every play, ``card`` None for a Domino pass); ``decisions`` (each with
+    ``layouts``, ``scores_before`` and every legal card's ``mean``, ``se``, ``layouts``, ``loss``,
+    ``loss_se``, ``label``, ``vs_played``, ``vs_played_se``); ``seats`` (per seat reviewed, as
+    ``review --json``'s); ``reviewed``; ``labels`` (the thresholds); ``view`` and ``show_all``
+    (:func:`view_of`); ``session`` (None, or the links of a session's page: ``index``, ``number``,
+    ``count``, ``prev``, ``next``).  ``lines``: play number (1-based) -> card (``KH``) -> its line
+    (:mod:`.line`), shown under the card; default those of the card played and the best card at each decision
+    whose loss counts (:func:`line.review_lines`).
     """
     data = review_json(review)
     deal = review.deal
     pos = deal.position()
-    heading = CONTRACT_TITLES[deal.contract]
-    if deal.contract == TRUMPS:
-        heading += f", trumps {SUIT_SYMBOLS[deal.param]}"
-    elif deal.contract == DOMINO:
-        heading += f", dominoes from {RANK_NAMES[pos.start]}"
+    seat, show_all = view_of(review, view)
+    if lines is None:
+        from .line import review_lines
+        lines = review_lines(review)
     return {
-        "title": deal.title, "heading": heading, "contract": data["contract"], "declarer": data["declarer"],
-        "samples": data["samples"], "seed": data["seed"], "scores": data["scores"],
-        "unfinished": bool(data["unfinished"]), "domino": deal.contract == DOMINO,
+        "title": deal.title, "heading": heading(deal), "contract": data["contract"], "declarer": data["declarer"],
+        "samples": data["samples"], "max_samples": data["max_samples"], "seed": data["seed"],
+        "scores": data["scores"], "unfinished": bool(data["unfinished"]), "domino": deal.contract == DOMINO,
         "ace_low": bool(getattr(pos, "ace_low", False)),
         "hands": {SEAT_LETTERS[s]: [_code(c) for c in cards_of(deal.hands[s])] for s in range(4)},
         "plays": _plays(deal),
-        "decisions": [_decision(d) for d in data["decisions"]],
+        "decisions": [_decision(d, lines.get(d.play_no + 1)) for d in review.decisions],
+        # points lost as the text review prints them (two decimals, rounded once)
+        "seats": {k: {**v, "points_lost": round(review.lost(SEAT_LETTERS.index(k)), 2)}
+                  for k, v in data["seats"].items()},
+        "reviewed": [SEAT_LETTERS[s] for s in review.seats],
+        "labels": [[name, low] for name, low in review.thresholds], "label_names": list(LABELS),
+        "view": seat, "show_all": show_all, "session": session,
     }
 
 
-def _script_json(data) -> str:
+def script_json(data) -> str:
     """JSON that cannot end the ``<script>`` element holding it: ``<``, ``>`` and ``&`` are escaped
     (``</script>`` in a title stays text), as are the two line separators JavaScript once refused."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -112,37 +163,43 @@ def _script_json(data) -> str:
     return text
 
 
-def review_html(review: Review) -> str:
-    """The review of one played deal as one self-contained HTML page (a string).
-
-    ``review``: what :func:`~barbu_sim.barbu.review.review.review_deal` returns.  The page
-    shows a header (the deal's title, the contract, the declarer, the scores), the four hands
-    as dealt, the table at every play (the trick and who led and won it; in Domino the
-    layout of the table and who went out), and at each reviewed decision every legal card's
-    value (mean ± standard error) with the played and best cards and the label of the loss.
-    Arrow keys, Home/End, PageUp/PageDown (previous/next decision) and buttons step through it;
-    ``#play-N`` at the end of its address opens it at play N.  Nothing is loaded from elsewhere:
-    no server, no network.  The data is embedded as JSON in ``<script type="application/json"
-    id="review-data">`` (:func:`review_page_data`), escaped so that no text of the deal can
-    end that element.
-    """
-    data = review_page_data(review)
+def page_title(data: dict) -> str:
     names = dict(zip(SEAT_LETTERS, SEAT_NAMES))
     title = f"Barbu review: {data['heading']}, declarer {names[data['declarer']]}"
-    if data["title"]:
-        title = f"{data['title']} ({title})"
-    parts = {"TITLE": html.escape(title), "STYLE": STYLE, "SCRIPT": SCRIPT, "DATA": _script_json(data)}
+    return f"{data['title']} ({title})" if data["title"] else title
+
+
+def review_html(review: Review, view: int | None = None, session: dict | None = None,
+                lines: dict | None = None) -> str:
+    """The review of one played deal as one self-contained HTML page (a string).
+
+    ``review``: what :func:`~barbu_sim.barbu.review.review.review_deal` returns; ``view``: the seat whose
+    view the page opens on (default: the one seat reviewed, else every hand: :func:`view_of`);
+    ``session``: the links of a session's page (:func:`review_page_data`); ``lines``: the punishing lines
+    (:func:`review_page_data`).  The page shows a header (the deal's title, the contract, the declarer, the
+    scores, the layouts the decisions were valued on), the table at every play seen from the seat (a switch
+    shows every hand), and at each reviewed decision every legal card's value (mean ± standard error), the
+    played and best cards and the label of the loss; a click on any card shows its value against the best
+    and the card played.  Beside it the hand's graph and each seat's accuracy.  Arrow keys, Home/End,
+    PageUp/PageDown (previous/next decision) and buttons step through it; ``#play-N`` at the end of its
+    address opens it at play N, and the address follows the page (the browser's Back included).  Nothing
+    is loaded from elsewhere: no server, no network.  The data is embedded as JSON in ``<script
+    type="application/json" id="review-data">``, escaped so that no text of the deal can end that element.
+    """
+    data = review_page_data(review, view, session, lines)
+    parts = {"TITLE": html.escape(page_title(data)), "STYLE": STYLE, "SCRIPT": SCRIPT, "DATA": script_json(data)}
     # one pass, so that a title holding "%DATA%" stays text
     return re.sub(r"%(TITLE|STYLE|SCRIPT|DATA)%", lambda m: parts[m.group(1)], PAGE)
 
 
-def write_review_html(review: Review, path) -> Path:
+def write_review_html(review: Review, path, view: int | None = None, session: dict | None = None,
+                      lines: dict | None = None) -> Path:
     """Write :func:`review_html` of ``review`` to ``path`` (UTF-8, replaced whole, atomically); return the path.
 
     A folder that cannot be written is an :class:`~barbu_sim.core.files.OutputError` naming the path.
     """
     from ...core.files import write_text
-    return write_text(Path(path), review_html(review), what="the review page")
+    return write_text(Path(path), review_html(review, view, session, lines), what="the review page")
 
 
 # The page: %TITLE%, %STYLE%, %SCRIPT% and %DATA% mark where review_html puts the escaped title,
@@ -162,7 +219,15 @@ PAGE = """<!DOCTYPE html>
 <body>
 <header id="head"></header>
 <main>
-  <section id="table" aria-label="the table"></section>
+  <section id="left">
+    <div id="view" aria-label="whose view">
+      <span>View:</span>
+      <button type="button" data-view="N">North</button><button type="button" data-view="E">East</button><button
+        type="button" data-view="S">South</button><button type="button" data-view="W">West</button>
+      <label><input type="checkbox" id="show-all"> show all hands</label>
+    </div>
+    <section id="table" aria-label="the table"></section>
+  </section>
   <section id="side">
     <nav id="controls" aria-label="step through the deal">
       <button type="button" data-go="start" title="Home">&#xAB; Start</button>
@@ -175,89 +240,16 @@ PAGE = """<!DOCTYPE html>
     <div id="status" aria-live="polite"></div>
     <div id="decision"></div>
     <div id="decisions"></div>
+    <div id="graph"></div>
+    <div id="summary"></div>
   </section>
 </main>
 <section id="record"></section>
 <footer>Keys: &#x2190; &#x2192; one play, Home / End the start and the end, Page Up / Page Down the
-previous and next decision. Written by barbu-sim; this page loads nothing from elsewhere.</footer>
+previous and next decision; a click on a card of the values shows its value. Written by barbu-sim; this page
+loads nothing from elsewhere.</footer>
 <script type="application/json" id="review-data">%DATA%</script>
 <script>%SCRIPT%</script>
 </body>
 </html>
-"""
-
-STYLE = """
-:root { --felt: #1f6b45; --ink: #1d232a; --red: #c8102e; --muted: #66707a; --line: #d5dadf; }
-* { box-sizing: border-box; }
-body { margin: 0; padding: 14px 18px; font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  color: var(--ink); background: #f4f5f2; }
-header h1 { margin: 0; font-size: 21px; } header .sub { color: var(--muted); margin: 2px 0 0; }
-.scores { margin-top: 6px; display: flex; gap: 14px; flex-wrap: wrap; }
-.scores span b { font-variant-numeric: tabular-nums; }
-main { display: flex; gap: 18px; flex-wrap: wrap; margin-top: 12px; align-items: flex-start; }
-#table { flex: 1 1 560px; max-width: 720px; display: grid; grid-template-columns: 1fr 1.25fr 1fr;
-  grid-template-areas: ". n ." "w c e" ". s ."; gap: 8px; background: var(--felt); border-radius: 14px;
-  padding: 12px; color: #fff; min-height: 430px; }
-.seat { background: rgba(0,0,0,.22); border-radius: 9px; padding: 6px 9px; align-self: center; }
-.seat.N { grid-area: n; } .seat.E { grid-area: e; } .seat.S { grid-area: s; } .seat.W { grid-area: w; }
-.seat.turn { outline: 3px solid #ffd54a; }
-.seat h2 { margin: 0 0 3px; font-size: 14px; display: flex; justify-content: space-between; gap: 6px; }
-.seat h2 .tag { font-weight: normal; opacity: .8; }
-.suit { white-space: nowrap; font-size: 15px; letter-spacing: .5px; }
-.suit .sym { display: inline-block; width: 1.2em; }
-.seat .red, #table .seat .red { color: #ffb3b3; }
-.center { grid-area: c; background: rgba(255,255,255,.08); border-radius: 10px; padding: 8px; display: flex;
-  flex-direction: column; align-items: center; justify-content: center; gap: 6px; min-height: 200px; }
-.caption { text-align: center; font-size: 14px; }
-.trick { display: grid; grid-template-columns: repeat(3, 46px); grid-template-rows: repeat(3, 50px);
-  grid-template-areas: ". n ." "w . e" ". s ."; gap: 2px; }
-.trick .N { grid-area: n; } .trick .E { grid-area: e; } .trick .S { grid-area: s; } .trick .W { grid-area: w; }
-.card { display: inline-flex; align-items: center; justify-content: center; background: #fff; color: var(--ink);
-  border: 1px solid #bbb; border-radius: 5px; font-weight: 600; font-size: 15px; min-width: 40px; height: 48px; }
-.card.red { color: var(--red); } .card.won { outline: 3px solid #ffd54a; }
-.card.new { box-shadow: 0 0 0 3px #4fc3f7; }
-.layout { display: grid; grid-template-columns: 20px repeat(13, 22px); gap: 2px; font-size: 12px; }
-.layout .cell { height: 24px; border-radius: 3px; background: rgba(255,255,255,.12); display: flex;
-  align-items: center; justify-content: center; }
-.layout .cell.on { background: #fff; color: var(--ink); font-weight: 600; }
-.layout .cell.on.red, .layout .sym.red { color: var(--red); } .layout .sym.red { color: #ffb3b3; }
-.layout .cell.new { box-shadow: 0 0 0 2px #4fc3f7; }
-.result { background: #fff; color: var(--ink); border-radius: 8px; padding: 5px 12px; text-align: center; }
-.result div { display: grid; grid-template-columns: auto auto; gap: 0 14px; font-variant-numeric: tabular-nums; }
-#side { flex: 1 1 380px; max-width: 560px; }
-#controls { display: flex; flex-wrap: wrap; gap: 5px; }
-button { font: inherit; font-size: 13px; padding: 4px 9px; border: 1px solid #9aa4ad; border-radius: 6px;
-  background: #fff; cursor: pointer; } button:hover { background: #e9eef2; }
-button:disabled { opacity: .4; cursor: default; }
-#status { margin: 8px 0; font-weight: 600; }
-#decision { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 9px 11px; min-height: 80px; }
-#decision h3 { margin: 0 0 4px; font-size: 16px; } #decision .verdict { margin: 0 0 6px; }
-table.values { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
-table.values td, table.values th { padding: 2px 6px; text-align: right; border-bottom: 1px solid #eef0f2; }
-table.values th { color: var(--muted); font-weight: normal; font-size: 13px; }
-table.values td:first-child, table.values th:first-child { text-align: left; }
-table.values tr.played td { background: #fff4d6; font-weight: 600; }
-.bar { display: inline-block; height: 9px; background: #e0787a; border-radius: 2px; vertical-align: middle; }
-.badge { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; font-weight: 700;
-  text-transform: uppercase; color: #fff; background: #7a8591; }
-.badge.blunder { background: #b3261e; } .badge.mistake { background: #e0701b; }
-.badge.inaccuracy { background: #c9a100; } .badge.best { background: #2e7d32; }
-.red { color: var(--red); }
-#decisions { margin-top: 10px; display: flex; flex-wrap: wrap; gap: 4px; }
-.chip { border: 1px solid var(--line); border-radius: 12px; padding: 1px 8px; font-size: 12px; background: #fff;
-  cursor: pointer; } .chip.now { border-color: #1565c0; box-shadow: 0 0 0 2px #90caf9; }
-.chip.blunder { background: #fbd9d6; border-color: #b3261e; }
-.chip.mistake { background: #fde3cc; border-color: #e0701b; }
-.chip.inaccuracy { background: #fbf0c2; border-color: #c9a100; }
-#record { margin-top: 14px; max-width: 1300px; }
-#record h2 { font-size: 16px; margin: 0 0 4px; }
-table.tricks { border-collapse: collapse; font-variant-numeric: tabular-nums; background: #fff; }
-table.tricks td, table.tricks th { padding: 2px 10px; border-bottom: 1px solid #eef0f2; text-align: center; }
-table.tricks tr { cursor: pointer; } table.tricks tr.now { background: #e3f2fd; }
-table.tricks td.future, .turns .future { opacity: .35; } table.tricks td.lead { text-decoration: underline; }
-table.tricks td.win { font-weight: 700; } table.tricks td.now { box-shadow: inset 0 0 0 2px #4fc3f7; }
-#record .legend { color: var(--muted); font-size: 13px; margin: 0 0 4px; }
-.turns { display: flex; flex-wrap: wrap; gap: 3px; } .turns span { background: #fff; border: 1px solid var(--line);
-  border-radius: 4px; padding: 0 5px; font-size: 13px; cursor: pointer; } .turns span.now { border-color: #1565c0; }
-footer { margin-top: 14px; color: var(--muted); font-size: 12px; }
 """

@@ -20,6 +20,7 @@ import sys
 from ...core.cards import format_card, parse_card
 from ...core.seats import SEAT_NAMES
 from .estimate import Settings
+from .line import step_lines
 from ..position import IllegalCard
 from .review import Review, forced_plays, label_thresholds, positions
 from .text import format_decision, format_summary, thresholds_line
@@ -99,6 +100,8 @@ def step_review(deals: list, seats, settings: Settings, seed: int, read, write, 
                 review.decisions.append(d)
                 write("")
                 for line in format_decision(d, symbols, position=True):
+                    write(line)
+                for line in step_lines(deal, d, settings, symbols):
                     write(line)
                 while True:
                     text = read(PROMPT)

@@ -112,6 +112,14 @@ def format_decision(d, symbols: bool = False, position: bool | None = None) -> l
     return lines + _wrap(_cells(d.estimates, symbols), 7)
 
 
+def why_lines(review: Review, d, symbols: bool = False) -> list[str]:
+    """One short line on why decision ``d`` loses: from the punishing line (:mod:`.line`) on a representative
+    layout, the reason in words, else the first plays after the card played and after the best; [] without."""
+    from .line import text_line
+    said = text_line(review.deal, d, review.settings, symbols)
+    return [(" " * 7 + said)[:WIDTH]] if said else []
+
+
 def _acc(x) -> str:
     return "-" if x is None else f"{x:.1f}%"
 
@@ -181,6 +189,8 @@ def format_review(review: Review, symbols: bool = False, brief: bool = False) ->
     for d in review.decisions:
         if d.counts or not brief:
             lines += format_decision(d, symbols)
+        if d.label:  # a flagged decision: why, in one line (review --html shows the lines whole)
+            lines += why_lines(review, d, symbols)
     if lines[-1]:
         lines.append("")
     lines += format_summary(review, symbols)
