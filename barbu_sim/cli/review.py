@@ -42,8 +42,8 @@ def review(
     html: Annotated[Optional[str], typer.Option("--html", metavar="PAGE", help=(
         "Also write the review as one web page to share: the deal seen from a seat (a switch shows every hand), "
         "every decision with each card's value, the hand's graph and the accuracy, stepped through with the arrow "
-        "keys; it opens from disk, no server. Several deals: PAGE-1.html, PAGE-2.html, ... and PAGE.html, their index."
-        ))] = None,
+        "keys; it opens from disk, no server. Several deals: PAGE-1.html, PAGE-2.html, ... and PAGE.html, their index. "
+        "A Clabber round's page steps through the bidding too, every call's options valued."))] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --html page.")] = False,
     play_samples: Annotated[Optional[int], typer.Option(metavar="N", help=(
         "Clabber rounds: the layouts each mc card player draws per decision when a bidding option is played out "
@@ -66,7 +66,7 @@ def review(
     FILE - is standard input (not with --step, which reads your keys there). A Clabber
     round (game: clabber) is reviewed call by call as well: every option of each
     bidding call, played out by mc from the caller's view, with the same labels
-    (docs/clabber.md#review).
+    (docs/clabber.md#review); its --html page steps through the calls and the cards.
 
     Examples:
 
@@ -81,6 +81,8 @@ def review(
       barbu-sim review deal.txt --seat S --samples 16 --html deal.html
 
       barbu-sim clabber play --seed 3 --record round.txt && barbu-sim review round.txt --samples 8 --play-samples 8
+
+      barbu-sim review round.txt --seat S --samples 8 --play-samples 8 --html round.html
     """
     from ..barbu.formats.deal_file import (
         STDIN, PlayedDealError, read_record_base, read_record_text, record_name, resume_command, reviewable_deals,
@@ -106,10 +108,11 @@ def review(
         name = record_name(file)  # "standard input" for -
         text = read_record_text(file)  # read once: FILE may be a pipe (/dev/stdin, -)
         if _is_clabber(text):
-            if step or html:
-                raise ValueError(f"{'--step' if step else '--html'} reviews Barbu deals; "
-                                 "a Clabber round is reviewed without it")
-            _review_clabber(text, name, seats, samples, seed, as_json, symbols, play_samples)
+            if step:
+                raise ValueError("--step reviews Barbu deals; a Clabber round is reviewed without it "
+                                 "(--html writes a page that steps through it)")
+            _review_clabber(text, name, seats, samples, seed, as_json, symbols, play_samples, html, force,
+                            parse_seat(seat[0]) if seat else None)
             return
         _check_not_clabber(text, name)
         if play_samples is not None:
@@ -165,17 +168,18 @@ def _session_layouts(ctx: typer.Context, text: str, samples: int, seed: int) -> 
             seed if typed(ctx, "seed") else session_seed)
 
 
-def _html_pages(html: str | None, n_deals: int, force: bool) -> list[str]:
+def _html_pages(html: str | None, n_deals: int, force: bool, index: bool = True) -> list[str]:
     """The pages ``review --html PAGE`` writes, checked before any work: PAGE for one deal, else
-    PAGE-1.html, PAGE-2.html, ... (PAGE without its .html), one per deal, then PAGE.html, their index."""
+    PAGE-1.html, PAGE-2.html, ... (PAGE without its .html), one per deal, then PAGE.html, their index
+    (unless not ``index``: a Clabber file's rounds link one another)."""
     from pathlib import Path
     if html is None:
         return []
     if n_deals == 1:
         return [check_new_file(html, "--html", force)]
     stem = str(Path(html).with_suffix("")) if html.lower().endswith(".html") else html
-    return [check_new_file(f"{stem}-{k}.html", "--html", force) for k in range(1, n_deals + 1)] + [
-        check_new_file(f"{stem}.html", "--html", force)]
+    return [check_new_file(f"{stem}-{k}.html", "--html", force) for k in range(1, n_deals + 1)] + (
+        [check_new_file(f"{stem}.html", "--html", force)] if index else [])
 
 
 def _session_seat(text: str) -> int | None:
@@ -238,17 +242,39 @@ def _check_not_clabber(text: str, name: str) -> None:
 
 
 def _review_clabber(text: str, name: str, seats, samples: int, seed: int, as_json: bool, symbols: bool,
-                    play_samples: int | None) -> None:
-    """review for a Clabber round file: each call's options, then mc's value of every legal card."""
+                    play_samples: int | None, html: str | None = None, force: bool = False,
+                    view: int | None = None) -> None:
+    """review for a Clabber round file: each call's options, then mc's value of every legal card; with ``html``
+    the page of each round (one round: PAGE; several: PAGE-1.html, PAGE-2.html, ..., each linking its
+    neighbours)."""
     from ..clabber.review.bidding import review_calls
     from ..clabber.review.review import clabber_review_json, format_clabber_review, review_round
     from ..clabber.formats.round_file import parse_rounds
     from ..clabber.players.mc import DEFAULT_SAMPLES
     play_samples = play_samples or DEFAULT_SAMPLES
     rounds = parse_rounds(text, name, ValueError)
+    pages = _html_pages(html, len(rounds), force, index=False)
     done = [(r, *review_round(r, seats, samples=samples, seed=seed),
              review_calls(r, seats, samples=samples, seed=seed, play_samples=play_samples)) for r in rounds]
+    if pages:
+        from pathlib import Path
+        from urllib.parse import quote
+
+        from ..clabber.review.page import write_round_html
+
+        def href(page):  # a link to a page beside this one: its file name, escaped for a URL
+            return quote(Path(page).name)
+        for k, ((r, d, f, b), page) in enumerate(zip(done, pages)):
+            links = None if len(pages) == 1 else {
+                "number": k + 1, "count": len(pages), "prev": href(pages[k - 1]) if k else None,
+                "next": href(pages[k + 1]) if k + 1 < len(pages) else None}
+            write_round_html(r, d, f, samples, page, b, view, seed, links)
     if as_json:
         typer.echo(json.dumps([clabber_review_json(r, d, f, samples, b) for r, d, f, b in done], indent=1))
-    else:
-        typer.echo("\n\n".join(format_clabber_review(r, d, f, samples, symbols, b) for r, d, f, b in done))
+        return
+    out = "\n\n".join(format_clabber_review(r, d, f, samples, symbols, b) for r, d, f, b in done)
+    if len(pages) > 1:
+        out += "\n\nThe review as web pages (open them in a browser): " + ", ".join(pages)
+    elif pages:
+        out += f"\n\nThe review as a web page: {pages[0]} (open it in a browser)"
+    typer.echo(out)

@@ -17,13 +17,11 @@ each decision's :class:`~barbu_sim.barbu.review.estimate.Estimate`.
 
 from __future__ import annotations
 
-import html
-import json
-import re
 from importlib.resources import files
 from pathlib import Path
 
 from ...core.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, cards_of
+from ...core.review_page import review_page_html, script_json  # noqa: F401  (script_json: for callers)
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES
 from ..rules.config import CONTRACT_TITLES, DOMINO, TRUMPS
 from ..state import PASS
@@ -153,16 +151,6 @@ def review_page_data(review: Review, view: int | None = None, session: dict | No
     }
 
 
-def script_json(data) -> str:
-    """JSON that cannot end the ``<script>`` element holding it: ``<``, ``>`` and ``&`` are escaped
-    (``</script>`` in a title stays text), as are the two line separators JavaScript once refused."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
-                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-        text = text.replace(raw, escaped)
-    return text
-
-
 def page_title(data: dict) -> str:
     names = dict(zip(SEAT_LETTERS, SEAT_NAMES))
     title = f"Barbu review: {data['heading']}, declarer {names[data['declarer']]}"
@@ -187,9 +175,7 @@ def review_html(review: Review, view: int | None = None, session: dict | None = 
     type="application/json" id="review-data">``, escaped so that no text of the deal can end that element.
     """
     data = review_page_data(review, view, session, lines)
-    parts = {"TITLE": html.escape(page_title(data)), "STYLE": STYLE, "SCRIPT": SCRIPT, "DATA": script_json(data)}
-    # one pass, so that a title holding "%DATA%" stays text
-    return re.sub(r"%(TITLE|STYLE|SCRIPT|DATA)%", lambda m: parts[m.group(1)], PAGE)
+    return review_page_html(page_title(data), STYLE, SCRIPT, data, "deal", FOOTER)
 
 
 def write_review_html(review: Review, path, view: int | None = None, session: dict | None = None,
@@ -202,54 +188,9 @@ def write_review_html(review: Review, path, view: int | None = None, session: di
     return write_text(Path(path), review_html(review, view, session, lines), what="the review page")
 
 
-# The page: %TITLE%, %STYLE%, %SCRIPT% and %DATA% mark where review_html puts the escaped title,
-# the style, the script and the data.
-# The page's script: page.js, a package data file beside this module.
+# The page's script: page.js, a package data file beside this module (it runs after the shared kit).
 SCRIPT = files(__package__).joinpath("page.js").read_text(encoding="utf-8")
 
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="barbu-sim">
-<title>%TITLE%</title>
-<style>%STYLE%</style>
-</head>
-<body>
-<header id="head"></header>
-<main>
-  <section id="left">
-    <div id="view" aria-label="whose view">
-      <span>View:</span>
-      <button type="button" data-view="N">North</button><button type="button" data-view="E">East</button><button
-        type="button" data-view="S">South</button><button type="button" data-view="W">West</button>
-      <label><input type="checkbox" id="show-all"> show all hands</label>
-    </div>
-    <section id="table" aria-label="the table"></section>
-  </section>
-  <section id="side">
-    <nav id="controls" aria-label="step through the deal">
-      <button type="button" data-go="start" title="Home">&#xAB; Start</button>
-      <button type="button" data-go="back" title="Left arrow">&#x25C0; Back</button>
-      <button type="button" data-go="next" title="Right arrow">Next &#x25B6;</button>
-      <button type="button" data-go="end" title="End">End &#xBB;</button>
-      <button type="button" data-go="prev-decision" title="Page Up">&#x25C0; Decision</button>
-      <button type="button" data-go="next-decision" title="Page Down">Decision &#x25B6;</button>
-    </nav>
-    <div id="status" aria-live="polite"></div>
-    <div id="decision"></div>
-    <div id="decisions"></div>
-    <div id="graph"></div>
-    <div id="summary"></div>
-  </section>
-</main>
-<section id="record"></section>
-<footer>Keys: &#x2190; &#x2192; one play, Home / End the start and the end, Page Up / Page Down the
+FOOTER = """Keys: &#x2190; &#x2192; one play, Home / End the start and the end, Page Up / Page Down the
 previous and next decision; a click on a card of the values shows its value. Written by barbu-sim; this page
-loads nothing from elsewhere.</footer>
-<script type="application/json" id="review-data">%DATA%</script>
-<script>%SCRIPT%</script>
-</body>
-</html>
-"""
+loads nothing from elsewhere."""

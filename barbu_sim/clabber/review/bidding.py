@@ -17,7 +17,7 @@ card decisions are (:mod:`labels`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from ...core.rng import STREAM_CLABBER_BID_REVIEW as STREAM_BID_REVIEW, stream_k
 from ...core.seats import SEAT_NAMES
 from ..players.mc import DEFAULT_SAMPLES, MAX_SAMPLES
 from .labels import beyond_noise, label_of
+from .review import paired
 from ..formats.round_file import PASS, PLAY, PlayedRound
 
 DEFAULT_BIDDING = "threshold"  # how the bidding goes on after a pass (the project's default policy)
@@ -42,6 +43,7 @@ class BidDecision:
     loss: float
     loss_se: float
     label: str = ""
+    pairs: dict = field(default_factory=dict)  # every option -> (loss, se, vs the call made, se): review.paired
 
     @property
     def bid_round(self) -> int:
@@ -139,6 +141,8 @@ def review_bidding(rnd: PlayedRound, seats=None, samples: int = 100, seed: int =
         diff = values[:, options.index(estimates[0][0])] - values[:, options.index(call)]
         d = BidDecision(i, seat, call, estimates, float(diff.mean()), float(diff.std(ddof=1) / root_n))
         d.label = label_of(d.loss, d.loss_se)
+        d.pairs = {o: paired(values, options.index(estimates[0][0]), options.index(call), j)
+                   for j, o in enumerate(options)}
         decisions.append(d)
     return decisions, forced
 

@@ -16,7 +16,7 @@ bidding get the same labels and noise rule.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,10 +41,22 @@ class ClabberDecision:
     loss: float
     loss_se: float
     label: str = ""
+    # every legal card -> (loss against the best, its se, difference from the card played, its se): paired
+    # differences over the same layouts, what the page shows for a card clicked
+    pairs: dict = field(default_factory=dict)
 
     @property
     def counts(self) -> bool:
         return beyond_noise(self.loss, self.loss_se)
+
+
+def paired(values: np.ndarray, best, chosen, option) -> tuple[float, float, float, float]:
+    """``(loss, se, vs, se)`` of ``option``: the best's value minus its own, and its own minus the one chosen,
+    each the mean over the layouts (the columns of ``values``, one row per layout) with its standard error."""
+    root_n = np.sqrt(len(values))
+    loss = values[:, best] - values[:, option]
+    vs = values[:, option] - values[:, chosen]
+    return (float(loss.mean()), float(loss.std(ddof=1) / root_n), float(vs.mean()), float(vs.std(ddof=1) / root_n))
 
 
 def layout_values(rnd: PlayedRound, n: int, samples: int, seed: int) -> tuple[int, int, np.ndarray]:
@@ -95,6 +107,7 @@ def review_round(rnd: PlayedRound, seats=None, samples: int = 100, seed: int = 0
                 diff = values[:, estimates[0][0]] - values[:, card]
                 d = ClabberDecision(i, seat, card, estimates, float(diff.mean()), float(diff.std(ddof=1) / root_n))
                 d.label = label_of(d.loss, d.loss_se)
+                d.pairs = {c: paired(values, estimates[0][0], card, c) for c in cards}
                 decisions.append(d)
         step(state, hands, np.int64(card))
     return decisions, forced
