@@ -18,7 +18,8 @@ from .app import (
 )
 
 CONTRACT_NAMES = "no-tricks, no-queens, no-last-two, no-hearts, barbu, trumps, domino"  # barbu.rules.CONTRACTS
-CONTRACT_POLICIES = "fixed, fixed:ORDER, myopic, relative, optimal (settled score), raw-optimal, file.py:func"
+CONTRACT_POLICIES = ("fixed, fixed:ORDER, myopic, relative, optimal (settled score), raw-optimal, guide (the "
+                     "declaring guide; guide:no-RULE without one of its rules), file.py:func")
 DOUBLING_POLICIES = "compulsory-only, always, threshold[:MARGIN], bayes[:MARGIN]"  # barbu.game.doubling
 STRATEGY_HELP = f"Strategy for every seat: {BARBU_STRATEGY_CHOICES}, {PLUGIN_SPECS}."
 PLAY_STRATEGY_HELP = f"Play strategy for every seat: {BARBU_STRATEGY_CHOICES}, {PLUGIN_SPECS}."

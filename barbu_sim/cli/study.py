@@ -22,7 +22,7 @@ from .app import (
 
 study_app = Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 app.add_typer(study_app, name="study", help="""The published studies: headline, strong play, rule presets,
-    convergence, domino ranks, doubling.
+    convergence, domino ranks, doubling, the declaring guide.
 
     Each plays (or reads) what its figures rest on and writes their tables and charts; docs/studies.md says what
     each answers, and the command of each figure in results/.
@@ -415,3 +415,71 @@ def doubling(
         study.write_rows(rows, hands, seed)
     typer.echo(study.write_study(out, tables, blocks=blocks, seed=seed, samples=samples, names=names,
                                  started=started))
+
+
+GUIDE_DEALS, GUIDE_SEED = 1_000_000, 2026  # studies.guide.DEFAULT_DEALS, DEFAULT_SEED
+
+
+@study_app.command()
+def guide(
+    deals: Annotated[int, typer.Option("--deals", "-n", metavar="N", help=f"Deals of the cards' run, 1..{MAX_DEALS:,} "
+                                       "(the seven contracts, the longest suit and the rank held most named).")]
+    = GUIDE_DEALS,
+    choice_deals: Annotated[Optional[int], typer.Option(
+        metavar="N", help="Deals of the choices' run (Trumps in each suit, Domino from each rank; default --deals; "
+                          "0: no choice cards).")] = None,
+    seed: _seed_opt("the published guide's is 2026") = GUIDE_SEED,
+    strategy: PlayerOpt = "learned",
+    runs: Annotated[str, typer.Option(metavar="DIR", help="The two run folders go here, cards/ and choices/, with "
+                                      "their hands (not committed); finished runs are reused, interrupted ones "
+                                      "finished.")] = "runs/guide",
+    results: Annotated[str, typer.Option(metavar="DIR", help="Where guide.json and the tables by hand go (card_*, "
+                                         "choice_*, shares, as CSV and JSON).")] = "results/guide",
+    guide_file: Annotated[Optional[str], typer.Option(
+        "--guide", metavar="FILE", help="Also write the guide here (barbu_sim/barbu/game/guide.json is the one the "
+                                        "guide policy plays; guide:FILE.json plays another).")] = None,
+    page: Annotated[Optional[str], typer.Option(
+        metavar="FILE", help="Write the guide's page (docs/guide.md), its chart in images/ beside it.")] = None,
+    orders: Annotated[Optional[str], typer.Option(
+        metavar="DIR", help="A compare-orders --out folder whose blocks measured the guide: the page quotes "
+                            "it.")] = None,
+    force: ForceOpt = False,
+    progress: ProgressOpt = True,
+):
+    """The declaring guide: tables by hand on strong play, and rules a player applies at the table.
+
+    Two runs with their hands, the player at every seat on the same deals: the seven contracts
+    (the longest suit and the rank held most named), and Trumps and Domino in every suit and from
+    every rank. Per contract, the counts of the declarer's hand that explain most of its score are
+    found from the data, and the declarer's expected score by them (95% CIs and counts) is its
+    card; the same for naming the trump suit and the domino rank, with what naming by the card
+    gains, paired. The cards make the guide (--guide; the policy guide plays it), and --page writes
+    the page players read. Measure the guide with compare-orders --policies fixed,guide,optimal.
+    The published guide is 1,000,000 deals of learned play (about 12 minutes on 2 cores), remade
+    from the repository's root by: barbu-sim study guide --guide barbu_sim/barbu/game/guide.json
+    --page docs/guide.md --orders results/guide/orders --force
+
+    Examples:
+
+      barbu-sim study guide -n 2000 --strategy heuristic --runs runs/g --results g --page g/guide.md
+    """
+    from ..barbu.studies import guide as study
+    command = "barbu-sim study guide --guide barbu_sim/barbu/game/guide.json --page docs/guide.md " \
+              "--orders results/guide/orders --force"
+    try:
+        check_range(deals, "--deals", 1, MAX_DEALS)
+        if choice_deals is not None:
+            check_range(choice_deals, "--choice-deals", 0, MAX_DEALS)
+        check_seed(seed)
+        study.check_outputs(results, page, guide_file, force)
+        made = study.guide_study(runs, results, deals=deals, choice_deals=choice_deals, seed=seed, strategy=strategy,
+                                 guide_file=guide_file, page=page, orders_dir=orders, command=command,
+                                 progress=progress)
+    except KeyboardInterrupt:
+        interrupted(f"the finished chunks are kept in {runs}; run the same command again to go on")
+    except ValueError as e:
+        fail(str(e))
+    for contract, card in made["cards"].items():
+        typer.echo(f"{contract:12} {' & '.join(card['features']):28} explains {100 * card['share']:4.1f}% "
+                   f"(average {card['average']:+.2f})")
+    typer.echo(f"Wrote the guide and its tables to {results}" + (f", the page to {page}" if page else ""))

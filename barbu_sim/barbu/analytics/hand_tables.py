@@ -42,13 +42,14 @@ def declarer_by_features(records: pl.LazyFrame, features: list[str]) -> pl.DataF
     return table.filter(pl.col("rel_seat") == "declarer").drop("rel_seat")
 
 
-def explained_share(records: pl.LazyFrame, groupings: list) -> pl.DataFrame:
+def explained_share(records: pl.LazyFrame, groupings: list, keys: list[str] = CONFIG_KEYS) -> pl.DataFrame:
     """How much of the spread of the declarer's score each grouping explains, per configuration.
 
     ``groupings``: features (a name or expression, see :func:`feature_expr`) or lists of features grouped
     together.  For each, the share of the variance of the declarer's score between its groups (eta
     squared: 1 - within-group sum of squares / total).  Columns: the configuration keys, ``feature`` (the
-    features joined by `` & ``), ``groups``, ``n``, ``share``.
+    features joined by `` & ``), ``groups``, ``n``, ``share``.  ``keys``: what a configuration is (default
+    :data:`CONFIG_KEYS`; ``["contract"]`` pools a contract's suits, ranks and choices).
     """
     rel = relative_scores(records)
     v = pl.col("rel_declarer").cast(pl.Int64)
@@ -57,17 +58,17 @@ def explained_share(records: pl.LazyFrame, groupings: list) -> pl.DataFrame:
         features = [grouping] if isinstance(grouping, str) else list(grouping)
         frame, names = _with_named(rel, features)
         cells = (frame.filter(pl.all_horizontal([pl.col(n).is_not_null() for n in names]))
-                 .group_by([*CONFIG_KEYS, *names])
+                 .group_by([*keys, *names])
                  .agg(pl.len().alias("n"), v.sum().alias("s"), (v * v).sum().alias("q")).collect())
-        totals = cells.group_by(CONFIG_KEYS).agg(
+        totals = cells.group_by(keys).agg(
             pl.col("n").sum(), pl.col("s").sum(), pl.col("q").sum(),
             # within-group sum of squares: sum over cells of q - s^2/n
             (pl.col("q").cast(pl.Float64) - pl.col("s").cast(pl.Float64) ** 2 / pl.col("n")).sum().alias("within"),
             pl.len().alias("groups"))
         total_ss = pl.col("q").cast(pl.Float64) - pl.col("s").cast(pl.Float64) ** 2 / pl.col("n")
         rows.append(totals.select(
-            *CONFIG_KEYS, pl.lit(" & ".join(features)).alias("feature"), "groups", "n",
+            *keys, pl.lit(" & ".join(features)).alias("feature"), "groups", "n",
             pl.when(total_ss > 0).then(1 - pl.col("within") / total_ss).otherwise(0.0).alias("share")))
-    return pl.concat(rows).sort([*CONFIG_KEYS, "share"], descending=[False] * len(CONFIG_KEYS) + [True],
+    return pl.concat(rows).sort([*keys, "share"], descending=[False] * len(keys) + [True],
                                 nulls_last=False)
 

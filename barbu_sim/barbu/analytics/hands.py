@@ -68,7 +68,8 @@ def _domino_far_masks(distance: int = 4) -> list[int]:
 
 @dataclass(frozen=True)
 class Feature:
-    """A count a player can make on a hand: ``make(hand)`` is its polars expression."""
+    """A count a player can make on a hand: ``make(hand)`` is its polars expression; ``meaning`` names what is
+    counted, as a noun phrase ("queens", "cards in the longest suit"); 0/1 features say so."""
 
     name: str
     meaning: str
@@ -77,32 +78,32 @@ class Feature:
 
 _HIGH_HEARTS = _mask(HEARTS * 13 + r for r in range(7, 13))  # 9 .. A
 _FEATURE_LIST = [
-    *(Feature(name, f"cards held in {name}", lambda h, s=s: count(h, suit_mask(s)))
+    *(Feature(name, name, lambda h, s=s: count(h, suit_mask(s)))
       for s, name in enumerate(("clubs", "diamonds", "hearts", "spades"))),
     Feature("hearts_high", "hearts above the 8 (9 to A)", lambda h: count(h, _HIGH_HEARTS)),
     Feature("hearts_low", "hearts from the 2 to the 8", lambda h: count(h, suit_mask(HEARTS) & ~_HIGH_HEARTS)),
-    Feature("kh", "holds the K♥ (1) or not (0)", lambda h: count(h, 1 << (HEARTS * 13 + KING_RANK))),
-    Feature("ah", "holds the A♥ (1) or not (0)", lambda h: count(h, 1 << (HEARTS * 13 + ACE_RANK))),
-    Feature("queens", "queens held", lambda h: count(h, rank_mask([QUEEN_RANK]))),
-    Feature("aces", "aces held", lambda h: count(h, rank_mask([ACE_RANK]))),
-    Feature("kings", "kings held", lambda h: count(h, rank_mask([KING_RANK]))),
-    Feature("honours", "jacks, queens, kings and aces held", lambda h: count(h, rank_mask(HONOUR_RANKS))),
-    Feature("high", "cards from the 10 up (10 J Q K A)", lambda h: count(h, rank_mask(range(8, 13)))),
+    Feature("kh", "the K♥ (1 if held, else 0)", lambda h: count(h, 1 << (HEARTS * 13 + KING_RANK))),
+    Feature("ah", "the A♥ (1 if held, else 0)", lambda h: count(h, 1 << (HEARTS * 13 + ACE_RANK))),
+    Feature("queens", "queens", lambda h: count(h, rank_mask([QUEEN_RANK]))),
+    Feature("aces", "aces", lambda h: count(h, rank_mask([ACE_RANK]))),
+    Feature("kings", "kings", lambda h: count(h, rank_mask([KING_RANK]))),
+    Feature("honours", "honours (J, Q, K, A)", lambda h: count(h, rank_mask(HONOUR_RANKS))),
+    Feature("high", "cards from the 10 up (10, J, Q, K, A)", lambda h: count(h, rank_mask(range(8, 13)))),
     Feature("low", "cards from the 2 to the 5", lambda h: count(h, rank_mask(range(4)))),
     Feature("longest", "cards in the longest suit", lambda h: pl.max_horizontal(_suit_lengths(h))),
     Feature("shortest", "cards in the shortest suit", lambda h: pl.min_horizontal(_suit_lengths(h))),
-    Feature("voids", "suits not held", lambda h: pl.sum_horizontal([(n == 0).cast(pl.Int32)
+    Feature("voids", "voids (suits not held)", lambda h: pl.sum_horizontal([(n == 0).cast(pl.Int32)
                                                                     for n in _suit_lengths(h)])),
-    Feature("trump_length", "cards held in the trump suit named (Trumps only)",
+    Feature("trump_length", "cards in the trump suit (Trumps)",
             lambda h: (h & _by_param("trump", [suit_mask(s) for s in range(4)])).bitwise_count_ones()
             .cast(pl.Int32)),
-    Feature("trump_honours", "jacks to aces held in the trump suit (Trumps only)",
+    Feature("trump_honours", "honours in the trump suit (Trumps)",
             lambda h: (h & _by_param("trump", [suit_mask(s) & rank_mask(HONOUR_RANKS) for s in range(4)]))
             .bitwise_count_ones().cast(pl.Int32)),
-    Feature("domino_starters", "cards of the starting rank held (Domino only)",
+    Feature("domino_starters", "cards of the starting rank (Domino)",
             lambda h: (h & _by_param("domino_rank", [rank_mask([r]) for r in range(13)])).bitwise_count_ones()
             .cast(pl.Int32)),
-    Feature("domino_far", "cards 4 or more ranks from the starting rank (Domino only): the domino spread",
+    Feature("domino_far", "cards 4 or more ranks from the starting rank (Domino: the spread)",
             lambda h: (h & _by_param("domino_rank", _domino_far_masks())).bitwise_count_ones().cast(pl.Int32)),
 ]
 FEATURES: dict[str, Feature] = {f.name: f for f in _FEATURE_LIST}

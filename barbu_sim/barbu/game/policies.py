@@ -2,7 +2,8 @@
 
 Contract-choice policies (``choose(hand, remaining, seat, rules, owed) -> (contract, param)``):
 ``fixed:ORDER``, ``myopic``, ``relative``, ``raw-optimal`` (the raw-score block DP),
-``optimal`` (the settled-score block DP, :mod:`settled`), or a user function given as
+``optimal`` (the settled-score block DP, :mod:`settled`), ``guide`` (the declaring guide, :mod:`guide`),
+or a user function given as
 ``path/to/file.py:func`` / ``module:func`` with the signature
 ``func(values, remaining) -> contract`` (``values``: (7,) expected declarer scores
 of this hand; ``remaining``: contract ids still to declare).  They decide by the
@@ -217,13 +218,16 @@ def make_contract_policy(spec: str, evaluator: Evaluator, table_factory, doublin
     if spec == "optimal":
         opponents, own = doubling or ([CompulsoryOnly()] * 3, CompulsoryOnly())
         return Optimal(evaluator, table_factory(), opponents, own)
+    if spec == "guide" or spec.startswith("guide:"):
+        from .guide import make_guide  # the guide is a ContractPolicy of this module
+        return make_guide(spec, evaluator, evaluator.rules)
     if is_plugin_spec(spec):
         func = load_plugin(spec, "contract policy")
         if not callable(func):
             raise ValueError(f"contract policy {spec!r} is not a function")
         return UserContractPolicy(evaluator, func, spec)
     raise ValueError(f"unknown contract policy {spec!r}: use fixed, fixed:ORDER, myopic, relative, optimal, "
-                     "raw-optimal or path/to/file.py:func")
+                     "raw-optimal, guide, guide:no-RULE or path/to/file.py:func")
 
 
 @dataclass
