@@ -57,7 +57,7 @@ def old_measure(deals, seat, seeds):
     """The review as it was before adaptive layouts and scaled thresholds (for the comparison)."""
     from barbu_sim.barbu.review.review import review_deal
     labels = {}
-    old = Settings(samples=100, max_samples=100, endgame=2, tail=0, infer=100)
+    old = Settings(samples=100, max_samples=100, endgame=2, tail=0, infer=100, rollout="heuristic")
     fixed = (("blunder", 8.0), ("mistake", 3.0), ("inaccuracy", 1.0))
     for i, seed in enumerate(seeds):
         for k, deal in enumerate(deals):

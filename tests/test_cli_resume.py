@@ -101,10 +101,14 @@ def test_a_run_records_each_seat_fully_resolved():
     from barbu_sim.barbu.runs import RunConfig, seat_players
     from barbu_sim.clabber.runs import seat_players as clabber_players
 
+    from barbu_sim.barbu.players.learned import model_id
+
     full = MCParams().spec("mc")
     assert full.startswith("mc:samples=") and "infer=" in full and "early=" in full
     config = RunConfig(deals=10, strategies=["mc", "heuristic", "pimc:samples=8", "learned"])
-    assert config.strategies[0] == full and config.strategies[2] == "pimc:samples=8,rollout=heuristic"
+    # mc's rollouts are learned's: the model's id is part of the player
+    assert config.strategies[0] == f"{full},model={model_id()}" and "rollout=learned" in full
+    assert config.strategies[2] == "pimc:samples=8,rollout=heuristic"
     assert config.strategies[3].startswith("learned@")
     players = seat_players(config.strategies)
     assert [p["player"] for p in players] == config.strategies
@@ -112,3 +116,17 @@ def test_a_run_records_each_seat_fully_resolved():
     seats = clabber_players(["mc", "heuristic", "heuristic", "random"], ["threshold", "mc", "accept-first", "random"])
     assert seats[0]["player"].startswith("mc:samples=") and seats[0]["bidding"].startswith("threshold:")
     assert seats[1]["code"] == seats[2]["code"] != seats[3]["code"]
+
+
+def test_resume_takes_a_player_by_the_name_the_run_was_started_with(tmp_path):
+    """The manifest records ``learned@<id>``; ``--strategy learned`` names the same player, so it is not a
+    difference (and another player still is)."""
+    out = tmp_path / "run"
+    runner = CliRunner()
+    first = runner.invoke(app, ["run", "-n", "300", "-c", "barbu", "--strategy", "learned", "--no-progress",
+                                "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    again = runner.invoke(app, ["run", "--resume", "--strategy", "learned", "--out", str(out)])
+    assert again.exit_code == 0 and "already complete" in again.output, again.output
+    other = runner.invoke(app, ["run", "--resume", "--strategy", "heuristic", "--out", str(out)])
+    assert other.exit_code == 2 and "--strategy" in other.output, other.output

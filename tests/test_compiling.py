@@ -1,9 +1,12 @@
 """Kernels compile on first use, say so on stderr, and built-in players never pull in the mc player."""
 
 import importlib
+import io
 import sys
+import time
 
 import numpy as np
+import pytest
 from numba import types
 
 from barbu_sim.barbu import api
@@ -31,6 +34,7 @@ def test_a_first_compile_is_announced_and_a_cached_one_is_silent(tmp_path, monke
     (tmp_path / "tiny_kernel.py").write_text(TINY)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(compiling.ESTIMATES_S, "tiny", 7)
+    monkeypatch.setattr(compiling, "machine_load", lambda: (0.4, 2))  # an idle machine
     args = (types.int64,)
 
     first = _fresh_module(tmp_path, "tiny_kernel")
@@ -38,7 +42,8 @@ def test_a_first_compile_is_announced_and_a_cached_one_is_silent(tmp_path, monke
     assert compiling.ensure_compiled(first.twice, args, "the tiny kernel", "tiny")(21) == 42
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2, err
-    assert err[0] == "compiling the tiny kernel for first use (up to about 7 s on 2 cores, once: cached afterwards) ..."
+    assert err[0] == ("compiling the tiny kernel for first use (about 7 s on an idle machine; once: cached afterwards)"
+                      " ...")
     assert err[1].startswith("compiled the tiny kernel in ")
 
     compiling.ensure_compiled(first.twice, args, "the tiny kernel", "tiny")  # in this process already
@@ -159,3 +164,129 @@ def test_compile_times_profiles_each_function_and_its_own_share():
     with compiling.CompileTimes() as again:
         outer(3)  # compiled already: no event
     assert again.rows() == []
+
+
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal (the seconds so far are written only to one)."""
+
+    def isatty(self):
+        return True
+
+
+def test_the_first_use_line_gives_the_idle_figure_and_says_when_the_machine_is_busy(tmp_path, monkeypatch, capsys):
+    """The figure is the idle machine's, and says so; on a busy machine the line says it will take longer and
+    why, instead of a figure that would not hold (3.5 to 7 times the idle one, measured at loads 2 to 10)."""
+    assert compiling.wait_words(30, 0.5, 2) == "about 30 s on an idle machine"
+    assert compiling.wait_words(30, 1.99, 2) == "about 30 s on an idle machine"
+    assert compiling.wait_words(30, 6.14, 2) == ("about 30 s on an idle machine, longer at this one's load of 6.1 "
+                                                 "on 2 cores")
+    assert compiling.wait_words(30, None, 2) == "about 30 s on an idle machine"  # no load average (Windows)
+    assert compiling.wait_words(None, 9.0, 2) == ""  # nothing measured: nothing promised
+    assert compiling.idle_estimate(250) == "about 4 min on an idle machine"
+    assert [compiling.duration(s) for s in (45.4, 99, 120, 248)] == ["45 s", "99 s", "2 min", "4 min 8 s"]
+
+    (tmp_path / "tiny_busy.py").write_text(TINY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(compiling.ESTIMATES_S, "tiny", 7)
+    monkeypatch.setattr(compiling, "machine_load", lambda: (7.0, 2))
+    module = _fresh_module(tmp_path, "tiny_busy")
+    assert compiling.ensure_compiled(module.twice, (types.int64,), "the tiny kernel", "tiny")(4) == 8
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("compiling the tiny kernel for first use (about 7 s on an idle machine, longer at this one's "
+                      "load of 7.0 on 2 cores; once: cached afterwards) ...")
+    assert len(err) == 2 and err[1].startswith("compiled the tiny kernel in ")  # not a terminal: two lines only
+
+
+def _as_if_in(module: str, qualname: str):
+    """A dispatcher-like object whose function numba's compile events would name ``module.qualname``."""
+    from types import SimpleNamespace
+
+    def f():
+        pass
+    f.__module__, f.__qualname__ = module, qualname
+    return SimpleNamespace(py_func=f)
+
+
+class _SlowCompile:
+    """A dispatcher whose compile takes about a second and sends numba's events for a package function and,
+    inside it, one of numba's own, as compiling an engine does (no compiler involved: fast and deterministic)."""
+
+    overloads: dict = {}
+
+    def compile(self, args):
+        from numba.core import event
+        with event.trigger_event("numba:compile", data={"dispatcher": _as_if_in(
+                "barbu_sim.barbu.engine.play_loops", "_play_tricks")}):
+            time.sleep(0.5)
+            with event.trigger_event("numba:compile", data={"dispatcher": _as_if_in(
+                    "numba.np.arrayobj", "ol_np_empty.<locals>.impl")}):
+                time.sleep(0.5)
+
+
+def test_a_compile_on_a_terminal_shows_the_seconds_and_the_part_being_compiled(monkeypatch):
+    """On a terminal, the line between the two names the function being compiled (the package's, not numba's
+    own) and the count of functions done, rewritten in place and cleared at the end; elsewhere, nothing."""
+    monkeypatch.setenv("COLUMNS", "100")  # the terminal's width (the line is cut to fit it)
+    screen = _Terminal()
+    took = compiling.compile_showing_progress(_SlowCompile(), (), "the slow kernel", screen)
+    assert took >= 1.0
+    shown = screen.getvalue()
+    assert "\n" not in shown and shown.startswith("\r") and shown.endswith("\r")  # rewritten in place, then cleared
+    assert "so far, now play_loops._play_tricks (Ctrl-C stops it)" in shown  # numba's own impl is not named
+    assert "ol_np_empty" not in shown
+
+    log = io.StringIO()  # a log or a pipe: the command's own two lines only
+    compiling.compile_showing_progress(_SlowCompile(), (), "the slow kernel", log)
+    assert log.getvalue() == ""
+
+
+def test_the_progress_line_counts_the_functions_compiled_and_fits_the_terminal():
+    from numba import njit
+
+    @njit
+    def inner(x):
+        return x + 1
+
+    @njit
+    def outer(x):
+        return inner(x) * 2
+
+    with compiling._Parts() as parts:
+        assert outer(1) == 4
+    assert parts.done == 2 and parts.now() is None
+    outer(2)  # after the block: no longer listening
+    assert parts.done == 2
+
+    ticker = compiling._Ticker(io.StringIO(), parts)
+    parts._stack.append("round_kernels.play_one_kernel")
+    assert ticker._text(15, 200) == ("  15 s so far, 2 functions compiled, now round_kernels.play_one_kernel "
+                                     "(Ctrl-C stops it)")
+    assert ticker._text(15, 75) == "  15 s so far, 2 functions compiled, now play_one_kernel (Ctrl-C stops it)"
+    assert ticker._text(15, 60) == "  15 s so far, 2 functions compiled (Ctrl-C stops it)"  # the name gives way
+    assert compiling._Ticker()._text(3, 80) == "  3 s so far (Ctrl-C stops it)"
+
+
+def test_a_probe_names_the_kernel_a_call_needs_and_compiles_nothing(tmp_path, monkeypatch, capsys):
+    (tmp_path / "lazy_probe.py").write_text(
+        "from numba import types\n"
+        "from barbu_sim.core.compiling import lazy_kernel\n\n"
+        "@lazy_kernel(types.int64(types.int64), 'the probed kernel', 'tiny', cache=True)\n"
+        "def thrice(x):\n"
+        "    return 3 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(compiling.ESTIMATES_S, "tiny", 7)
+    module = _fresh_module(tmp_path, "lazy_probe")
+    need = compiling.probe(lambda: module.thrice(4))
+    assert (need.what, need.args, need.estimate_s) == ("the probed kernel", (types.int64,), 7)
+    assert need.dispatcher is module.thrice.dispatcher
+    assert len(module.thrice.dispatcher.overloads) == 0 and not need.ready()  # nothing compiled, nothing loaded
+    assert capsys.readouterr().err == ""
+    assert module.thrice(4) == 12  # after the probe, calls compile as before
+    assert need.ready() and "compiling the probed kernel" in capsys.readouterr().err
+    assert compiling.probe(lambda: module.thrice(5)).ready()  # this process has it now
+
+    with pytest.raises(RuntimeError, match="made no kernel ready"):
+        compiling.probe(lambda: None)
+    with pytest.raises(ZeroDivisionError):
+        compiling.probe(lambda: 1 / 0)
+    assert module.thrice(2) == 6 and not compiling._probing  # a failed probe leaves nothing behind

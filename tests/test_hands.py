@@ -21,15 +21,15 @@ BY_HAND = [
     ("AKQ.JT9.876.5432", "H", "7",
      dict(spades=3, hearts=3, diamonds=3, clubs=4, hearts_high=3, hearts_low=0, kh=0, ah=0, queens=1, aces=1,
           kings=1, honours=4, high=5, low=4, longest=4, shortest=3, voids=0, trump_length=3, trump_honours=1,
-          domino_starters=1, domino_far=6)),
+          domino_starters=1, domino_far=6, domino_spread=43, domino_start=7)),
     (".AKQJT98765432..", "S", "A",
      dict(spades=0, hearts=13, diamonds=0, clubs=0, hearts_high=6, hearts_low=7, kh=1, ah=1, queens=1, aces=1,
           kings=1, honours=4, high=5, low=4, longest=13, shortest=0, voids=3, trump_length=0, trump_honours=0,
-          domino_starters=1, domino_far=9)),
+          domino_starters=1, domino_far=9, domino_spread=78, domino_start=14)),
     ("QJ.K8.QJ97.QJ987", "D", "2",
      dict(spades=2, hearts=2, diamonds=4, clubs=5, hearts_high=1, hearts_low=1, kh=1, ah=0, queens=3, aces=0,
           kings=1, honours=7, high=7, low=0, longest=5, shortest=2, voids=0, trump_length=4, trump_honours=2,
-          domino_starters=0, domino_far=13)),
+          domino_starters=0, domino_far=13, domino_spread=104, domino_start=2)),
 ]
 
 
@@ -52,7 +52,8 @@ def test_trump_and_domino_features_are_empty_outside_their_contract():
                           "trump": pl.Series([None], dtype=SUIT_ENUM),
                           "domino_rank": pl.Series([None], dtype=RANK_ENUM)})
     row = with_features(frame.lazy()).collect().row(0, named=True)
-    assert [row[n] for n in ("trump_length", "trump_honours", "domino_starters", "domino_far")] == [None] * 4
+    assert [row[n] for n in ("trump_length", "trump_honours", "domino_starters", "domino_far", "domino_spread",
+                             "domino_start")] == [None] * 6
     assert row["hearts"] == 3
 
 

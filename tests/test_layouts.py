@@ -132,8 +132,8 @@ def test_the_full_state_array_tiles():
 def test_the_mc_id_fields_are_todays_bits():
     assert {name: (MC_ID.shift(name), MC_ID.bits(name)) for name, _ in MC_ID.fields} == MC_BITS
     assert mc_id() == 219902325571605  # pimc:samples=64 as the kernels have received it
-    assert parse_mc("").sid == 155039729467413  # mc
-    assert resolve_strategy("mc").builtin_id == 155039729467413
+    assert parse_mc("rollout=heuristic").sid == resolve_strategy("mc1").builtin_id == 155039729467413  # mc1
+    assert parse_mc("").sid == resolve_strategy("mc").builtin_id == 155039729467493  # mc: learned rollouts
     assert clabber_mc.mc_id() == 12291 and clabber_mc.mc_id(100_000) == 25600003
 
 

@@ -168,16 +168,19 @@ def test_unconstrained_layouts_spread_cards_evenly():
 
 def test_mc_names_and_parameters():
     assert resolve_strategy("mc").name == \
-        "mc:samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"
+        "mc:samples=64,rollout=learned,endgame=2,tail=0,halving=on,infer=70,early=off"  # learned rollouts (issue 45)
+    assert resolve_strategy("mc1").name == \
+        "mc:samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"  # mc as it was
     assert resolve_strategy("mc:samples=200,rollout=basic").name == \
         "mc:samples=200,rollout=basic,endgame=2,tail=0,halving=on,infer=70,early=off"
     assert resolve_strategy("pimc").name == "pimc:samples=64,rollout=heuristic"
-    assert parse_mc(" samples = 8 ") == MCParams(samples=8, rollout="heuristic", endgame=2, tail=0, halving=True,
+    assert parse_mc(" samples = 8 ") == MCParams(samples=8, rollout="learned", endgame=2, tail=0, halving=True,
                                                  infer=70)
-    assert parse_mc("samples=8", "pimc") == MCParams(samples=8, endgame=0, tail=0, halving=False, infer=100, early=0)
-    # pimc is mc without exact endgames: the same id, so the same play
+    assert parse_mc("samples=8", "pimc") == MCParams(samples=8, rollout="heuristic", endgame=0, tail=0, halving=False,
+                                                     infer=100, early=0)
+    # pimc is mc without exact endgames, with heuristic rollouts: the same id, so the same play
     assert resolve_strategy("pimc:samples=8").builtin_id == \
-        resolve_strategy("mc:samples=8,endgame=0,tail=0,halving=off,infer=100").builtin_id
+        resolve_strategy("mc:samples=8,rollout=heuristic,endgame=0,tail=0,halving=off,infer=100").builtin_id
     for bad, needle in [("mc:samples=0", "samples must be a whole number from 1 to 100,000, not '0'"),
                         ("mc:samples=x", "samples must be a whole number from 1 to 100,000, not 'x'"),
                         ("mc:rollout=mc", "rollout must be one of heuristic, basic, random, learned, not 'mc'"),
@@ -243,6 +246,7 @@ def test_cli_run_with_an_mc_seat_uses_small_chunks(tmp_path):
 
     from typer.testing import CliRunner
 
+    from barbu_sim.barbu.players.learned import model_id
     from barbu_sim.cli import app
     out = tmp_path / "run"
     res = CliRunner().invoke(app, ["run", "--deals", "3", "-c", "no-queens", "-c", "barbu",
@@ -250,7 +254,8 @@ def test_cli_run_with_an_mc_seat_uses_small_chunks(tmp_path):
     assert res.exit_code == 0, res.output
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["chunk_deals"] == 1000  # 2000 // 2 configurations, not 1,000,000 rows' worth
-    full = "mc:samples=2,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"  # every parameter recorded
+    # every parameter recorded, and the model its learned rollouts read
+    full = f"mc:samples=2,rollout=learned,endgame=2,tail=0,halving=on,infer=70,early=off,model={model_id()}"
     assert manifest["config"]["strategies"] == ["heuristic", full, "heuristic", "heuristic"]
     assert [p["player"] for p in manifest["players"]] == manifest["config"]["strategies"]
     assert CliRunner().invoke(app, ["report", str(out)]).exit_code == 0
@@ -258,11 +263,12 @@ def test_cli_run_with_an_mc_seat_uses_small_chunks(tmp_path):
 
 def test_value_tables_of_mc_seats_are_built_with_the_rollout_player():
     from barbu_sim.barbu.game.evaluation import table_strategy, value_table_path
-    assert table_strategy("mc") == "heuristic"
+    assert table_strategy("mc") == "learned" and table_strategy("mc1") == table_strategy("pimc") == "heuristic"
     assert table_strategy("mc:samples=9,rollout=basic") == "basic"
     assert table_strategy("random") == "random"
     assert value_table_path("mc:rollout=basic") == value_table_path("basic")
     assert value_table_path("mc") != value_table_path("basic")
+    assert value_table_path("mc") == value_table_path("learned") and value_table_path("mc1") == value_table_path()
 
 
 def _bits(*cards):

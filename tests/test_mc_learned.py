@@ -45,13 +45,26 @@ def test_the_new_parameters_parse_and_name_themselves():
         parse_mc("infer=policy,infer=40")
 
 
-def test_todays_mc_keeps_its_name_and_its_id():
-    """The default mc is unchanged: the same full name and the same strategy id as before the new fields."""
-    d = parse_mc("")
-    assert d.spec() == "mc:samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"
-    assert d.sid == MC_ID.pack(kind=5, rollout=1, samples=64, endgame=2, halving=1, infer=70)
-    assert MC_ID.get(d.sid, "policy") == 0 and not needs_model(d.sid)
-    assert resolve_strategy("mc").name == d.spec()
+# mc's full name before its rollouts became learned's (issue 45): what runs and results of that mc recorded
+OLD_MC = "mc:samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"
+
+
+def test_mc1_keeps_the_old_mcs_name_and_id_and_mc_rolls_out_with_learned():
+    """mc1 is the old mc, name and strategy id; a name recorded by the old mc resolves to mc1; mc is the same
+    search with learned rollouts (and learned as the model of its inference), its name carrying the model's id;
+    pimc keeps heuristic rollouts."""
+    old = parse_mc("rollout=heuristic")
+    assert old.spec() == OLD_MC and old.sid == MC_ID.pack(kind=5, rollout=1, samples=64, endgame=2, halving=1, infer=70)
+    assert resolve_strategy("mc1").name == canonical_strategy("mc1") == OLD_MC
+    assert resolve_strategy("mc1").builtin_id == resolve_strategy(OLD_MC).builtin_id == old.sid
+    new = parse_mc("")
+    assert new.spec() == OLD_MC.replace("rollout=heuristic", "rollout=learned")
+    assert new.sid == MC_ID.pack(kind=5, rollout=LEARNED, samples=64, endgame=2, halving=1, infer=70) != old.sid
+    assert MC_ID.get(new.sid, "policy") == 0 and needs_model(new.sid) and not needs_model(old.sid)
+    assert resolve_strategy("mc").builtin_id == new.sid
+    assert canonical_strategy("mc") == f"{new.spec()},model={model_id()}"
+    assert parse_mc("samples=8").rollout == "learned" and parse_mc("samples=8", "pimc").rollout == "heuristic"
+    assert canonical_strategy("pimc") == "pimc:samples=64,rollout=heuristic"
 
 
 def test_which_players_read_the_learned_model():
@@ -80,9 +93,10 @@ def test_a_manifest_names_the_model_an_mc_reads():
     name = canonical_strategy("mc:rollout=learned")
     assert name == f"{parse_mc('rollout=learned').spec()},model={model_id()}"
     assert resolve_strategy(name).builtin_id == parse_mc("rollout=learned").sid
-    assert canonical_strategy("mc") == parse_mc("").spec()  # today's mc: no model in its name
+    assert canonical_strategy("mc1") == parse_mc("rollout=heuristic").spec()  # reads no model: none in its name
     for spec, needle in [("mc:rollout=learned,model=0123456789ab", "retrained since"),
-                         ("mc:infer=40,model=" + model_id(), "only rollout=learned and infer=policy read")]:
+                         ("mc:rollout=heuristic,infer=40,model=" + model_id(),
+                          "only rollout=learned and infer=policy read")]:
         with pytest.raises(ValueError) as e:
             resolve_strategy(spec)
         assert needle in str(e.value) and "\n" not in str(e.value)
@@ -229,3 +243,39 @@ def test_the_new_mc_is_reproducible_at_any_thread_count():
         assert np.array_equal(a, b) and np.array_equal(a, c)
     deal = play_deal(random_deal(5, 3), 4, line, declarer=0, seed=5, index=3)
     assert deal.scores.tolist() == one[0][3, 0].tolist()  # a recorded deal is the batch's deal
+
+
+# --- mc with learned rollouts by default: old runs replay as mc1 --------------------------------------------
+
+def test_a_deal_of_the_old_mc_replays_as_mc1_and_mc_plays_another():
+    """A seat recorded as the old mc (its full name) plays mc1's cards; mc, with learned rollouts, plays other
+    cards on some of the same deals."""
+    changed = 0
+    for index in range(3):
+        hands = random_deal(45, index)
+        played = {spec: play_deal(hands, NO_QUEENS, ["heuristic", spec, "heuristic", "heuristic"], declarer=index,
+                                  seed=45, index=index).cards.tolist() for spec in (OLD_MC, "mc1", "mc")}
+        assert played[OLD_MC] == played["mc1"] and len(played["mc1"]) >= 20
+        changed += played["mc"] != played["mc1"]
+    assert changed >= 1
+
+
+def test_a_run_of_the_old_mc_resumes_as_recorded_and_refuses_the_new_mc(tmp_path):
+    from typer.testing import CliRunner
+
+    from barbu_sim.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "old-mc"
+    first = runner.invoke(app, ["run", "-n", "2", "-c", "barbu", "--seat-strategy", f"E={OLD_MC}", "--out", str(out),
+                                "--no-progress"])
+    assert first.exit_code == 0, first.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["config"]["strategies"][1] == OLD_MC == manifest["players"][1]["player"]  # as the old mc recorded
+    same = runner.invoke(app, ["run", "--resume", "--out", str(out), "--no-progress"])
+    assert same.exit_code == 0 and "complete" in same.output, same.output  # its own players: mc1's
+    again = runner.invoke(app, ["run", "--resume", "--seat-strategy", "E=mc", "--out", str(out), "--no-progress"])
+    message = " ".join(again.output.split())
+    assert again.exit_code != 0 and "Traceback" not in again.output
+    assert message.startswith("Error: ") and "these differ from it: --strategy ['heuristic', 'mc'," in message
+    assert f"(the run has ['heuristic', '{OLD_MC}'," in message  # the old mc's rollout=heuristic, named

@@ -7,8 +7,9 @@ import pytest
 from cli_checks import assert_clean_error, invoke
 from shared_deals import EXAMPLE  # West takes South's 6H trick with K♥: see shared_deals
 
-from barbu_sim.barbu.api import NO_MODEL, play_deal
+from barbu_sim.barbu.api import play_deal
 from barbu_sim.barbu.engine.deals import random_deal
+from barbu_sim.barbu.players.learned import model_array
 from barbu_sim.barbu.state import PASS
 from barbu_sim.barbu.players.mc.player import mc_choose
 from barbu_sim.barbu.formats.deal_file import PlayedDeal, format_played_deal, parse_played_deals, read_played_deals
@@ -98,7 +99,7 @@ def test_position_keeps_the_state_mc_reads_as_the_engine_does():
             explain[:] = 0  # a fresh buffer for each decision, as the engine's rows are
             sid = np.int64(Bot("mc:samples=4").strategy.builtin_id)
             mine = mc_choose(sid, np.uint64(pos.legal()), np.uint64(pos.hands[pos.seat]), pos.state, pos.rng, explain,
-                             NO_MODEL)
+                             model_array())  # mc's rollouts are learned's: they read the model
             assert mine == card
             if explain[0, 0]:
                 rows.append(explain[1].copy())

@@ -10,7 +10,7 @@ from cli_checks import assert_clean_error, invoke
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.formats.deal_file import parse_played_deals, read_played_deals
-from barbu_sim.barbu.review.estimate import Settings, estimate
+from barbu_sim.barbu.review.estimate import ROUNDS_CAP, Settings, estimate
 from barbu_sim.barbu.review.review import review_deal, review_json
 from barbu_sim.barbu.review.text import format_review
 from barbu_sim.barbu.review.stability import block
@@ -29,7 +29,7 @@ play:
 """
 # review's first settings (100 layouts, rollouts to the end of the hand, the last two tricks searched only at the
 # decision, no inference): the settings of the players' report
-OLD = Settings(samples=100, max_samples=100, endgame=2, tail=0, infer=100)
+OLD = Settings(samples=100, max_samples=100, endgame=2, tail=0, infer=100, rollout="heuristic")
 
 
 def _south_at_trick_10(settings):
@@ -124,7 +124,7 @@ def test_the_json_keeps_its_keys_and_adds_the_new_ones(tmp_path):
     assert d["position"]["trick"] == [{"seat": "N", "card": "5H"}, {"seat": "E", "card": "2H"},
                                       {"seat": "S", "card": "6H"}] and d["position"]["voids"] == {}
     assert data["labels"] == {"blunder": 5.0, "mistake": 2.0, "inaccuracy": 0.8} and data["stakes"] == 20
-    assert data["seats"]["W"]["accuracy"] == 0.0 and data["max_samples"] == 8 * 512
+    assert data["seats"]["W"]["accuracy"] == 0.0 and data["max_samples"] == 8 * ROUNDS_CAP == 1024
 
 
 def test_a_file_of_several_deals_shows_each_seat_s_accuracy_over_the_file(tmp_path):

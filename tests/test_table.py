@@ -269,3 +269,20 @@ def test_a_whole_game_at_the_table(tmp_path, rotation):
     assert [r.declarer for r in session.records[:8]] == (
         [3] * 7 + [0] if rotation == "declarer-block" else [3, 0, 1, 2, 3, 0, 1, 2])
     assert sum(1 for line in said if line.startswith("You declare")) == 7
+
+
+def test_a_hint_values_the_cards_with_mcs_learned_rollouts():
+    """The hint is the estimator's with its defaults, whose rollouts are mc's (learned's), not heuristic's."""
+    from barbu_sim.barbu.players.mc.params import DEFAULT_ROLLOUT
+    from barbu_sim.barbu.position import Position
+    from barbu_sim.barbu.review.estimate import Settings, estimate
+    from barbu_sim.barbu.review.text import hint_lines
+    from barbu_sim.barbu.table.deal import hint_text
+
+    assert Settings().rollout == DEFAULT_ROLLOUT == "learned"
+    pos = Position(random_deal(3, 0), 1, 0, 0, seed=3, index=0)  # No Queens, North to lead its first card
+    hint = hint_text(pos, 8, 4).splitlines()
+    learned = hint_lines(estimate(pos, 4, Settings(samples=8, rollout="learned")))
+    heuristic = hint_lines(estimate(pos, 4, Settings(samples=8, rollout="heuristic")))
+    assert hint[3:] == learned[2:] and len(learned) > 2  # the cards' values, as the learned rollouts give them
+    assert learned[2:] != heuristic[2:]

@@ -9,6 +9,7 @@ from . import studies as _studies  # noqa: F401  (registers compare and clabber 
 from . import study as _study  # noqa: F401  (registers `barbu-sim study ...`)
 from . import clabber_studies as _clabber_studies  # noqa: F401  (registers clabber ladder and clabber study)
 from . import train as _train  # noqa: F401  (registers `barbu-sim train ...` and `barbu-sim clabber train`)
+from . import compile as _compile  # noqa: F401  (registers `barbu-sim compile`)
 from .app import app
 
 __all__ = ["app"]

@@ -162,7 +162,7 @@ def run(
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
     keep_hands: Annotated[bool, typer.Option("--hands", help=(
-        "Also keep every seat's hand of each deal (RUN_DIR/hands.parquet, about 32 MB per million deals) "
+        "Also keep every seat's hand of each deal (RUN_DIR/hands.parquet, about 25 MB per million deals) "
         "for report --by; barbu-sim hands writes them for any run later."))] = False,
 ):
     """Simulate many deals and write per-deal records to a run directory.
@@ -184,13 +184,15 @@ def run(
       barbu-sim run -n 20000000 --backend ray --ray-address auto --out runs/big
     """
     from ..barbu.rules.config import CONTRACTS, parse_contract
+    from ..barbu.players.registry import canonical_strategy
     from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
     from ..core.seats import parse_seat
     with run_errors("barbu-sim", out):
         check_run_flags(out, seed, resume, force)
         given = {"deals": deals, "seed": seed, "trump": trump, "domino_rank": domino_rank,
                  "contracts": [CONTRACTS[parse_contract(c)] for c in contract] if contract else None,
-                 "strategies": per_seat(strategy or "heuristic", seat_strategy, "--seat-strategy")
+                 "strategies": [canonical_strategy(s) for s in  # as the run's config records them
+                                per_seat(strategy or "heuristic", seat_strategy, "--seat-strategy")]
                  if strategy is not None or seat_strategy else None,
                  "declarer": parse_seat(declarer) if declarer is not None else None,
                  "rules": load_cli_rules(rules, option).to_dict() if rules is not None or option else None}
@@ -242,7 +244,8 @@ def fixed_domino_rank(the_rules, domino_rank: str | None, contract: int) -> str 
 
 RunDir = Annotated[str, typer.Argument(metavar="RUN_DIR", help="A run directory written by barbu-sim run.")]
 FEATURE_NAMES = ("clubs, diamonds, hearts, spades, hearts_high, hearts_low, kh, ah, queens, aces, kings, honours, "
-                 "high, low, longest, shortest, voids, trump_length, trump_honours, domino_starters, domino_far")
+                 "high, low, longest, shortest, voids, trump_length, trump_honours, domino_starters, domino_far, "
+                 "domino_spread, domino_start")
 
 
 def _report_by_hand(the_report, run_dir: str, by: list[str], contract: list[str] | None) -> None:
@@ -268,7 +271,7 @@ def hands(run_dir: RunDir,
     """Write every seat's hand of each deal of a run to RUN_DIR/hands.parquet, dealt again from its seed.
 
     A deal is a pure function of the run's seed and its index, so these are the hands its records were played
-    with (32 bytes a deal: about 32 MB per million deals, a second or so to write). `report --by` reads them;
+    with (about 25 MB per million deals, a second or so to write). `report --by` reads them;
     `run --hands` writes them with the run.
 
     Examples:

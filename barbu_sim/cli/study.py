@@ -152,7 +152,7 @@ def strong(
     Ctrl-C or the end of --minutes keeps every finished chunk, the tables are made from the
     deals done, and --resume goes on. The published results/strong/ is learned on 1,000,000
     deals checked by mc on 2,000 (about 6 minutes on 2 cores), remade from the repository's
-    root by: barbu-sim study strong --strategy learned -n 1000000 --confirm mc --confirm-deals 2000 --force
+    root by: barbu-sim study strong --strategy learned -n 1000000 --confirm mc1 --confirm-deals 2000 --force
 
     Examples:
 

@@ -221,12 +221,14 @@ def default_cache_dir() -> Path:
 def table_strategy(spec):
     """The strategy a value table is built with for a seat playing ``spec``.
 
-    ``mc`` (and ``pimc``) seats are tabled with their rollout player: a table of ``mc`` itself
+    ``mc`` (and ``pimc``, ``mc1``) seats are tabled with their rollout player: a table of ``mc`` itself
     would take days, and the table only ranks contracts for the block's plan (each
     hand actually played is played by ``mc``).
     """
-    if isinstance(spec, str) and spec.strip().split(":")[0].strip() in ("mc", "pimc"):
+    if isinstance(spec, str) and spec.strip().split(":")[0].strip() in ("mc", "pimc", "mc1"):
         head, _, params = spec.strip().partition(":")
+        if head.strip() == "mc1":  # mc as it was, with heuristic rollouts (registry.MC1)
+            return "heuristic"
         return parse_mc(params, head.strip()).rollout
     return spec
 

@@ -14,8 +14,8 @@ counts of the hand.  At each of the seven hands of a block the declarer
 3. in a hand where the doubles fall, **declares the contract whose doubled value is highest** (the
    *doubled* rule: ``score + doublers * (4 * score - total) / 3`` on the card).
 
-Trumps names the longest suit; Domino the rank whose *rank card* (the cards of the rank held, those far
-from it) scores highest.  ``guide:no-RULE``
+Trumps names the longest suit; Domino the rank whose *rank card* (the starting rank and the hand's spread
+from it) scores highest, and that card values the hand in Domino.  ``guide:no-RULE``
 (``cards``, ``reserve``, ``doubled``) plays the guide without that rule, to measure what it is worth.
 """
 
@@ -73,6 +73,13 @@ def rank_features(hand) -> pl.DataFrame:
     return with_features(frame.lazy()).collect()
 
 
+def reserve_of(guide: dict, rules: Rules) -> set[int]:
+    """The contracts the guide keeps for the doubled hands: the :data:`COMPULSORY_DOUBLES` whose average
+    doubled value gains most over an undoubled one (``4 * average - total``)."""
+    gains = [4 * guide["cards"][name]["average"] - rules.contract_total(c) for c, name in enumerate(CONTRACTS)]
+    return set(np.argsort(gains)[::-1][:COMPULSORY_DOUBLES].tolist())
+
+
 class ScoreCard:
     """One contract's card: the declarer's expected score by the (clipped) values of its features."""
 
@@ -114,14 +121,21 @@ class Guide(ContractPolicy):
         domino = guide.get("choices", {}).get("domino")
         self.rank_card = ScoreCard({**domino, "contract": "domino"}) if domino else None
         self.totals = np.array([rules.contract_total(c) for c in range(N_CONTRACTS)], float)
-        gains = [4 * card.average - self.totals[c] for c, card in enumerate(self.cards)]
-        self.reserve = set(np.argsort(gains)[::-1][:COMPULSORY_DOUBLES].tolist()) if "reserve" not in without else set()
+        self.reserve = reserve_of(guide, rules) if "reserve" not in without else set()
 
     def hand_scores(self, row: dict) -> np.ndarray:
-        """The card's expected score of the hand in each contract (the averages without the cards)."""
+        """The card's expected score of the hand in each contract (the averages without the cards); Domino's
+        from the rank card at the rank the guide names, where it has one."""
         if "cards" in self.without:
             return np.array([card.average for card in self.cards])
-        return np.array([card.score(row) for card in self.cards])
+        scores = np.array([card.score(row) for card in self.cards])
+        if self.rank_card is not None:
+            scores[DOMINO] = max(self.rank_scores(row["hand"]))
+        return scores
+
+    def rank_scores(self, hand) -> list[float]:
+        """The rank card's expected Domino score of ``hand`` from each of the 13 ranks, 2 to A."""
+        return [self.rank_card.score(r) for r in rank_features(hand).iter_rows(named=True)]
 
     def rank(self, row: dict, remaining, owed) -> dict[int, float]:
         """What the guide weighs each remaining contract at for a hand (the highest is declared)."""
@@ -141,8 +155,7 @@ class Guide(ContractPolicy):
         if contract == DOMINO:
             if self.rank_card is None:
                 return most_held_rank(hand)
-            scores = [self.rank_card.score(row) for row in rank_features(hand).iter_rows(named=True)]
-            return int(np.argmax(scores))
+            return int(np.argmax(self.rank_scores(hand)))
         return 0
 
     def choose(self, hand, remaining, seat, rules, owed=(0, 0, 0)):

@@ -1,6 +1,7 @@
 """Barbu's play strategies: the built-in ``random``, ``basic``, ``heuristic``, ``lowest``, ``learned`` (and
-``learned1``, the learned player's first model, where expert iteration starts), ``mc`` (and ``mc1``, today's ``mc`` kept
-whatever its defaults become) and ``pimc``, and user plugins.
+``learned1``, the learned player's first model, where expert iteration starts), ``mc`` (the strongest search: rollouts
+by ``learned``), ``mc1`` (``mc`` with ``heuristic`` rollouts, as ``mc`` was until it took ``learned``'s, kept card for
+card) and ``pimc``, and user plugins.
 
 A strategy is an ``@njit`` function ``(legal, hand, state, rng) -> card``; see
 :mod:`barbu_sim.barbu.state` for what ``state`` holds and
@@ -65,8 +66,9 @@ def _pimc_strategy(params: str) -> Strategy:
     return _mc_strategy(params, "pimc")
 
 
-# mc as it stood when the learned player was first retrained on an mc that plays with it (expert iteration):
-# mc1 plays it whatever mc's defaults become, so that the ladder shows each step and old runs replay.
+# mc as it stood when the learned player was first retrained on an mc that plays with it (expert iteration), and until
+# mc took learned rollouts: mc1 plays it whatever mc's defaults become, so that the ladder shows each step and old runs
+# replay (a run's manifest names mc with every parameter, rollout=heuristic among them for the old mc: mc1's play).
 MC1 = "samples=64,rollout=heuristic,endgame=2,tail=0,halving=on,infer=70,early=off"
 
 

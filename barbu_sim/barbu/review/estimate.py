@@ -11,10 +11,9 @@ the suits not followed, the passes), with the mc player's own estimator
   and a rollout from an earlier decision hands over to the exact search when ``tail``
   tricks are left (3): every seat then plays its best card (maxⁿ) with every hand known,
   so no card looks better because the rollout's defenders fail to overtake;
-- the rollouts before that are played by ``heuristic``, the strongest of the rollout
-  players mc knows, at every seat;
+- the rollouts before that are played by ``learned`` at every seat, as ``mc``'s are;
 - each layout is weighted by how likely the other seats' plays so far were in it if they
-  played like ``heuristic`` (mc's inference from the play, 70% a play the model would not
+  played like ``learned`` (mc's inference from the play, 70% a play the model would not
   have made).
 
 Layout ``k`` of a decision is drawn from the key ``(seed, the play's number in the deal,
@@ -45,7 +44,7 @@ from ...core.cards import cards_of
 from ...core.rng import STREAM_REVIEW, stream_key
 from ..players.mc.layouts import W_VALUES, W_WEIGHTS
 from ..players.learned import MODEL_WIDTH, model_array
-from ..players.mc.params import DEFAULT_INFER, MAX_DEPTH, MAX_SAMPLES, ROLLOUTS
+from ..players.mc.params import DEFAULT_INFER, DEFAULT_ROLLOUT as MC_DEFAULT_ROLLOUT, MAX_DEPTH, MAX_SAMPLES, ROLLOUTS
 from ..rules.config import DOMINO, Rules
 from ..state import STATE_SIZE
 
@@ -53,7 +52,9 @@ NOISE = 2.0  # standard errors either side of an estimate: the confidence interv
 # The labels of a loss, largest first, each from a share of the points the contract deals out (label_thresholds).
 LABEL_SHARES = (("blunder", 0.25), ("mistake", 0.10), ("inaccuracy", 0.04))
 DEFAULT_SAMPLES = 64  # the first round's layouts
-ROUNDS_CAP = 512  # max_samples defaults to this many times samples (32,768 for 64: see docs/review-and-table.md)
+# max_samples defaults to this many times samples (8,192 for 64): learned rollouts cost up to 2.6 times heuristic's
+# layout for layout, and 8,192 keeps a block's review within its time with heuristic's 32,768 (docs/review-and-table.md)
+ROUNDS_CAP = 128
 # A decision searched exactly from 5 tricks left costs about 0.7 ms a layout, some thirty times a layout of rollouts:
 # it stops at this share of max_samples.
 DEEP_SHARE = 4
@@ -61,7 +62,7 @@ DEFAULT_ENDGAME = 5  # tricks left when a decision is searched exactly in every 
 # Tricks left when a rollout from an earlier decision hands over to the exact search: 3 costs about 5 µs a card and
 # layout, 4 about 35 µs (docs/review-and-table.md): the layouts that buys matter more to a label than the fourth trick.
 DEFAULT_TAIL = 3
-DEFAULT_ROLLOUT = "heuristic"
+DEFAULT_ROLLOUT = MC_DEFAULT_ROLLOUT  # mc's: learned (heuristic before; Settings(rollout="heuristic") plays so)
 NO_NET = np.zeros((0, MODEL_WIDTH), np.float32)  # the learned player's model, where no rollout reads it
 
 

@@ -29,7 +29,8 @@ from ..rules.config import DOMINO
 from ..state import PASS, S_DOMINO_HIGH, S_DOMINO_LOW, S_VOIDS
 from ..formats.deal_file import PlayedDeal
 from .estimate import (
-    DEFAULT_SAMPLES, LABEL_SHARES, NOISE, Estimate, Settings, estimate, label_of, label_thresholds, stakes,
+    DEFAULT_ROLLOUT, DEFAULT_SAMPLES, LABEL_SHARES, NOISE, Estimate, Settings, estimate, label_of, label_thresholds,
+    stakes,
 )
 
 # The labels, largest first (their thresholds are shares of each contract's stakes: LABEL_SHARES).
@@ -119,7 +120,8 @@ def accuracy_of(decisions) -> float | None:
 
 
 def review_deal(deal: PlayedDeal, seats=None, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                rollout: str = "heuristic", max_samples: int | None = None, settings: Settings | None = None) -> Review:
+                rollout: str = DEFAULT_ROLLOUT, max_samples: int | None = None,
+                settings: Settings | None = None) -> Review:
     """Review the decisions of ``seats`` (default: all four) in ``deal``.
 
     ``samples``: the layouts of the unseen cards of each decision's first round, ``max_samples``

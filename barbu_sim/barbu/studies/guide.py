@@ -34,7 +34,7 @@ from ..runs import RunConfig, run, write_hands
 DEFAULT_DEALS = 1_000_000
 DEFAULT_SEED = 2026
 DEFAULT_STRATEGY = "learned"
-CHOICE_FEATURES = {"trumps": ["trump_length", "trump_honours"], "domino": ["domino_starters", "domino_far"]}
+CHOICE_FEATURES = {"trumps": ["trump_length", "trump_honours"], "domino": ["domino_start", "domino_spread"]}
 CONTRACT_TITLES = {"no-tricks": "No Tricks", "no-queens": "No Queens", "no-last-two": "No Last Two",
                    "no-hearts": "No Hearts", "barbu": "Barbu (No King of Hearts)", "trumps": "Trumps",
                    "domino": "Domino"}

@@ -13,8 +13,8 @@ import polars as pl
 
 from ...core.files import atomic_path
 from ..analytics.hands import FEATURES
-from ..game.guide import GUIDE_RULES
-from ..rules.config import Rules
+from ..game.guide import GUIDE_RULES, reserve_of
+from ..rules.config import CONTRACTS, Rules
 
 TITLES = {"no-tricks": "No Tricks", "no-queens": "No Queens", "no-last-two": "No Last Two",
           "no-hearts": "No Hearts", "barbu": "Barbu (No King of Hearts)", "trumps": "Trumps", "domino": "Domino"}
@@ -62,32 +62,58 @@ def shown_from(card: dict) -> int:
     return min(200, max(5, card["n"] // 200))
 
 
+MAX_COLUMNS = 10  # a count with more values is shown in ranges of values
+
+
+def _buckets(values: list[int], most: int = MAX_COLUMNS) -> dict[int, tuple[int, int]]:
+    """Each value's range of values, for a count with more than ``most`` values."""
+    if len(values) <= most:
+        return {v: (v, v) for v in values}
+    lo, hi = min(values), max(values)
+    width = -(-(hi - lo + 1) // most)
+    return {v: (lo + (v - lo) // width * width, min(hi, lo + (v - lo) // width * width + width - 1)) for v in values}
+
+
+def _label(card: dict, f: str, span: tuple[int, int]) -> str:
+    lo, hi = card["clip"][f]
+    a, b = span
+    if f == "domino_start":
+        return {11: "J", 12: "Q", 13: "K", 14: "A"}.get(a, str(a))
+    if a != b:
+        return f"{a}+" if b == hi else f"{a}–{b}"
+    return f"{a}+" if a == hi and hi < 13 else (f"≤{a}" if a == lo and lo > 0 else str(a))
+
+
 def card_markdown(card: dict) -> str:
     """The card as a Markdown table: the declarer's expected score by the first count (rows) and the second
-    (columns), each cell with how often it is dealt; end values pool the rarer ones ("4+")."""
+    (columns); end values pool the rarer ones ("4+"), a count of many values is shown in ranges, and a cell
+    dealt too rarely to show (:func:`shown_from`) is a dot."""
     features = card["features"]
     cells = pl.DataFrame(card["cells"])
     total = cells["n"].sum()
-
-    def label(f: str, v: int) -> str:
-        lo, hi = card["clip"][f]
-        return f"{v}+" if v == hi and hi < 13 else (f"≤{v}" if v == lo and lo > 0 else str(v))
     if len(features) == 1:
         f = features[0]
         lines = [f"| {f} | expected score | dealt |", "|---|---|---|"]
         for row in cells.sort(f).iter_rows(named=True):
-            lines.append(f"| {label(f, row[f])} | {row['mean']:+.1f} | {100 * row['n'] / total:.1f}% |")
+            lines.append(f"| {_label(card, f, (row[f], row[f]))} | {row['mean']:+.1f} | "
+                         f"{100 * row['n'] / total:.1f}% |")
         return "\n".join(lines)
     a, b = features
-    cols = sorted(cells[b].unique().to_list())
-    lines = [f"| {a} \\ {b} | " + " | ".join(label(b, v) for v in cols) + " |", "|---|" + "---|" * len(cols)]
-    by = {(r[a], r[b]): r for r in cells.iter_rows(named=True)}
-    for v in sorted(cells[a].unique().to_list()):
+    rows_of = _buckets(sorted(cells[a].unique().to_list()), most=13)
+    cols_of = _buckets(sorted(cells[b].unique().to_list()))
+    sums: dict = {}
+    for r in cells.iter_rows(named=True):
+        key = (rows_of[r[a]], cols_of[r[b]])
+        n, m = sums.get(key, (0, 0.0))
+        sums[key] = (n + r["n"], m + r["mean"] * r["n"])
+    cols = sorted(set(cols_of.values()))
+    lines = [f"| {a} \\ {b} | " + " | ".join(_label(card, b, c) for c in cols) + " |", "|---|" + "---|" * len(cols)]
+    for row_span in sorted(set(rows_of.values())):
         shown = []
-        for w in cols:
-            r = by.get((v, w))
-            shown.append("·" if r is None or r["n"] < shown_from(card) else f"{r['mean']:+.1f}")
-        lines.append(f"| {label(a, v)} | " + " | ".join(shown) + " |")
+        for col_span in cols:
+            n, m = sums.get((row_span, col_span), (0, 0.0))
+            shown.append("·" if n < shown_from(card) else f"{m / n:+.1f}")
+        lines.append(f"| {_label(card, a, row_span)} | " + " | ".join(shown) + " |")
     return "\n".join(lines)
 
 
@@ -158,6 +184,16 @@ def gains_markdown(orders: dict) -> list[str]:
     return out
 
 
+def _named(feature: str) -> str:
+    """A feature as the page names it: in bold, with what it counts where its name does not say it."""
+    meaning = FEATURES[feature].meaning
+    if meaning == feature:
+        return f"**{feature}**"
+    if meaning.startswith(feature + " ("):  # "honours (J, Q, K, A)"
+        return f"**{feature}** {meaning[len(feature) + 1:]}"
+    return f"**{feature}** ({meaning})"
+
+
 def guide_page(guide: dict, orders: dict | None, chart: str, command: str) -> str:
     """The text of ``docs/guide.md``."""
     source = guide["source"]
@@ -185,10 +221,20 @@ def guide_page(guide: dict, orders: dict | None, chart: str, command: str) -> st
         "", "In Trumps name your longest suit; in Domino the rank whose card (below) scores highest.", "",
         f"![The declarer's expected score by what the hand holds](images/{chart})", "",
     ]
+    reserve = {CONTRACTS[c] for c in reserve_of(guide, rules)}
     for contract, card in guide["cards"].items():
-        features = " and ".join(f"**{f}** ({FEATURES[f].meaning})" for f in card["features"])
-        lines += [f"## {TITLES[contract]}", "", declare_rule(contract, card), "",
-                  f"Count {features}: together they explain {100 * card['share']:.0f}% of the spread of the "
+        features = " and ".join(_named(f) for f in card["features"])
+        explain = "together they explain" if len(card["features"]) > 1 else "it explains"
+        rule = declare_rule(contract, card)
+        if contract in reserve:
+            total = rules.contract_total(CONTRACTS.index(contract))
+            rule = (f"**Keep {TITLES[contract]} for a doubled hand** (rule 1): doubled by all three, it is worth "
+                    f"five times the card's score less {total:+d}.")
+            if contract == "domino" and guide.get("choices", {}).get("domino"):
+                rule += (" The card below is for the rank held most; the guide names the rank, and values the hand, "
+                         "with the rank card further down.")
+        lines += [f"## {TITLES[contract]}", "", rule, "",
+                  f"Count {features}: {explain} {100 * card['share']:.0f}% of the spread of the "
                   f"declarer's score ({card['n']:,} hands; average {card['average']:+.2f}). The declarer's "
                   "expected score:", "", card_markdown(card), ""]
     for contract, card in guide.get("choices", {}).items():
@@ -198,7 +244,7 @@ def guide_page(guide: dict, orders: dict | None, chart: str, command: str) -> st
                    if gain["ci_high"] < 0.5 else "so name the " + what + " this card scores highest")
         lines += [f"## Naming the {what} ({TITLES[contract]})", "",
                   f"The declarer's expected score by the {what}'s counts, "
-                  + " and ".join(f"**{f}** ({FEATURES[f].meaning})" for f in card["features"])
+                  + " and ".join(_named(f) for f in card["features"])
                   + f" ({100 * card['share']:.0f}% of the spread). Naming the {what} this card scores highest "
                   f"gains {gain['mean']:+.2f} points a hand (95% CI {gain['ci_low']:+.2f} to {gain['ci_high']:+.2f}, "
                   f"{gain['n']:,} deals, paired) over naming by `{gain['policy']}`, {verdict}; the best {what} of each "
@@ -210,7 +256,7 @@ def guide_page(guide: dict, orders: dict | None, chart: str, command: str) -> st
     else:
         lines += ["Not measured yet: give `--orders` a `compare-orders` folder with `fixed`, `guide` and "
                   "`optimal`.", ""]
-    lines += ["## How this page is made", "", "```bash", command, "```", "",
+    lines += ["## How this page is made", "", "```sh", command, "```", "",
               "The cards are in `results/guide/` (one table per contract, `card_*.csv`, and the shares each count "
               "explains, `shares.csv`); the guide the `guide` policy plays is `barbu_sim/barbu/game/guide.json`.", ""]
     return "\n".join(lines)

@@ -28,7 +28,7 @@ DEFAULT_DEALS = 200_000
 DEFAULT_SEED = 11
 DEFAULT_BLOCK = 50_000
 DEFAULT_OUT = "results/ladder.json"
-RUNGS = ["random", "basic", "heuristic", "learned1", "learned", "pimc", "mc"]
+RUNGS = ["random", "basic", "heuristic", "learned1", "learned", "pimc", "mc1", "mc"]
 ROW_KEY = ("strong", "weak", "contract")
 METHOD = ("one seat of the stronger player among three of the weaker, against the weaker player in that seat on the "
           "same deals; every seat and declarer position; per-deal mean of the 16 plays; 95% normal CI over deals")

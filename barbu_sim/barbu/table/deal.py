@@ -277,8 +277,9 @@ def estimator_ready() -> None:
 def hint_text(pos: Position, samples: int, seed: int, saved=None) -> str:
     """Each legal card's value for the seat to play, from its own information, ± standard error, best first.
 
-    The estimator of the review (:func:`estimate.estimate`), on the layouts the review draws for this
-    decision: with the same seed and samples, the review of the card then played shows the same numbers.
+    The estimator of the review (:func:`estimate.estimate`) with its defaults (``mc``'s: ``learned`` rollouts),
+    on the layouts the review draws for this decision: with the same seed and samples, the review of the card
+    then played shows the same numbers.
     ``barbu-sim review`` of the session's file (``saved``) reviews on the hints' seed and samples, so the
     hint names it; the review at the end of the session is on ``--review-samples`` layouts, which may differ.
     """
