@@ -277,5 +277,10 @@ def test_a_run_of_the_old_mc_resumes_as_recorded_and_refuses_the_new_mc(tmp_path
     again = runner.invoke(app, ["run", "--resume", "--seat-strategy", "E=mc", "--out", str(out), "--no-progress"])
     message = " ".join(again.output.split())
     assert again.exit_code != 0 and "Traceback" not in again.output
-    assert message.startswith("Error: ") and "these differ from it: --strategy ['heuristic', 'mc'," in message
+    new_mc = canonical_strategy("mc")  # the new mc in full: rollout=learned
+    assert "rollout=learned" in new_mc
+    assert message.startswith("Error: ") and f"these differ from it: --strategy ['heuristic', '{new_mc}'," in message
     assert f"(the run has ['heuristic', '{OLD_MC}'," in message  # the old mc's rollout=heuristic, named
+    # the same player under its short name is no difference: E=mc1 resumes the old mc's run
+    mc1 = runner.invoke(app, ["run", "--resume", "--seat-strategy", "E=mc1", "--out", str(out), "--no-progress"])
+    assert mc1.exit_code == 0 and "complete" in mc1.output, mc1.output

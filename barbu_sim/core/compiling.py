@@ -111,7 +111,21 @@ def wait_words(estimate_s: int | None, load: float | None, cpus: int | None) -> 
     return f"{idle}, longer at this one's load of {load:.1f} on {cpus} cores"
 
 
-class _Parts:
+class _CompileEvents:
+    """A context in which ``self._listener`` hears numba's ``numba:compile`` events."""
+
+    def __enter__(self):
+        from numba.core import event
+        event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc):
+        from numba.core import event
+        event.unregister("numba:compile", self._listener)
+        return False
+
+
+class _Parts(_CompileEvents):
     """Which function numba compiles now, and how many it has compiled, from its ``numba:compile`` events.
 
     numba compiles an engine as a tree of functions (each ``@njit`` callee is a dispatcher of its own, compiled
@@ -145,15 +159,6 @@ class _Parts:
         """The innermost function of the package (or a plugin) being compiled, None before the first event."""
         return next((name for name in reversed(self._stack[:]) if name), None)
 
-    def __enter__(self):
-        from numba.core import event
-        event.register("numba:compile", self._listener)
-        return self
-
-    def __exit__(self, *exc):
-        from numba.core import event
-        event.unregister("numba:compile", self._listener)
-        return False
 
 
 class _Ticker:
@@ -332,7 +337,7 @@ def lazy_kernel(signature, what: str, estimate_key: str, **options):
     return lambda py_func: LazyKernel(py_func, signature, what, estimate_key, **options)
 
 
-class CompileTimes:
+class CompileTimes(_CompileEvents):
     """Seconds numba spends compiling each function, from its ``numba:compile`` events (a profile).
 
     Used as a context manager around the code that compiles.  Every dispatcher that compiles (an
@@ -371,15 +376,6 @@ class CompileTimes:
         row["seconds"] += took
         row["self_seconds"] += took - nested
 
-    def __enter__(self):
-        from numba.core import event
-        event.register("numba:compile", self._listener)
-        return self
-
-    def __exit__(self, *exc):
-        from numba.core import event
-        event.unregister("numba:compile", self._listener)
-        return False
 
     def rows(self) -> list[dict]:
         """One row a compiled function, most self time first."""

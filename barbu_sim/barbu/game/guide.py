@@ -32,7 +32,7 @@ from ..analytics.schema import RANK_ENUM, SUIT_ENUM
 from ..api import resolve_choice
 from ..rules.choices import DOMINO_MOST_HELD, TRUMP_LONGEST, Choice
 from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS, TRUMPS, Rules, parse_contract
-from .policies import ContractPolicy
+from .contract_policy import ContractPolicy
 from .rules import COMPULSORY_DOUBLES
 
 GUIDE_FILE = Path(__file__).with_name("guide.json")

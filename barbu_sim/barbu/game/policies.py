@@ -26,56 +26,13 @@ from ..players.registry import resolve_strategy
 from .doubling import (  # noqa: F401  (the doubling policies are also reached from here)
     Always, Bayes, CompulsoryOnly, DoublingPolicy, Situation, Threshold, make_doubling_policy,
 )
+from .contract_policy import ContractPolicy, masked
 from .evaluation import Evaluator, ValueTable, subset_of, value_table
+from .guide import make_guide
 from .settled import cached_block_values, hand_outcome
 
 
 # ---------------------------------------------------------------- contract-choice policies
-class ContractPolicy:
-    """Base: ``choose(hand, remaining, seat, rules, owed) -> (contract, param)``.
-
-    A policy that ranks the contracts implements :meth:`score_matrix`, which scores
-    many hands at once (the doubling policy ``bayes`` asks what the declarer would
-    choose with thousands of possible hands).
-    """
-
-    name = "policy"
-
-    def __init__(self, evaluator: Evaluator):
-        self.evaluator = evaluator
-
-    def score_matrix(self, values, seat_values, remaining, owed) -> np.ndarray:
-        """(n, 7) scores of each contract for n hands (``-inf`` for contracts not left).
-
-        ``values``: (n, 7) declarer values; ``seat_values``: (n, 7, 4) every seat's,
-        relative to the declarer; ``owed``: doubles each opponent still owes (left, across, right).
-        """
-        raise NotImplementedError
-
-    def scores(self, values, remaining, owed=(0, 0, 0), seat_values=None) -> dict[int, float]:
-        """The score of each remaining contract for one hand."""
-        sv = np.zeros((1, N_CONTRACTS, 4)) if seat_values is None else np.asarray(seat_values)[None]
-        row = self.score_matrix(np.asarray(values)[None], sv, list(remaining), tuple(owed))[0]
-        return {c: float(row[c]) for c in remaining}
-
-    def choose(self, hand, remaining, seat, rules, owed=(0, 0, 0)):
-        values, params, _ = self.evaluator.values(hand, seat)
-        scores = self.scores(values, remaining, owed, self.evaluator.seat_values(hand, seat))
-        best = max(remaining, key=lambda c: (scores[c], -c))
-        return best, int(params[best]) if best in (TRUMPS, DOMINO) else 0
-
-    def choose_many(self, hands, values, params, seat_values, remaining, owed):
-        """``(contract (n,), param (n,))`` chosen for n hands from their estimates (ties: the lowest id)."""
-        best = np.argmax(self.score_matrix(values, seat_values, list(remaining), tuple(owed)), axis=1)
-        return best, params[np.arange(len(best)), best]
-
-
-def _masked(scores: np.ndarray, remaining) -> np.ndarray:
-    out = np.full(scores.shape, -np.inf)
-    out[:, list(remaining)] = scores[:, list(remaining)]
-    return out
-
-
 class FixedOrder(ContractPolicy):
     """Declare the contracts in a fixed order; name the longest suit / the rank held most."""
 
@@ -92,7 +49,7 @@ class FixedOrder(ContractPolicy):
     def score_matrix(self, values, seat_values, remaining, owed):
         rank = np.zeros((1, N_CONTRACTS))
         rank[0, self.order] = -np.arange(N_CONTRACTS)
-        return _masked(np.repeat(rank, len(values), axis=0), remaining)
+        return masked(np.repeat(rank, len(values), axis=0), remaining)
 
     @staticmethod
     def param_for(contract: int, hand) -> int:
@@ -118,7 +75,7 @@ class Myopic(ContractPolicy):
     name = "myopic"
 
     def score_matrix(self, values, seat_values, remaining, owed):
-        return _masked(np.asarray(values, float), remaining)
+        return masked(np.asarray(values, float), remaining)
 
 
 class TablePolicy(ContractPolicy):
@@ -135,7 +92,7 @@ class Relative(TablePolicy):
     name = "relative"
 
     def score_matrix(self, values, seat_values, remaining, owed):
-        return _masked(np.asarray(values, float) - self.table.average[None, :], remaining)
+        return masked(np.asarray(values, float) - self.table.average[None, :], remaining)
 
 
 class RawOptimal(TablePolicy):
@@ -146,7 +103,7 @@ class RawOptimal(TablePolicy):
     def score_matrix(self, values, seat_values, remaining, owed):
         S = subset_of(remaining)
         rest = np.array([self.table.subset_value[S & ~(1 << c)] for c in range(N_CONTRACTS)])
-        return _masked(np.asarray(values, float) + rest[None, :], remaining)
+        return masked(np.asarray(values, float) + rest[None, :], remaining)
 
 
 class Optimal(TablePolicy):
@@ -219,7 +176,6 @@ def make_contract_policy(spec: str, evaluator: Evaluator, table_factory, doublin
         opponents, own = doubling or ([CompulsoryOnly()] * 3, CompulsoryOnly())
         return Optimal(evaluator, table_factory(), opponents, own)
     if spec == "guide" or spec.startswith("guide:"):
-        from .guide import make_guide  # the guide is a ContractPolicy of this module
         return make_guide(spec, evaluator, evaluator.rules)
     if is_plugin_spec(spec):
         func = load_plugin(spec, "contract policy")

@@ -25,8 +25,7 @@ from ...core.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from ...core.rng import STREAM_CLABBER_BID_REVIEW as STREAM_BID_REVIEW, stream_key
 from ...core.seats import SEAT_NAMES
 from ..players.mc import DEFAULT_SAMPLES, MAX_SAMPLES
-from .labels import beyond_noise, label_of
-from .review import paired
+from .labels import beyond_noise, label_of, paired
 from ..formats.round_file import PASS, PLAY, PlayedRound
 
 DEFAULT_BIDDING = "threshold"  # how the bidding goes on after a pass (the project's default policy)
@@ -43,7 +42,7 @@ class BidDecision:
     loss: float
     loss_se: float
     label: str = ""
-    pairs: dict = field(default_factory=dict)  # every option -> (loss, se, vs the call made, se): review.paired
+    pairs: dict = field(default_factory=dict)  # every option -> (loss, se, vs the call made, se): labels.paired
 
     @property
     def bid_round(self) -> int:

@@ -7,6 +7,8 @@ its size (:data:`LABELS`, points of a round: Clabber's points run larger than Ba
 
 from __future__ import annotations
 
+import numpy as np
+
 NOISE = 2.0
 LABELS = (("blunder", 30.0), ("mistake", 15.0), ("inaccuracy", 5.0))
 
@@ -21,3 +23,12 @@ def label_of(loss: float, loss_se: float) -> str:
     if not beyond_noise(loss, loss_se):
         return ""
     return next((name for name, low in LABELS if loss >= low), "")
+
+
+def paired(values: np.ndarray, best, chosen, option) -> tuple[float, float, float, float]:
+    """``(loss, se, vs, se)`` of ``option``: the best's value minus its own, and its own minus the one chosen,
+    each the mean over the layouts (the columns of ``values``, one row per layout) with its standard error."""
+    root_n = np.sqrt(len(values))
+    loss = values[:, best] - values[:, option]
+    vs = values[:, option] - values[:, chosen]
+    return (float(loss.mean()), float(loss.std(ddof=1) / root_n), float(vs.mean()), float(vs.std(ddof=1) / root_n))

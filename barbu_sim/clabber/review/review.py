@@ -25,7 +25,7 @@ from ...core.seats import SEAT_NAMES
 from ...core.rng import STREAM_CLABBER_PLAY as STREAM_PLAY, STREAM_CLABBER_REVIEW as STREAM_REVIEW, stream_key
 from ..players.mc import MAX_SAMPLES, MC_WORK_SIZE, W_SUMS, mc_estimates, replay_into
 from ..players.rollout import legal_now, step
-from .labels import LABELS, NOISE, beyond_noise, label_of
+from .labels import LABELS, NOISE, beyond_noise, label_of, paired
 from ..formats.round_file import PLAY, PlayedRound, start_state
 from ..state import S_SEAT, STATE_ARRAY_SIZE
 
@@ -48,15 +48,6 @@ class ClabberDecision:
     @property
     def counts(self) -> bool:
         return beyond_noise(self.loss, self.loss_se)
-
-
-def paired(values: np.ndarray, best, chosen, option) -> tuple[float, float, float, float]:
-    """``(loss, se, vs, se)`` of ``option``: the best's value minus its own, and its own minus the one chosen,
-    each the mean over the layouts (the columns of ``values``, one row per layout) with its standard error."""
-    root_n = np.sqrt(len(values))
-    loss = values[:, best] - values[:, option]
-    vs = values[:, option] - values[:, chosen]
-    return (float(loss.mean()), float(loss.std(ddof=1) / root_n), float(vs.mean()), float(vs.std(ddof=1) / root_n))
 
 
 def layout_values(rnd: PlayedRound, n: int, samples: int, seed: int) -> tuple[int, int, np.ndarray]:
