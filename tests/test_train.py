@@ -170,6 +170,8 @@ def test_the_temperatures_fit_runs_tiny(tmp_path):
     assert_clean_error(invoke("train", "temperatures", "--deals", "13", "--out", tmp_path / "u.json"),
                        "--deals must be at least 14")
     assert_clean_error(invoke("train", "temperatures", "--table", "mc", "--out", tmp_path / "u.json"), "--table")
+    assert_clean_error(invoke("train", "temperatures", "--table", "basic", "--table", "basic", "--out",
+                              tmp_path / "u.json"), "--table basic is given twice")
     assert not (tmp_path / "u.json").exists()
 
 
@@ -208,3 +210,35 @@ def test_ctrl_c_keeps_the_chunks_made_and_says_how_to_go_on(tmp_path, monkeypatc
 def test_a_head_to_head_needs_two_deals_for_its_interval(tmp_path, args, flag):
     assert_clean_error(invoke(*args, "--out", tmp_path / "x.json"), flag, "at least 2")
     assert not (tmp_path / "x.json").exists()
+
+
+def test_a_data_folder_of_the_other_game_is_named_as_such(tmp_path):
+    """Training data records its features per card: the other game's folder is refused, saying what it may be."""
+    from barbu_sim.barbu.players.features import N_FEATURES as BARBU_FEATURES
+    from barbu_sim.barbu.training import player as barbu_player
+    from barbu_sim.clabber.players.features import N_FEATURES as CLABBER_FEATURES
+    from barbu_sim.clabber.training import player as clabber_player
+    assert BARBU_FEATURES != CLABBER_FEATURES
+    barbu_data, clabber_data = tmp_path / "barbu", tmp_path / "clabber"
+    for folder, settings in ((barbu_data, {**barbu_player.DEFAULTS, **barbu_player.TEACHER_DEFAULTS,
+                                           "features": BARBU_FEATURES}),
+                             (clabber_data, {**clabber_player.DEFAULTS, "features": CLABBER_FEATURES})):
+        folder.mkdir()
+        (folder / "config.json").write_text(json.dumps(settings))
+    with pytest.raises(ValueError, match=f"not this version's Clabber training data: it has {BARBU_FEATURES} "
+                                         "features per card.*Barbu's data"):
+        clabber_player.data_settings(barbu_data, {})
+    with pytest.raises(ValueError, match=f"not this version's Barbu training data: it has {CLABBER_FEATURES} "
+                                         "features per card.*Clabber's data"):
+        barbu_player.data_settings(clabber_data, {})
+    assert clabber_player.data_settings(clabber_data, {})["features"] == CLABBER_FEATURES
+
+
+def test_round_0_of_expert_iteration_takes_a_packaged_model_by_its_name(tmp_path, monkeypatch):
+    from barbu_sim.barbu.training.iterate import first_model_path
+    assert first_model_path(None) == barbu_learned.model_path("learned1")
+    assert first_model_path("learned") == barbu_learned.model_path("learned")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "learned").write_text("{}")  # a file of that name is the file
+    assert first_model_path("learned") == tmp_path.joinpath("learned").relative_to(tmp_path)
+    assert first_model_path("mine.json").name == "mine.json"

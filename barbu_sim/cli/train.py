@@ -191,7 +191,8 @@ def train_iterate(
     check_deals: Annotated[int, typer.Option(
         metavar="N", help=f"Head-to-head deals per round, of seed {CHECK_SEED} + k.")] = CHECK_DEALS,
     first_model: Annotated[Optional[str], typer.Option(
-        metavar="FILE", help="Round 0's model (default the packaged learned1).")] = None,
+        metavar="FILE|NAME", help="Round 0's model: a model file, or a packaged model by its name, learned or "
+                                  "learned1 (default learned1).")] = None,
     work: Annotated[str, typer.Option(
         metavar="DIR", help="Where each round's data and model go (round-K/data, round-K/model.json). Run again, a "
                             "round goes on from the chunks there.")] = ITERATE_WORK,

@@ -33,7 +33,7 @@ from ...core.backends import make_backend
 from ...core.files import read_json, write_json
 from ...core.outputs import check_out
 from ...core.stats import summarize
-from ..players.learned import load_model
+from ..players.learned import MODEL_NAMES, load_model, model_path
 from ..rules import CONTRACTS
 from ..studies.compare import STUDY_PARAMS, seat_scores
 from .player import DEFAULT_DEALS, DEFAULT_HIDDEN, DEFAULT_SEED, check_sizes, parse_hidden, train_player
@@ -106,6 +106,16 @@ def round_hidden(hidden: Sequence[str], k: int) -> str:
     return hidden[min(k, len(hidden)) - 1]
 
 
+def first_model_path(first_model: str | None) -> Path:
+    """Round 0's model file: ``first_model`` as a file, or a packaged model by its name (``learned``,
+    ``learned1``) where no such file is here; default the packaged ``learned1``."""
+    if first_model is None:
+        return model_path("learned1")
+    if first_model in MODEL_NAMES and not Path(first_model).exists():
+        return model_path(first_model)
+    return Path(first_model)
+
+
 def iterate_command(rounds: int, seed: int, deals: int, samples: int, mc_share: float, learned_share: float,
                     hidden: Sequence[str], check_deals: int, first_model: str | None) -> str:
     """The command line that makes the chain (its results file records it): the settings, not the paths."""
@@ -133,18 +143,17 @@ def expert_iteration(out=DEFAULT_OUT, *, work=DEFAULT_WORK, rounds: int = 1, see
     deals, samples, mc_share, learned_share : each round's training data (:func:`.player.train_player`).
     hidden : hidden units per round (``["16,trumps=32", "32"]``); default the first model's, every round.
     check_deals : head-to-head deals per round, of seed ``CHECK_SEED + k``.
-    first_model : round 0's model file (default the packaged ``learned1``).
+    first_model : round 0's model: a file, or a packaged model's name (default ``learned1``).
     backend, progress, log : where data chunks and head-to-head blocks are played, a bar of the chunks, and
         what is said as the work goes.
     on_round : called with each round's figures when the round is done.
     """
-    from ..players.learned import model_path
     check_sizes(rounds=rounds, deals=deals, check_deals=check_deals, samples=samples, seed=seed)
     check_ci_deals(check_deals, "--check-deals")
     hidden = list(hidden or [DEFAULT_HIDDEN])
     for text in hidden:
         parse_hidden(text)  # a bad value is refused now, not after a round of work
-    previous_path = Path(first_model) if first_model is not None else model_path("learned1")
+    previous_path = first_model_path(first_model)
     previous, previous_id = load_model(str(previous_path.resolve()))
     check_out(out, force)  # refused now, not after a round of work
     Path(out).parent.mkdir(parents=True, exist_ok=True)

@@ -148,8 +148,9 @@ def data_settings(data, given: dict) -> dict:
         check_shares(settings)
         return settings
     if record.get("features", N_FEATURES) != N_FEATURES:
-        raise ValueError(f"the data in {data} has {record['features']} features per card, this version computes "
-                         f"{N_FEATURES}: use another --data folder")
+        raise ValueError(f"the data in {data} is not this version's Barbu training data: it has "
+                         f"{record['features']} features per card, Barbu's have {N_FEATURES} (Clabber's data, made by "
+                         "barbu-sim clabber train, or an older version's): use another --data folder")
     record = {**TEACHER_DEFAULTS, **record}
     differ = {k: v for k, v in given.items() if record[k] != v}
     if differ:

@@ -134,6 +134,9 @@ def fit_temperatures(out=DEFAULT_OUT, *, deals: int = DEFAULT_DEALS, tables: Seq
     if deals < MIN_DEALS:
         raise ValueError(f"--deals must be at least {MIN_DEALS} (an even and an odd deal per contract)")
     tables = list(tables or TABLES)
+    if len(set(tables)) != len(tables):  # the second fit of a table would only replace the first
+        raise ValueError(f"--table {next(t for t in tables if tables.count(t) > 1)} is given twice: name each "
+                         "table type once")
     for table in tables:
         if table not in TABLES:
             raise ValueError(f"--table must be one of {', '.join(TABLES)}, not {table!r}")

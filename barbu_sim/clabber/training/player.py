@@ -60,8 +60,9 @@ def data_settings(data, given: dict) -> dict:
     if record is None:
         return {**DEFAULTS, **given, "features": N_FEATURES}
     if record.get("features") != N_FEATURES:
-        raise ValueError(f"the data in {data} has {record.get('features')} features per card, this version computes "
-                         f"{N_FEATURES}: use another --data folder")
+        raise ValueError(f"the data in {data} is not this version's Clabber training data: it has "
+                         f"{record.get('features')} features per card, Clabber's have {N_FEATURES} (Barbu's data, "
+                         "made by barbu-sim train player, or an older version's): use another --data folder")
     differ = {k: v for k, v in given.items() if record[k] != v}
     if differ:
         raise ValueError(f"the data in {data} was made with "
