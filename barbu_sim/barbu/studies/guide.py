@@ -27,17 +27,13 @@ from ...core.stats import Z95
 from ...core.tables import write_table
 from ..analytics.analysis import scan_run
 from ..analytics.guide_fit import CARD_CHOICE, fit_card, fit_cards
-from ..analytics.hands import FEATURES, scan_hands, with_hands
-from ..rules.config import Rules
+from ..analytics.hands import scan_hands, with_hands
 from ..runs import RunConfig, run, write_hands
 
 DEFAULT_DEALS = 1_000_000
 DEFAULT_SEED = 2026
 DEFAULT_STRATEGY = "learned"
 CHOICE_FEATURES = {"trumps": ["trump_length", "trump_honours"], "domino": ["domino_start", "domino_spread"]}
-CONTRACT_TITLES = {"no-tricks": "No Tricks", "no-queens": "No Queens", "no-last-two": "No Last Two",
-                   "no-hearts": "No Hearts", "barbu": "Barbu (No King of Hearts)", "trumps": "Trumps",
-                   "domino": "Domino"}
 
 
 def run_configs(deals: int, choice_deals: int, seed: int, strategy: str) -> dict[str, RunConfig]:
@@ -201,13 +197,3 @@ def load_orders(orders_dir) -> dict | None:
         raise ValueError(f"--orders {orders_dir}: its orders tables are not JSON (write them again with "
                          "compare-orders --out)") from None
     return {"blocks": blocks, "differences": diffs, "folder": str(orders_dir)}
-
-
-def feature_words(name: str) -> str:
-    return FEATURES[name].meaning
-
-
-def rules_of(guide: dict) -> Rules:
-    return Rules().with_options(**guide.get("rules", {}))
-
-
