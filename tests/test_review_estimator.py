@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from barbu_sim.barbu.formats.deal_file import parse_played_deals, read_played_deals
 from barbu_sim.barbu.review.estimate import ROUNDS_CAP, Settings, estimate
-from barbu_sim.barbu.review.review import review_deal, review_json
+from barbu_sim.barbu.review.review import review_deal, review_deals, review_json
 from barbu_sim.barbu.review.text import format_review
 from barbu_sim.barbu.review.stability import block
 from barbu_sim.barbu.table.deal import hint_text
@@ -195,3 +195,42 @@ def test_step_answers_for_the_card_played_and_equivalent_cards(tmp_path, card, a
     path.write_text(EXAMPLE)
     out = step(path, f"{card}\n\n", "--seat", "W").output
     assert answer in out and parse_card(card) >= 0
+
+
+def test_a_review_is_the_same_on_any_thread_count():
+    deals = block(3, 2, "basic", contracts=[NO_QUEENS, DOMINO])
+    settings = Settings(samples=8, max_samples=32)
+    one = review_deals(deals, [2], settings, seed=4, threads=1)
+    two = review_deals(deals, [2], settings, seed=4, threads=3)
+    assert len(one) == len(two) == 2 and sum(len(r.decisions) for r in one) >= 8
+    assert [review_json(r) for r in one] == [review_json(r) for r in two]
+    # and each deal's review is the one review_deal gives on its own
+    assert review_json(review_deal(deals[1], [2], settings=settings, seed=4, threads=2)) == review_json(one[1])
+
+
+def test_threads_is_checked(tmp_path):
+    path = tmp_path / "deal.txt"
+    path.write_text(EXAMPLE)
+    assert_clean_error(invoke("review", path, "--threads", 0), "--threads")
+
+
+def test_ctrl_c_stops_a_review_on_several_threads():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    code = f"from barbu_sim.cli import app; app(['review', {str(TRICK_10)!r}, '--samples', '4000', '--threads', '2'])"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while len(os.listdir(f"/proc/{proc.pid}/task")) < 3 and time.time() < deadline:  # the two reviewing threads
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("Ctrl-C did not stop the review")
+    assert proc.returncode == 130, err
+    assert "Interrupted: no review printed" in err and "Traceback" not in err and out == ""

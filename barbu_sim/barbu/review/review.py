@@ -121,8 +121,9 @@ def accuracy_of(decisions) -> float | None:
 
 def review_deal(deal: PlayedDeal, seats=None, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                 rollout: str = DEFAULT_ROLLOUT, max_samples: int | None = None,
-                settings: Settings | None = None) -> Review:
-    """Review the decisions of ``seats`` (default: all four) in ``deal``.
+                settings: Settings | None = None, threads: int | None = None) -> Review:
+    """Review the decisions of ``seats`` (default: all four) in ``deal``, ``threads`` decisions at a time (default:
+    numba's thread count; the same review on any).
 
     ``samples``: the layouts of the unseen cards of each decision's first round, ``max_samples``
     the most (default 16 × ``samples``; see :mod:`estimate`); ``settings`` replaces the three.
@@ -130,8 +131,7 @@ def review_deal(deal: PlayedDeal, seats=None, samples: int = DEFAULT_SAMPLES, se
     """
     if settings is None:
         settings = Settings(samples=samples, max_samples=max_samples, rollout=rollout)
-    return Review(deal, list(walk(deal, seats, settings, seed)), _seats(seats), settings.samples, seed,
-                  forced_plays(deal, seats), settings, label_thresholds(deal.rules, deal.contract))
+    return review_deals([deal], seats, settings, seed, threads)[0]
 
 
 def _seats(seats) -> tuple:
@@ -159,6 +159,55 @@ def forced_plays(deal: PlayedDeal, seats=None) -> dict:
     return forced
 
 
+def review_deals(deals, seats=None, settings: Settings | None = None, seed: int = 0,
+                 threads: int | None = None) -> list[Review]:
+    """:func:`review_deal` of each of ``deals``, their decisions valued ``threads`` at a time (default: numba's
+    thread count).  Each decision's layouts are keyed by ``seed`` and its play number alone, so the reviews are
+    the same on any thread count."""
+    settings = settings or Settings()
+    decisions = [[] for _ in deals]
+    points = ((i, *point) for i, deal in enumerate(deals) for point in choices(deal, seats))
+    for i, d in _decide_all(points, settings, seed, _threads(threads)):
+        decisions[i].append(d)
+    return [Review(deal, found, _seats(seats), settings.samples, seed, forced_plays(deal, seats), settings,
+                   label_thresholds(deal.rules, deal.contract)) for deal, found in zip(deals, decisions)]
+
+
+def _threads(threads: int | None) -> int:
+    if threads is None:
+        from numba import get_num_threads
+        return get_num_threads()
+    return max(1, int(threads))
+
+
+def _decide_all(points, settings: Settings, seed: int, threads: int):
+    """(tag, :class:`Decision`) for each (tag, position, card, play_no, turn) of ``points``, in their order.
+
+    With several threads each decision is valued on its own copy of the position (mc's estimator runs without
+    the GIL and uses the position's state as its scratch space), at most a few decisions ahead of the one
+    handed back, so that a long session is not copied whole.  On Ctrl-C the decisions not begun are dropped."""
+    if threads <= 1:
+        for tag, pos, card, play_no, turn in points:
+            yield tag, decide(pos, card, play_no, settings, seed, turn)
+        return
+    import copy
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="barbu-sim-review")
+    ahead: deque = deque()
+    try:
+        for tag, pos, card, play_no, turn in points:
+            ahead.append((tag, pool.submit(decide, copy.deepcopy(pos), card, play_no, settings, seed, turn)))
+            if len(ahead) >= 4 * threads:
+                tag_done, future = ahead.popleft()
+                yield tag_done, future.result()
+        while ahead:
+            tag_done, future = ahead.popleft()
+            yield tag_done, future.result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def walk(deal: PlayedDeal, seats, settings: Settings, seed: int):
     """The :class:`Decision` of each real choice of ``seats`` in ``deal``, in the order of play, one at a time."""
     for _, d in positions(deal, seats, settings, seed):
@@ -168,6 +217,13 @@ def walk(deal: PlayedDeal, seats, settings: Settings, seed: int):
 def positions(deal: PlayedDeal, seats, settings: Settings, seed: int):
     """(the position, its :class:`Decision`) at each real choice of ``seats``, one at a time (the position is the
     deal's own, moved on after the next one is asked for: read it before)."""
+    for pos, card, play_no, turn in choices(deal, seats):
+        yield pos, decide(pos, card, play_no, settings, seed, turn)
+
+
+def choices(deal: PlayedDeal, seats):
+    """(the position, the card played, its play number, the seat's turn) at each real choice of ``seats`` in
+    ``deal``, in the order of play (the position is the deal's own, moved on after the next one is asked for)."""
     seats = _seats(seats)
     pos = deal.position()
     turns = [0, 0, 0, 0]
@@ -177,7 +233,7 @@ def positions(deal: PlayedDeal, seats, settings: Settings, seed: int):
             continue
         turns[seat] += 1
         if seat in seats and is_decision(pos):
-            yield pos, decide(pos, card, play_no, settings, seed, turns[seat])
+            yield pos, card, play_no, turns[seat]
         pos.play(card)
 
 

@@ -98,7 +98,7 @@ def distinct_cards(legal, hand, state, contract):
     return reps
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)  # nogil: the review values decisions in threads
 def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail, miss, sums, squares, net, policy,
                  first=0):
     """Value every card of ``cards`` on ``samples`` layouts; per-card sums and sums of squares of own score.
