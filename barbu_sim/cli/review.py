@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import SymbolsOpt, app, check_new_file, check_range, check_seed, fail, interrupted, typed
+from .app import SymbolsOpt, ThreadsOpt, app, check_new_file, check_range, check_seed, fail, interrupted, typed
 
 REVIEW_SAMPLES_MAX = 100_000
 
@@ -49,6 +49,7 @@ def review(
         "Clabber rounds: the layouts each mc card player draws per decision when a bidding option is played out "
         f"(1..{REVIEW_SAMPLES_MAX:,}; default 48, mc's)."))] = None,
     symbols: SymbolsOpt = False,
+    threads: ThreadsOpt = None,
 ):
     """Annotate a played deal card by card: what each legal card was worth, and where points were lost.
 
@@ -88,7 +89,7 @@ def review(
         STDIN, PlayedDealError, read_record_base, read_record_text, record_name, resume_command, reviewable_deals,
     )
     from ..barbu.review.estimate import Settings
-    from ..barbu.review.review import review_deal, review_json
+    from ..barbu.review.review import review_deals, review_json
     from ..barbu.review.text import format_file_accuracy, format_review
     from ..core.seats import parse_seat
     try:
@@ -98,6 +99,9 @@ def review(
         if play_samples is not None:
             check_range(play_samples, "--play-samples", 1, REVIEW_SAMPLES_MAX)
         check_seed(seed)
+        if threads is not None:
+            import numba
+            check_range(threads, "--threads", 1, numba.config.NUMBA_NUM_THREADS)
         if step and as_json:
             raise ValueError("--step walks the review at the terminal: it does not go with --json")
         if step and html:
@@ -131,7 +135,7 @@ def review(
         if step:
             _review_step(deals, seats, settings, seed, symbols)
             return
-        reviews = [review_deal(d, seats, settings=settings, seed=seed) for d in deals]
+        reviews = review_deals(deals, seats, settings, seed, threads)  # decisions valued on every core
     except KeyboardInterrupt:
         interrupted("no review printed" if not step else "the review stopped")
     except (ValueError, PlayedDealError) as e:
