@@ -7,7 +7,9 @@ import json
 import re
 
 import pytest
-from test_review_html import _open, _parse, browser  # noqa: F401  (browser: the fixture)
+from shared_browser import assert_clean as _clean, browser, open_page as _open  # noqa: F401  (browser: the fixture)
+from shared_deals import CLABBER_ENDGAME, CLABBER_ROUND as ROUND
+from test_review_html import _parse
 
 from barbu_sim.clabber.formats.round_file import parse_rounds
 from barbu_sim.clabber.review.bidding import option_name, review_calls
@@ -15,22 +17,6 @@ from barbu_sim.clabber.review.page import _code, round_html, round_page_data, wr
 from barbu_sim.clabber.review.review import review_round
 from barbu_sim.core.cards import format_card
 
-# clabber play --seed 3 --record: North deals, ♦A turned; East passes, South plays; N+S 126, E+W 56
-ROUND = """game: clabber
-dealer: N
-deal: N:.K.AKT.AK KQ.J.Q.J9 A.QT9.J9. JT9.A..QT
-turned: AD
-bidding: pass play
-seed: 3
-index: 0
-play:
- 9C  9D  QC  AC
- JD  9S  KD  QD
- AS  JS 10D  QS
- KC  JC  9H 10C
- AH  KH  JH  QH
-10S  AD  KS 10H
-"""
 SAMPLES = 6
 
 
@@ -46,11 +32,6 @@ def south():
 def _page(south, path, **kw):
     rnd, decisions, forced, bids = south
     return write_round_html(rnd, decisions, forced, SAMPLES, path, bids, **kw)
-
-
-def _clean(errors, fetched):
-    assert not errors, errors
-    assert fetched and all(url.startswith("file://") for url in fetched), fetched  # the page itself, nothing else
 
 
 def test_the_data_holds_every_call_and_card_with_paired_differences(south):
@@ -84,11 +65,11 @@ def test_the_data_holds_every_call_and_card_with_paired_differences(south):
 
 def test_the_page_is_self_contained_and_a_title_cannot_break_out(south):
     rnd = south[0]
-    rnd.title = "</script><script>alert('x')</script> %DATA%"
+    title, rnd.title = rnd.title, "</script><script>alert('x')</script> %DATA% %BODY%"
     try:
         page = round_html(*south[:3], SAMPLES, south[3])
     finally:
-        rnd.title = ""
+        rnd.title = title
     found = _parse(page)
     assert [t for t, _ in found.tags].count("script") == 2 and page.count("</script>") == 2
     assert not re.search(r"(src|href)\s*=\s*[\"']?\s*(https?:)?//", page) and not re.search(r"@import|url\(", page)
@@ -171,12 +152,65 @@ def test_review_html_writes_a_clabber_page(tmp_path, monkeypatch):
     assert data["view"] == "S" and {d["kind"] for d in data["decisions"]} == {"call", "card"}
     again = runner.invoke(app, [*args, "--html", "round.html"])
     assert again.exit_code == 2 and "--html round.html exists: give --force" in again.output
-    # two rounds: a page each, linking each other
-    (tmp_path / "two.txt").write_text(ROUND + "---\n" + ROUND)
-    two = runner.invoke(app, ["review", "two.txt", "--samples", "4", "--play-samples", "2", "--html", "two.html"])
-    assert two.exit_code == 0, two.output
-    assert "two-1.html, two-2.html" in two.output and not (tmp_path / "two.html").exists()
-    first = (tmp_path / "two-1.html").read_text()
-    assert '"next":"two-2.html"' in first and '"prev":null' in first
     step = runner.invoke(app, [*args, "--step"])
     assert step.exit_code == 2 and "--step reviews Barbu deals" in step.output
+
+
+def test_a_click_on_a_card_shows_its_line(browser, tmp_path):  # noqa: F811
+    """The hand-made endgame (tests/shared_deals.py): ♠9 gives East the trick, ♠A wins it; a click on either card
+    shows its line on the representative layout, with the reason in words."""
+    rnd = parse_rounds(CLABBER_ENDGAME, "round", ValueError)[0]
+    decisions, forced = review_round(rnd, [2], samples=SAMPLES)
+    path = write_round_html(rnd, decisions, forced, SAMPLES, tmp_path / "endgame.html")
+    page, errors, fetched = _open(browser, path, "#play-20")
+    text = page.inner_text
+    assert text("#status") == "Play 20 of 24: South plays ♠9 (trick 5)"
+    assert text("#decision").startswith("South, trick 5, plays ♠9") and "loses 17.00 ± 0.00 points" in text("#decision")
+    line = text("#card-detail .line")  # the card played: its line, under it
+    assert "After ♠9 (played), in layout" in line and "N+S 169 in the round" in line
+    assert text("#card-detail .line-plays").startswith("S ♠9 → E +17")
+    reason = "After ♠9 East wins the trick with ♠10 (+17 for E+W); after ♠A South wins it with ♠A (+28 for N+S)."
+    assert text("#card-detail .line-reason") == reason
+    page.click("#decision tr[data-card='AS']")
+    assert "After ♠A (best), in layout" in text("#card-detail .line") and "N+S 186 in the round" in text("#card-detail")
+    assert text("#card-detail .line-plays").startswith("S ♠A → S +28")
+    assert page.locator("#card-detail .line-play").count() == 5  # trick 5's last card and the last trick
+    page.keyboard.press("PageUp")  # an earlier decision, within the noise: no line
+    assert page.locator("#card-detail").count() == 1 and page.locator("#card-detail .line").count() == 0
+    _clean(errors, fetched)
+    page.close()
+
+
+def test_a_file_of_rounds_gives_a_page_each_and_their_index(browser, tmp_path, monkeypatch):  # noqa: F811
+    from typer.testing import CliRunner
+
+    from barbu_sim.cli import app
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "two.txt").write_text(ROUND + "---\n" + CLABBER_ENDGAME)
+    args = ["review", "two.txt", "--seat", "S", "--samples", "4", "--play-samples", "2", "--html", "two.html"]
+    two = CliRunner().invoke(app, args)
+    assert two.exit_code == 0, two.output
+    assert "The index of the rounds: two.html" in two.output and "Round 2: two-2.html" in two.output
+    assert "why    After 9S East wins the trick with 10S" in two.output  # the endgame's line, in the text review
+    page, errors, fetched = _open(browser, tmp_path / "two.html")
+    assert page.inner_text("header h1") == "Clabber review: two.txt, 2 rounds"
+    links = page.locator("#deals a")
+    assert [links.nth(k).get_attribute("href") for k in range(links.count())] == ["two-1.html", "two-2.html"]
+    rows = page.locator("#deals tr[data-deal]")
+    assert rows.count() == 2
+    first, second = (rows.nth(k).inner_text().split("\t") for k in range(2))
+    assert first[1].startswith("trump ♦, makers South and North") and first[2] == "North"
+    assert first[3:7] == ["126", "56", "126", "56"]  # the round's scores, then the running totals
+    assert second[3:7] == ["169", "33", "295", "89"] and second[7].startswith("17.0\n1 mistake")
+    foot = page.inner_text("#deals tr.foot").split("\t")
+    lost = float(first[7].split("\n")[0]) + 17.0  # South's points lost over the file
+    assert foot[0] == "The session" and foot[-3:-1] == ["295", "89"] and foot[-1].startswith(f"{lost:.1f}\n")
+    _clean(errors, fetched)
+    links.nth(1).click()  # the second round's page: linking back to the index and the first round
+    page.wait_for_load_state()
+    assert page.inner_text("header h1").startswith("Round 2 of 2: Clabber review: trump")
+    assert page.get_attribute("#session-nav a[rel=index]", "href") == "two.html"
+    assert page.get_attribute("#session-nav a[rel=prev]", "href") == "two-1.html"
+    assert page.locator("#session-nav a[rel=next]").count() == 0
+    assert not errors, errors
+    page.close()

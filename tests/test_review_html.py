@@ -1,16 +1,15 @@
 """The review as one self-contained web page: its data, its safety, and the page in a real browser.
 
-The browser test runs headless Chromium through Playwright and skips, saying why, where either
-is missing (``pip install -e ".[browser]"`` and a Chromium, e.g. Debian's ``chromium``).
+The browser test runs headless Chromium through Playwright (tests/shared_browser.py) and skips, saying why,
+where either is missing (``pip install -e ".[browser]"`` and a Chromium, e.g. Debian's ``chromium``).
 """
 
 import json
-import os
 import re
-import shutil
 from html.parser import HTMLParser
 
 import pytest
+from shared_browser import assert_clean, browser, open_page as _open  # noqa: F401  (browser: the fixture)
 
 from barbu_sim.barbu.formats.deal_file import parse_played_deals
 from barbu_sim.barbu.review.review import review_deal
@@ -46,8 +45,6 @@ play:
 5C 4C AC 3C 2C 5S 7H 4S   6H JS 3S 5H - 8D 2S 4H   - 9D 7D 3H 6D 5D - 2H
 4D - - QS KS - - -   AS - - - 3D 2D - -   10D JD - - QD - KD
 """
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -149,37 +146,7 @@ def test_a_title_cannot_break_out_of_the_page(reviews, tmp_path):
         write_review_html(review, tmp_path / "missing" / "deal.html")
 
 
-def _chromium():
-    for path in (os.environ.get("BARBU_SIM_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                 shutil.which("chromium-browser"), shutil.which("google-chrome")):
-        if path and os.access(path, os.X_OK):
-            return path
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (the 'browser' extra)")
-    executable = _chromium()
-    if executable is None:
-        pytest.skip("no Chromium executable (install one, or name it in BARBU_SIM_CHROMIUM)")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
-        yield browser
-        browser.close()
-
-
-def _open(browser, path):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors, fetched = [], []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("request", lambda r: fetched.append(r.url))
-    page.goto(path.resolve().as_uri())
-    return page, errors, fetched
-
-
-def test_the_page_in_a_browser_steps_through_the_deal(browser, reviews, tmp_path):
+def test_the_page_in_a_browser_steps_through_the_deal(browser, reviews, tmp_path):  # noqa: F811
     review = reviews["no-tricks"]
     path = write_review_html(review, tmp_path / "deal.html")
     page, errors, fetched = _open(browser, path)
@@ -222,14 +189,14 @@ def test_the_page_in_a_browser_steps_through_the_deal(browser, reviews, tmp_path
     assert all(t.endswith("—") for t in page.locator(".seat .suit").all_inner_texts())  # every hand played out
     shot = page.screenshot(path=str(tmp_path / "review.png"), full_page=True)
     assert shot[:8] == b"\x89PNG\r\n\x1a\n" and len(shot) > 10_000
-    assert not errors and all(url.startswith("file://") for url in fetched), (errors, fetched)
+    assert_clean(errors, fetched)
 
     page.click("button[data-go=start]")
     assert text("#status").startswith("Start")
     page.close()
 
 
-def test_a_domino_page_in_a_browser_shows_the_layout(browser, reviews, tmp_path):
+def test_a_domino_page_in_a_browser_shows_the_layout(browser, reviews, tmp_path):  # noqa: F811
     path = write_review_html(reviews["domino"], tmp_path / "domino.html")
     page, errors, fetched = _open(browser, path)
     assert "Domino, starting at the eights" in page.inner_text("header")
@@ -246,11 +213,11 @@ def test_a_domino_page_in_a_browser_shows_the_layout(browser, reviews, tmp_path)
     assert "Out: East, South, North" in page.inner_text("#center")
     assert page.inner_text("#result").split("\n") == ["Final scores", "North +5", "East +45", "South +20", "West -5"]
     assert "out 1st" in page.inner_text(".seat.E") and "out" not in page.inner_text(".seat.W")
-    assert not errors and all(url.startswith("file://") for url in fetched), (errors, fetched)
+    assert_clean(errors, fetched)
     page.close()
 
 
-def test_an_unfinished_deal_without_decisions_opens_where_its_address_says(browser, tmp_path):
+def test_an_unfinished_deal_without_decisions_opens_where_its_address_says(browser, tmp_path):  # noqa: F811
     # North leads 5H, East (holding one heart) must follow with 2H, South plays 6H; West is yet to play.
     deal = parse_played_deals("contract: barbu\ndeclarer: N\nunfinished: yes\n"
                          "deal: N:2.5.AKQJT987654. .2..AKQJT9876543 AKQJT9876543.6.. .AKQJT98743.32.2\n"

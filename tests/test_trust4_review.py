@@ -7,6 +7,7 @@ import os
 
 import pytest
 from cli_checks import assert_clean_error
+from shared_deals import CLABBER_ROUND as ROUND
 from test_review_html import NO_TRICKS
 from typer.testing import CliRunner
 
@@ -16,26 +17,8 @@ from barbu_sim.cli import app
 runner = CliRunner()
 QUICK = ["--review-samples", "0", "--hint-samples", "0"]
 FAST = ["--samples", "2", "--max-samples", "2"]
-
-# A finished deal (NO_TRICKS: the golden playthrough no-tricks.txt) and a Clabber round
-# (clabber play --seed 3 --record).
-ROUND = """# barbu-sim played round: docs/review-and-table.md describes the format
-game: clabber
-title: round 0 of seed 3
-dealer: N
-deal: N:.K.AKT.AK KQ.J.Q.J9 A.QT9.J9. JT9.A..QT
-turned: AD
-bidding: pass play
-seed: 3
-index: 0
-play:
- 9C  9D  QC  AC   # E leads
- JD  9S  KD  QD   # S leads
- AS  JS 10D  QS   # S leads
- KC  JC  9H 10C   # N leads
- AH  KH  JH  QH   # W leads
-10S  AD  KS 10H   # W leads
-"""
+# A finished deal (NO_TRICKS: the golden playthrough no-tricks.txt) and a Clabber round (ROUND: clabber play
+# --seed 3 --record, with its title).
 
 
 def invoke(*args, input=None):

@@ -172,18 +172,17 @@ def _session_layouts(ctx: typer.Context, text: str, samples: int, seed: int) -> 
             seed if typed(ctx, "seed") else session_seed)
 
 
-def _html_pages(html: str | None, n_deals: int, force: bool, index: bool = True) -> list[str]:
-    """The pages ``review --html PAGE`` writes, checked before any work: PAGE for one deal, else
-    PAGE-1.html, PAGE-2.html, ... (PAGE without its .html), one per deal, then PAGE.html, their index
-    (unless not ``index``: a Clabber file's rounds link one another)."""
+def _html_pages(html: str | None, n_deals: int, force: bool) -> list[str]:
+    """The pages ``review --html PAGE`` writes, checked before any work: PAGE for one deal or round, else
+    PAGE-1.html, PAGE-2.html, ... (PAGE without its .html), one per deal or round, then PAGE.html, their index."""
     from pathlib import Path
     if html is None:
         return []
     if n_deals == 1:
         return [check_new_file(html, "--html", force)]
     stem = str(Path(html).with_suffix("")) if html.lower().endswith(".html") else html
-    return [check_new_file(f"{stem}-{k}.html", "--html", force) for k in range(1, n_deals + 1)] + (
-        [check_new_file(f"{stem}.html", "--html", force)] if index else [])
+    return [check_new_file(f"{stem}-{k}.html", "--html", force) for k in range(1, n_deals + 1)] + [
+        check_new_file(f"{stem}.html", "--html", force)]
 
 
 def _session_seat(text: str) -> int | None:
@@ -250,35 +249,33 @@ def _review_clabber(text: str, name: str, seats, samples: int, seed: int, as_jso
                     view: int | None = None) -> None:
     """review for a Clabber round file: each call's options, then mc's value of every legal card; with ``html``
     the page of each round (one round: PAGE; several: PAGE-1.html, PAGE-2.html, ..., each linking its
-    neighbours)."""
+    neighbours and PAGE.html, their index)."""
     from ..clabber.review.bidding import review_calls
     from ..clabber.review.review import clabber_review_json, format_clabber_review, review_round
     from ..clabber.formats.round_file import parse_rounds
     from ..clabber.players.mc import DEFAULT_SAMPLES
     play_samples = play_samples or DEFAULT_SAMPLES
     rounds = parse_rounds(text, name, ValueError)
-    pages = _html_pages(html, len(rounds), force, index=False)
+    pages = _html_pages(html, len(rounds), force)
     done = [(r, *review_round(r, seats, samples=samples, seed=seed),
              review_calls(r, seats, samples=samples, seed=seed, play_samples=play_samples)) for r in rounds]
     if pages:
-        from pathlib import Path
-        from urllib.parse import quote
-
+        from ..clabber.review.index import write_rounds_index
         from ..clabber.review.page import write_round_html
-
-        def href(page):  # a link to a page beside this one: its file name, escaped for a URL
-            return quote(Path(page).name)
-        for k, ((r, d, f, b), page) in enumerate(zip(done, pages)):
-            links = None if len(pages) == 1 else {
-                "number": k + 1, "count": len(pages), "prev": href(pages[k - 1]) if k else None,
-                "next": href(pages[k + 1]) if k + 1 < len(pages) else None}
+        from ..core.review_page.index import session_links
+        round_pages, index = (pages, None) if len(pages) == 1 else (pages[:-1], pages[-1])
+        for k, ((r, d, f, b), page) in enumerate(zip(done, round_pages)):
+            links = None if index is None else session_links(round_pages, index, k)
             write_round_html(r, d, f, samples, page, b, view, seed, links)
+        if index is not None:
+            write_rounds_index(done, round_pages, index, name)
     if as_json:
         typer.echo(json.dumps([clabber_review_json(r, d, f, samples, b) for r, d, f, b in done], indent=1))
         return
     out = "\n\n".join(format_clabber_review(r, d, f, samples, symbols, b) for r, d, f, b in done)
     if len(pages) > 1:
-        out += "\n\nThe review as web pages (open them in a browser): " + ", ".join(pages)
+        out += (f"\n\nThe index of the rounds: {pages[-1]} (open it in a browser: it links each round's page)\n"
+                + "\n".join(f"Round {k}: {p}" for k, p in enumerate(pages[:-1], 1)))
     elif pages:
         out += f"\n\nThe review as a web page: {pages[0]} (open it in a browser)"
     typer.echo(out)

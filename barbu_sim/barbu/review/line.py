@@ -25,13 +25,15 @@ import dataclasses
 
 import numpy as np
 
-from ...core.cards import RANK_LETTERS, SUIT_LETTERS, format_card
+from ...core.cards import format_card
+from ...core.review_line import SHOWN_TRICKS, first_trick, nearest_layout, page_line, shown_plays, text_cells
+from ...core.review_line import trick_sentence
+from ...core.review_page import page_code as _code  # the page's spelling of a card, ``TH``
 from ...core.rng import STREAM_MC, STREAM_REVIEW, stream_key
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES
 from ..rules.config import DOMINO
 from ..state import PASS
 
-SHOWN_TRICKS = 2  # the rest of the trick of the decision and the next one
 SHOWN_TURNS = 8  # Domino: the turns shown after the card
 
 
@@ -40,8 +42,7 @@ def representative_layout(est, card: int) -> int:
     lowest such layout."""
     n = min(est.card_layouts(card), est.card_layouts(est.best))
     diff = est.sign * (est._column(est.best)[:n] - est._column(card)[:n])
-    loss = est.loss(card)[0]
-    return int(np.argmin(np.abs(diff - loss)))
+    return nearest_layout(diff, est.loss(card)[0])
 
 
 def layout_hands(pos, est, k: int) -> np.ndarray:
@@ -157,31 +158,11 @@ def play_line(deal, play_no: int, layout: np.ndarray, card: int, settings, exact
 
 def _shown(plays: list, domino: bool) -> list:
     """The first plays of a line: the rest of the trick and the next one, or the next Domino turns."""
-    if domino:
-        return plays[:SHOWN_TURNS + 1]
-    out, tricks = [], 0
-    for p in plays:
-        out.append(p)
-        if p[2] is not None:
-            tricks += 1
-            if tricks == SHOWN_TRICKS:
-                break
-    return out
+    return plays[:SHOWN_TURNS + 1] if domino else shown_plays(plays, SHOWN_TRICKS)
 
 
 def _card(c: int, symbols: bool = True) -> str:
     return format_card(c, symbols=symbols)
-
-
-def _trick_reason(line: dict, symbols: bool = True) -> tuple:
-    """The trick of the card: (who wins it, with what card, the points it takes)."""
-    plays = line["plays"]
-    end = next((i for i, p in enumerate(plays) if p[2] is not None), None)
-    if end is None:
-        return ()
-    won, points = plays[end][2], plays[end][3]
-    cards = line["on_table"] + [(s, c) for s, c, _, _ in plays[:end + 1]]
-    return won, next(c for s, c in cards if s == won), points
 
 
 def _domino_reason(line: dict, card: int, me: int, symbols: bool = True) -> str:
@@ -211,33 +192,17 @@ def reason(lines: dict, played: int, best: int, me: int, domino: bool, symbols: 
         place = (f"after {p} {_place(a, me)} ({a['points'][me]:+d}), "
                  f"after {q} {_place(b, me)} ({b['points'][me]:+d}).")
         return f"{opens}; {place}" if opens else place[0].upper() + place[1:]
-    ra, rb = _trick_reason(a), _trick_reason(b)
+    ra, rb = first_trick(a), first_trick(b)
     if not ra or not rb or (ra[0], ra[2]) == (rb[0], rb[2]):  # the same winner taking the same: no reason there
         return ""
-    said = [f"{SEAT_NAMES[w]} wins the trick with {_card(c, symbols)}" + (f" ({x:+d})" if x else "")
-            for w, c, x in (ra, rb)]
-    if ra[0] == rb[0]:
-        said[1] = said[1].replace(f"{SEAT_NAMES[rb[0]]} wins the trick", "wins it", 1)
-    else:
-        said[1] = said[1].replace("the trick", "it", 1)
-    return f"After {p} {said[0]}; after {q} {said[1]}."
+    return trick_sentence(p, q, ra, rb, lambda s: SEAT_NAMES[s], lambda c: _card(c, symbols),
+                          lambda w, x: f" ({x:+d})" if x else "")
 
 
 def _page_line(line: dict, card: int, title: str, domino: bool) -> dict:
-    plays = [{"seat": SEAT_LETTERS[s], "card": None if c == PASS else _code(c), "first": i == 0,
-              "won": SEAT_LETTERS[w] if w is not None else None, "points": p}
-             for i, (s, c, w, p) in enumerate(_shown(line["plays"], domino))]
-    more = len(line["plays"]) - len(plays)
-    points = "Points from here to the end: " + ", ".join(f"{SEAT_NAMES[s]} {v:+d}"
-                                                           for s, v in enumerate(line["points"]))
-    if more > 0:
-        points = f"(and {more} more plays) " + points
-    return {"title": title, "plays": plays, "points": points}
-
-
-def _code(card: int) -> str:
-    """The page's spelling of a card, ``TH`` (as :mod:`.page` spells it)."""
-    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+    points = ", ".join(f"{SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(line["points"]))
+    return page_line(line, _shown(line["plays"], domino), title, "Points from here to the end: " + points,
+                     lambda s: SEAT_LETTERS[s], lambda c: None if c == PASS else _code(c))
 
 
 def _lines(deal, d, settings) -> tuple:
@@ -293,11 +258,7 @@ def text_line(deal, d, settings, symbols: bool = False) -> str:
     said = reason(lines, d.card, d.best, d.seat, deal.contract == DOMINO, symbols)
     if said:
         return "why    " + said
-    cells = []
-    for c in (d.card, d.best):
-        shown = " ".join("-" if x == PASS else _card(x, symbols) for _, x, _, _ in lines[c]["plays"][:5])
-        cells.append(f"after {_card(c, symbols)}: {shown}")
-    return "line   " + "; ".join(cells)
+    return "line   " + text_cells(lines, (d.card, d.best), lambda c: "-" if c == PASS else _card(c, symbols))
 
 
 

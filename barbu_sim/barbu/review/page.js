@@ -28,20 +28,7 @@
 
   function header() {
     const h = document.getElementById("head");
-    if (D.session) {
-      const nav = el("nav", "session");
-      nav.id = "session-nav";
-      const link = function (href, label, rel) {
-        const a = el("a", "", label);
-        a.href = href;
-        if (rel) a.rel = rel;
-        nav.appendChild(a);
-      };
-      if (D.session.prev) link(D.session.prev, "\u25C0 deal " + (D.session.number - 1), "prev");
-      link(D.session.index, "the session (" + D.session.count + " deals)", "index");
-      if (D.session.next) link(D.session.next, "deal " + (D.session.number + 1) + " \u25B6", "next");
-      h.appendChild(nav);
-    }
+    if (D.session) h.appendChild(K.sessionNav(D.session, "deal"));
     const what = (D.session ? "Deal " + D.session.number + " of " + D.session.count + ": " : "") +
       "Barbu review: " + D.heading + ", declarer " + name(D.declarer);
     h.appendChild(el("h1", "", D.title ? D.title : what));
@@ -59,16 +46,6 @@
     h.appendChild(s);
   }
 
-  function handsAt(k) {
-    const held = {};
-    SEATS.split("").forEach(function (s) { held[s] = D.hands[s].slice(); });
-    for (let i = 0; i < k; i++) {
-      const p = D.plays[i];
-      if (p.card) held[p.seat].splice(held[p.seat].indexOf(p.card), 1);
-    }
-    return held;
-  }
-
   function passesAt(k) {
     const passes = {};
     SEATS.split("").forEach(function (s) { passes[s] = 0; });
@@ -76,43 +53,22 @@
     return passes;
   }
 
+  // A seat's tag: declarer, its place out in Domino, its score so far.
   function seatTag(letter, k) {
-    const score = k > 0 ? D.plays[k - 1].scores[SEATS.indexOf(letter)] : 0;
     let out = "";
     for (let i = 0, n = 0; i < k; i++) {
       if (D.plays[i].out) n++;
-      if (D.plays[i].out === letter) out = "out " + ["1st", "2nd", "3rd"][n - 1] + " \u00b7 ";
+      if (D.plays[i].out === letter) out = "out " + ["1st", "2nd", "3rd"][n - 1];
     }
-    return (letter === D.declarer ? "declarer \u00b7 " : "") + out + signed(score);
-  }
-
-  function seatBox(letter, cards, k, voids, passes) {
-    const n = cards.length;
-    let about = n + (n === 1 ? " card" : " cards") + " hidden";
-    if (D.domino && passes[letter]) about += "; passed " + passes[letter] + "\u00d7";
-    const p = k > 0 ? D.plays[k - 1] : null;
-    return K.seatBox(letter, cards, { viewer: viewSeat, veiled: veiled(), turn: !!(p && p.seat === letter),
-      tag: seatTag(letter, k), about: about, voids: voids[letter], suitLines: !D.domino });
-  }
-
-  function trickCenter(k) {
-    if (k > 0) return K.trickCenter(D.plays, k);
-    const c = el("div", "center");
-    c.id = "center";
-    c.appendChild(el("div", "caption", "The hands as dealt. " + name(D.declarer) + " leads."));
-    return c;
+    return K.tag([letter === D.declarer && "declarer", out,
+      signed(k > 0 ? D.plays[k - 1].scores[SEATS.indexOf(letter)] : 0)]);
   }
 
   function dominoCenter(k) {
-    const c = el("div", "center");
-    c.id = "center";
-    const cap = el("div", "caption");
-    cap.id = "trick-caption";
     const p = k > 0 ? D.plays[k - 1] : null;
-    cap.textContent = !p ? "The hands as dealt. " + name(D.declarer) + " plays first." :
+    const c = K.center(!p ? "The hands as dealt. " + name(D.declarer) + " plays first." :
       "Play " + k + ": " + name(p.seat) + (p.card ? " plays " + cardText(p.card) : " passes") +
-      (p.out ? ", and is out" : "");
-    c.appendChild(cap);
+      (p.out ? ", and is out" : ""));
     const on = {};
     for (let i = 0; i < k; i++) if (D.plays[i].card) on[D.plays[i].card] = true;
     const ranks = D.ace_low ? "A23456789TJQK" : RANKS;
@@ -133,24 +89,18 @@
     return c;
   }
 
-  function resultBox() {
-    const r = el("div", "result");
-    r.id = "result";
-    r.appendChild(el("b", "", D.unfinished ? "The play stopped here; scores so far" : "Final scores"));
-    const grid = el("div");
-    SEATS.split("").forEach(function (s) { grid.appendChild(el("span", "", name(s) + " " + signed(D.scores[s]))); });
-    r.appendChild(grid);
-    return r;
-  }
-
   function drawTable(k) {
-    const t = document.getElementById("table");
-    t.textContent = "";
-    const held = handsAt(k), voids = D.domino ? {} : K.voidsAt(D.plays, k), passes = passesAt(k);
-    SEATS.split("").forEach(function (s) { t.appendChild(seatBox(s, held[s], k, voids, passes)); });
-    const c = D.domino ? dominoCenter(k) : trickCenter(k);
-    if (k === P) c.appendChild(resultBox());
-    t.appendChild(c);
+    const voids = D.domino ? {} : K.voidsAt(D.plays, k), passes = passesAt(k), p = k > 0 ? D.plays[k - 1] : null;
+    const c = D.domino ? dominoCenter(k) : k > 0 ? K.trickCenter(D.plays, k) :
+      K.center("The hands as dealt. " + name(D.declarer) + " leads.");
+    if (k === P) {
+      c.appendChild(K.resultBox(D.unfinished ? "The play stopped here; scores so far" : "Final scores",
+        SEATS.split("").map(function (s) { return name(s) + " " + signed(D.scores[s]); })));
+    }
+    K.drawTable(K.handsAt(D.hands, D.plays, k), { seat: viewSeat, veiled: veiled() }, function (s) {
+      return { turn: !!(p && p.seat === s), tag: seatTag(s, k), voids: voids[s], suitLines: !D.domino,
+        more: D.domino && passes[s] ? "; passed " + passes[s] + "\u00d7" : "" };
+    }, c);
   }
 
   function where(d) { return d.trick ? "trick " + d.trick : "card " + d.turn; }

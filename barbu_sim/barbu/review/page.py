@@ -20,8 +20,8 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-from ...core.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, cards_of
-from ...core.review_page import review_page_html, script_json  # noqa: F401  (script_json: for callers)
+from ...core.cards import SUIT_SYMBOLS, cards_of
+from ...core.review_page import page_code, review_page_html, script_json  # noqa: F401  (script_json: for callers)
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES
 from ..rules.config import CONTRACT_TITLES, DOMINO, TRUMPS
 from ..state import PASS
@@ -33,9 +33,7 @@ RANK_WORDS = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "
               "kings", "aces")
 
 
-def _code(card: int) -> str:
-    """The page's spelling of a card: rank letter (T for the ten) and suit letter, ``TH``."""
-    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+_code = page_code  # the page's spelling of a card, ``TH``
 
 
 def _r(x: float) -> float:

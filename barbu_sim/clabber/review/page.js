@@ -31,21 +31,9 @@
 
   function header() {
     const h = document.getElementById("head");
-    if (D.session) {
-      const nav = el("nav", "session");
-      nav.id = "session-nav";
-      const link = function (href, label, rel) {
-        const a = el("a", "", label);
-        a.href = href;
-        a.rel = rel;
-        nav.appendChild(a);
-      };
-      if (D.session.prev) link(D.session.prev, "\u25C0 round " + (D.session.number - 1), "prev");
-      nav.appendChild(el("span", "", "round " + D.session.number + " of " + D.session.count));
-      if (D.session.next) link(D.session.next, "round " + (D.session.number + 1) + " \u25B6", "next");
-      h.appendChild(nav);
-    }
-    const h1 = el("h1", "", (D.title ? D.title + ": " : "") + "Clabber review: ");
+    if (D.session) h.appendChild(K.sessionNav(D.session, "round"));
+    const h1 = el("h1", "", (D.session ? "Round " + D.session.number + " of " + D.session.count + ": " : "") +
+      (D.title ? D.title + ": " : "") + "Clabber review: ");
     if (D.trump) {
       text(h1, "trump ");
       h1.appendChild(suitSpan(D.trump));
@@ -77,16 +65,6 @@
 
   function playsAt(k) { return Math.max(0, k - B); }
 
-  function handsAt(k) {
-    const held = {};
-    SEATS.split("").forEach(function (s) { held[s] = D.hands[s].slice(); });
-    for (let i = 0; i < playsAt(k); i++) {
-      const p = D.plays[i];
-      held[p.seat].splice(held[p.seat].indexOf(p.card), 1);
-    }
-    return held;
-  }
-
   // Whether seat s has declared its melds after k steps: all at once when the bidding is over
   // (meld-show=at-once), else as it plays to the first trick.
   function declared(s, k) {
@@ -96,49 +74,24 @@
     return false;
   }
 
-  // The cards seat s was seen to hold after k steps and still holds: the turned card (the dealer's), its melds.
-  function knownAt(s, k, held) {
-    const seen = {};
-    if (s === D.dealer) seen[D.turned] = true;
-    if (declared(s, k)) D.melds.seats[s].cards.forEach(function (c) { seen[c] = true; });
-    return held[s].filter(function (c) { return seen[c]; });
+  // The cards seat s was seen to hold after k steps: the turned card (the dealer's), its melds declared.
+  function seenAt(s, k) {
+    return (s === D.dealer ? [D.turned] : []).concat(declared(s, k) ? D.melds.seats[s].cards : []);
   }
 
   function seatTag(letter, k) {
-    const roles = [];
-    if (letter === D.dealer) roles.push("dealer");
-    if (D.maker && k >= B && letter === D.maker) roles.push("maker");
-    return roles.join(" \u00b7 ");
-  }
-
-  function seatBox(letter, held, k, voids) {
-    const cards = held[letter], n = cards.length;
-    const p = k > B ? D.plays[k - B - 1] : null;
-    const box = K.seatBox(letter, cards, { viewer: viewSeat, veiled: veiled(),
-      turn: k > B ? !!(p && p.seat === letter) : k > 0 && D.calls[k - 1].seat === letter,
-      tag: seatTag(letter, k), about: n + (n === 1 ? " card" : " cards") + " hidden",
-      voids: voids[letter], known: knownAt(letter, k, held) });
-    if (declared(letter, k)) {
-      box.appendChild(el("div", "melds", "melds declared: " + D.melds.seats[letter].points + " (" +
-        D.melds.seats[letter].cards.map(cardText).join(" ") + ")"));
-    }
-    return box;
+    return K.tag([letter === D.dealer && "dealer", D.maker && k >= B && letter === D.maker && "maker"]);
   }
 
   function biddingCenter(k) {
-    const c = el("div", "center bidding");
-    c.id = "center";
-    const cap = el("div", "caption");
-    cap.id = "trick-caption";
     const first = name(SEATS[(SEATS.indexOf(D.dealer) + 1) % 4]);
-    if (k === 0) cap.textContent = "The hands as dealt. " + name(D.dealer) + " deals; " + first + " speaks first.";
-    else {
-      const call = D.calls[k - 1];
-      cap.textContent = "Bidding round " + (k <= 4 ? 1 : 2) + ": " + call.text;
-      if (k === B) cap.textContent += D.trump ? ". " + SUITS[D.trump][0].toUpperCase() + SUITS[D.trump].slice(1) +
+    let caption = "The hands as dealt. " + name(D.dealer) + " deals; " + first + " speaks first.";
+    if (k > 0) {
+      caption = "Bidding round " + (k <= 4 ? 1 : 2) + ": " + D.calls[k - 1].text;
+      if (k === B) caption += D.trump ? ". " + SUITS[D.trump][0].toUpperCase() + SUITS[D.trump].slice(1) +
         " are trump: " + name(D.maker) + " and partner make it." : ". Eight passes: the cards are thrown in.";
     }
-    c.appendChild(cap);
+    const c = K.center(caption, "bidding");
     const turned = el("div", "turned", "Turned card");
     turned.appendChild(el("br"));
     turned.appendChild(cardSpan(D.turned, "card"));
@@ -154,35 +107,24 @@
   }
 
   function resultBox() {
-    const r = el("div", "result");
-    r.id = "result";
-    if (D.thrown_in) {
-      r.appendChild(el("b", "", "Thrown in: no score"));
-      return r;
-    }
-    r.appendChild(el("b", "", D.scores ? "Final scores" : "The play stopped here; card points so far"));
-    const grid = el("div");
+    if (D.thrown_in) return K.resultBox("Thrown in: no score", []);
     const last = P ? D.plays[P - 1].team_points : [0, 0];
-    [0, 1].forEach(function (t) {
-      grid.appendChild(el("span", "", teamName(t) + " " + (D.scores ? D.scores[t ? "EW" : "NS"] : last[t])));
-    });
-    r.appendChild(grid);
+    let more = null;
     if (D.scores) {
       const bell = D.melds.bell ? team(D.melds.bell) : null;
       const made = team(D.maker), total = last[made] + D.melds.scored[made] + (bell === made ? D.bell_points : 0);
       let words = "cards " + last[0] + " / " + last[1] + ", melds " + D.melds.scored[0] + " / " + D.melds.scored[1] +
         (bell !== null ? ", bell " + teamName(bell) + " " + D.bell_points : "");
       if (D.scores[made ? "EW" : "NS"] === 0 && total > 0) words += "; the makers fell short: they score nothing";
-      r.appendChild(el("div", "breakdown", words));
+      more = el("div", "breakdown", words);
     }
-    return r;
+    return K.resultBox(D.scores ? "Final scores" : "The play stopped here; card points so far", [0, 1].map(function (t) {
+      return teamName(t) + " " + (D.scores ? D.scores[t ? "EW" : "NS"] : last[t]);
+    }), more);
   }
 
   function drawTable(k) {
-    const t = document.getElementById("table");
-    t.textContent = "";
-    const held = handsAt(k), voids = K.voidsAt(D.plays, playsAt(k));
-    SEATS.split("").forEach(function (s) { t.appendChild(seatBox(s, held, k, voids)); });
+    const voids = K.voidsAt(D.plays, playsAt(k)), p = k > B ? D.plays[k - B - 1] : null;
     let c;
     if (k <= B) c = biddingCenter(k);
     else {
@@ -195,7 +137,12 @@
       c.appendChild(note);
     }
     if (k === N && (k > B || D.thrown_in)) c.appendChild(resultBox());
-    t.appendChild(c);
+    K.drawTable(K.handsAt(D.hands, D.plays, playsAt(k)), { seat: viewSeat, veiled: veiled() }, function (s) {
+      const melds = D.melds.seats[s];
+      return { turn: k > B ? !!(p && p.seat === s) : k > 0 && D.calls[k - 1].seat === s, tag: seatTag(s, k),
+        voids: voids[s], known: seenAt(s, k), extra: declared(s, k) ? el("div", "melds", "melds declared: " +
+          melds.points + " (" + melds.cards.map(cardText).join(" ") + ")") : null };
+    }, c);
   }
 
   function where(d) { return d.kind === "call" ? "bidding round " + d.round : "trick " + d.trick; }

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.cards import SUIT_LETTERS, SUIT_SYMBOLS, cards_of, format_card
-from ...core.review_page import STYLE as SHARED_STYLE, review_page_html
+from ...core.cards import SUIT_LETTERS, SUIT_SYMBOLS, cards_of
+from ...core.review_page import STYLE as SHARED_STYLE, page_code, review_page_html
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES
 from ..formats.round_file import PASS, PLAY, PlayedRound, start_state
 from ..players.mc import meld_cards
@@ -33,18 +33,17 @@ from .labels import LABELS, NOISE
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 
-def _code(card: int) -> str:
-    """The page's spelling of a card: rank letter (T for the ten) and suit letter, ``TH``."""
-    return "T" + SUIT_LETTERS[card // 13] if card % 13 == 8 else format_card(card)
+_code = page_code  # the page's spelling of a card, ``TH``
 
 
 def _r(x: float) -> float:
     return round(float(x), 3)
 
 
-def _rows(estimates, pairs, key, samples: int) -> list[dict]:
+def _rows(estimates, pairs, key, samples: int, lines: dict | None = None) -> list[dict]:
     """A decision's options, best first, as the page reads them: value, se, loss against the best, its label,
-    difference from the option chosen (paired over the same ``samples`` layouts)."""
+    difference from the option chosen (paired over the same ``samples`` layouts), and its line where there is
+    one (``lines``: the option as the page spells it -> :func:`.line.decision_lines`' line)."""
     from .labels import label_of
     out = []
     for option, mean, se in estimates:
@@ -53,6 +52,8 @@ def _rows(estimates, pairs, key, samples: int) -> list[dict]:
             loss, loss_se, vs, vs_se = pairs[option]
             row.update(loss=_r(loss), loss_se=_r(loss_se), label=label_of(loss, loss_se) or None,
                        vs_played=_r(vs), vs_played_se=_r(vs_se))
+        if lines and row["card"] in lines:
+            row["line"] = lines[row["card"]]
         out.append(row)
     return out
 
@@ -116,7 +117,8 @@ def _summary(decisions: list, calls: list, forced: dict, forced_calls: dict) -> 
 
 
 def round_page_data(rnd: PlayedRound, decisions: list, forced: dict, samples: int, bids: BiddingReview | None = None,
-                    view: int | None = None, seed: int = 0, session: dict | None = None) -> dict:
+                    view: int | None = None, seed: int = 0, session: dict | None = None,
+                    lines: dict | None = None) -> dict:
     """The data the page renders, as plain JSON-able values (what :func:`round_html` embeds).
 
     Keys: ``title``, ``dealer``, ``turned`` (cards spelt ``AS``, ``TH``), ``trump`` (a suit letter, None when
@@ -126,11 +128,16 @@ def round_page_data(rnd: PlayedRound, decisions: list, forced: dict, samples: in
     meld cards and points, the teams' scored melds, the bell's seat, ``show``), ``decisions`` (``kind``
     ``call`` or ``card``, ``step`` the page's step, ``seat``, ``card`` the option chosen, ``best``, ``loss``,
     ``loss_se``, ``counts``, ``label``, and every option's ``mean``, ``se``, ``loss``, ``loss_se``, ``label``,
-    ``vs_played``, ``vs_played_se``), ``seats`` (the summary of the text review), ``reviewed``, ``labels``,
+    ``vs_played``, ``vs_played_se``, and at a card decision whose loss counts its ``line``: :mod:`.line`),
+    ``seats`` (the summary of the text review), ``reviewed``, ``labels``,
     ``noise``, ``samples``, ``play_samples``, ``bidding``, ``seed``, ``view`` and ``show_all`` (the seat the
     page opens on: ``view``, else the one seat reviewed, else South with every hand shown), ``session``.
+    ``lines``: play number (1-based) -> card (``KH``) -> its line; default :func:`.line.review_lines`.
     """
     calls, forced_calls = (bids.calls, bids.forced) if bids is not None else ([], {})
+    if lines is None:
+        from .line import review_lines
+        lines = review_lines(rnd, decisions)
     reviewed = sorted(forced)
     n_calls = len(rnd.bids)
     row = rnd.row
@@ -148,7 +155,7 @@ def round_page_data(rnd: PlayedRound, decisions: list, forced: dict, samples: in
     out += [{"kind": "card", "step": n_calls + d.play_no + 1, "play": d.play_no + 1, "seat": SEAT_LETTERS[d.seat],
              "trick": d.play_no // 4 + 1, "card": _code(d.card), "best": _code(d.estimates[0][0]),
              "loss": _r(d.loss), "loss_se": _r(d.loss_se), "counts": d.counts, "label": d.label or None,
-             "estimates": _rows(d.estimates, d.pairs, _code, samples)} for d in decisions]
+             "estimates": _rows(d.estimates, d.pairs, _code, samples, lines.get(d.play_no + 1))} for d in decisions]
     return {
         "title": rnd.title, "dealer": SEAT_LETTERS[rnd.dealer], "turned": _code(rnd.turned),
         "trump": SUIT_LETTERS[row["trump"]] if row["maker"] >= 0 else None,

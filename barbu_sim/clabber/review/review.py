@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core.cards import SUIT_LETTERS, format_card
+from ...core.review_line import nearest_layout
 from ...core.seats import SEAT_NAMES
 from ...core.rng import STREAM_CLABBER_PLAY as STREAM_PLAY, STREAM_CLABBER_REVIEW as STREAM_REVIEW, stream_key
 from ..players.mc import MAX_SAMPLES, MC_WORK_SIZE, W_SUMS, mc_estimates, replay_into
@@ -44,15 +45,20 @@ class ClabberDecision:
     # every legal card -> (loss against the best, its se, difference from the card played, its se): paired
     # differences over the same layouts, what the page shows for a card clicked
     pairs: dict = field(default_factory=dict)
+    # the punishing line's layout (:mod:`.line`): the one whose difference (best less played) is the nearest to the
+    # loss, of the layouts keyed by ``seed`` and the play
+    layout: int = 0
+    seed: int = 0
+    samples: int = 0
 
     @property
     def counts(self) -> bool:
         return beyond_noise(self.loss, self.loss_se)
 
 
-def layout_values(rnd: PlayedRound, n: int, samples: int, seed: int) -> tuple[int, int, np.ndarray]:
-    """``(seat, legal mask, values)`` before play ``n``: ``values[k, card]`` the seat's team's round
-    score on layout ``k`` when it plays ``card`` now (legal cards only)."""
+def replay(rnd: PlayedRound, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(state, hands, mc work array)`` before play ``n`` of ``rnd``, from the table's view
+    (:func:`players.mc.replay_into`)."""
     row = rnd.row
     plays = np.array([[s, c] for s, c in rnd.plays], np.int64).reshape(-1, 2)
     state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
@@ -62,14 +68,26 @@ def layout_values(rnd: PlayedRound, n: int, samples: int, seed: int) -> tuple[in
     replay_into(np.ascontiguousarray(rnd.hands, np.uint64), np.int64(rnd.dealer), np.int64(rnd.turned),
                 np.int64(row["trump"]), np.int64(row["maker"]), rnd.rules.to_array(), plays, np.int64(n), state,
                 hands, mcw, root)
+    return state, hands, mcw
+
+
+def layout_key(seed: int, n: int, k: int) -> np.uint64:
+    """The key of layout ``k`` of the decision before play ``n``, the review keyed by ``seed``."""
+    key = np.uint64(stream_key(np.uint64(seed), np.uint64(n), STREAM_REVIEW))
+    return np.uint64(stream_key(key, np.uint64(k), STREAM_REVIEW))
+
+
+def layout_values(rnd: PlayedRound, n: int, samples: int, seed: int) -> tuple[int, int, np.ndarray]:
+    """``(seat, legal mask, values)`` before play ``n``: ``values[k, card]`` the seat's team's round
+    score on layout ``k`` when it plays ``card`` now (legal cards only): mc's estimator on the one layout
+    keyed by :func:`layout_key`."""
+    state, hands, mcw = replay(rnd, n)
     seat = int(state[S_SEAT])
     legal = np.uint64(legal_now(hands[seat], state))
-    key = np.uint64(stream_key(np.uint64(seed), np.uint64(n), STREAM_REVIEW))
     sums = mcw[W_SUMS:W_SUMS + 52].view(np.float64)
     values = np.zeros((samples, 52))
     for k in range(samples):
-        mc_estimates(legal, np.uint64(hands[seat]), state, mcw, np.uint64(stream_key(key, np.uint64(k), STREAM_REVIEW)),
-                     np.int64(1))
+        mc_estimates(legal, np.uint64(hands[seat]), state, mcw, layout_key(seed, n, k), np.int64(1))
         values[k] = sums
     return seat, int(legal), values
 
@@ -99,6 +117,7 @@ def review_round(rnd: PlayedRound, seats=None, samples: int = 100, seed: int = 0
                 d = ClabberDecision(i, seat, card, estimates, float(diff.mean()), float(diff.std(ddof=1) / root_n))
                 d.label = label_of(d.loss, d.loss_se)
                 d.pairs = {c: paired(values, estimates[0][0], card, c) for c in cards}
+                d.layout, d.seed, d.samples = nearest_layout(diff, d.loss), seed, samples
                 decisions.append(d)
         step(state, hands, np.int64(card))
     return decisions, forced
@@ -122,6 +141,7 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
     ``bids``: the :class:`bid_review.BiddingReview` of the round's calls, or None (no call reviewed).
     """
     from .bidding import bid_lines
+    from .line import text_line
     calls, forced_calls = (bids.calls, bids.forced) if bids is not None else ([], {})
 
     def wrap(cells):
@@ -155,6 +175,9 @@ def format_clabber_review(rnd: PlayedRound, decisions: list, forced: dict, sampl
                      "within the noise)")
         lines.append(head)
         lines += wrap([f"{format_card(c, symbols=symbols):>3} {m:6.1f}±{s:.1f}" for c, m, s in d.estimates])
+        if d.counts:  # the punishing line, in one short line: the reason in words, else the first plays
+            lines += textwrap.wrap(text_line(rnd, d, symbols), WIDTH, initial_indent=" " * 7,
+                                   subsequent_indent=" " * 14)
     lines += ["", f"{'seat':<6}{'decisions':>10}{'calls':>7}{'forced':>8}{'points lost':>13}"
               + "".join(f"{n:>14}" for n in ("inaccuracies", "mistakes", "blunders"))]
     for s in sorted(forced):

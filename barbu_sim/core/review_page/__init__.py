@@ -7,9 +7,10 @@ calls :func:`review_page_html` with its own script; that script runs after :data
 package data file beside this module), the game-neutral parts both pages draw with: a seat's view with
 a switch to all hands, the trick, every option of a decision with its value and its difference from
 the best (a click shows one), the chips of the decisions, the hand's graph, the accuracy table, the
-record, and the stepping with the address kept with the page.
+record, and the stepping with the address kept with the page.  A session's index page (:mod:`.index`) is
+drawn in the same :func:`frame`.
 
-Imports nothing of the package: the core is below both wings.
+Imports only the core: it is below both wings.
 """
 
 from __future__ import annotations
@@ -19,10 +20,16 @@ import json
 import re
 from importlib.resources import files
 
+from ..cards import RANK_LETTERS, SUIT_LETTERS
 from .style import STYLE as STYLE  # the shared sheet, for the wings' pages
 
 # The kit of both pages' scripts: kit.js, a package data file beside this module.
 KIT = files(__package__).joinpath("kit.js").read_text(encoding="utf-8")
+
+
+def page_code(card: int) -> str:
+    """The pages' spelling of a card: rank letter (T for the ten) and suit letter, ``TH``."""
+    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
 
 
 def script_json(data) -> str:
@@ -35,20 +42,28 @@ def script_json(data) -> str:
     return text
 
 
+def frame(title: str, style: str, body: str) -> str:
+    """A page of the review (a string): :data:`FRAME` with ``title`` (plain text, escaped here), ``style`` (the
+    sheet) and ``body`` (HTML, put in as it is).  Both the review pages and a session's index are drawn in it."""
+    parts = {"TITLE": html.escape(title), "STYLE": style, "BODY": body}
+    # one pass, so that a title holding "%BODY%" stays text
+    return re.sub(r"%(TITLE|STYLE|BODY)%", lambda m: parts[m.group(1)], FRAME)
+
+
 def review_page_html(title: str, style: str, script: str, data, what: str, footer: str) -> str:
-    """One review page (a string): the frame of :data:`PAGE` with ``title`` (plain text, escaped here),
+    """One review page (a string): the :func:`frame` of :data:`PAGE` with ``title`` (plain text, escaped here),
     ``style`` (the game's sheet: :data:`STYLE` and its own rules), the kit and ``script`` (the game's, run
     after the kit, in the same ``<script>`` element), ``data`` (embedded by :func:`script_json` in
     ``<script type="application/json" id="review-data">``), ``what`` (``deal``, ``round``: what the buttons
     step through) and ``footer`` (HTML, the game's own words on the keys)."""
-    parts = {"TITLE": html.escape(title), "STYLE": style, "SCRIPT": KIT + "\n" + script, "DATA": script_json(data),
-             "WHAT": what, "FOOTER": footer}
-    # one pass, so that a title holding "%DATA%" stays text
-    return re.sub(r"%(TITLE|STYLE|SCRIPT|DATA|WHAT|FOOTER)%", lambda m: parts[m.group(1)], PAGE)
+    parts = {"SCRIPT": KIT + "\n" + script, "DATA": script_json(data), "WHAT": what, "FOOTER": footer}
+    # one pass, so that data holding "%SCRIPT%" stays data
+    body = re.sub(r"%(SCRIPT|DATA|WHAT|FOOTER)%", lambda m: parts[m.group(1)], PAGE)
+    return frame(title, style, body)
 
 
-# The frame: %TITLE%, %STYLE%, %SCRIPT%, %DATA%, %WHAT% and %FOOTER% mark where review_page_html puts them.
-PAGE = """<!DOCTYPE html>
+# The frame of every page: %TITLE%, %STYLE% and %BODY% mark where frame() puts them.
+FRAME = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -58,7 +73,13 @@ PAGE = """<!DOCTYPE html>
 <style>%STYLE%</style>
 </head>
 <body>
-<header id="head"></header>
+%BODY%
+</body>
+</html>
+"""
+
+# The body of a review page: %SCRIPT%, %DATA%, %WHAT% and %FOOTER% mark where review_page_html puts them.
+PAGE = """<header id="head"></header>
 <main>
   <section id="left">
     <div id="view" aria-label="whose view">
@@ -88,7 +109,4 @@ PAGE = """<!DOCTYPE html>
 <section id="record"></section>
 <footer>%FOOTER%</footer>
 <script type="application/json" id="review-data">%DATA%</script>
-<script>%SCRIPT%</script>
-</body>
-</html>
-"""
+<script>%SCRIPT%</script>"""

@@ -1,8 +1,9 @@
 // The kit both games' review pages are drawn with (review_page/__init__.py puts it in each page, before the
 // game's own script): the DOM and number helpers, the cards as a player reads them, a seat's box in a seat's
-// view (its hand, or the cards hidden, the voids and the cards it has shown), the trick on the table, a
-// decision's options with their values (a click on one shows its value against the best and the one played),
-// the chips of the decisions, the hand's graph (inline SVG), the accuracy table, the tricks of the record,
+// view (its hand, or the cards hidden, the voids and the cards it has shown) and the table of the four, the
+// centre and the trick on it, the result, the session's links in the header, a decision's options with their
+// values (a click on one shows its value against the best and the one played, and its line), the chips of the
+// decisions, the hand's graph (inline SVG), the accuracy table, the tricks of the record,
 // the view switch, and the stepping: the arrow keys, Home/End, PageUp/PageDown, the buttons, and the address
 // kept with the page (a step replaces it, a jump pushes it, a hash typed or the browser's Back is followed).
 // It is game-neutral: what a game names differently is passed in. It needs nothing from elsewhere.
@@ -41,25 +42,33 @@ const ReviewKit = (function () {
   function order(code) { return "SHDC".indexOf(code[1]) * 13 + (12 - RANKS.indexOf(code[0])); }
   function text(parent, t) { parent.appendChild(document.createTextNode(t)); }
 
+  // The words on a hidden hand: "6 cards hidden".
+  function hiddenText(n) { return n + (n === 1 ? " card" : " cards") + " hidden"; }
+  // A seat's tag: its roles and figures, " \u00b7 " between those given.
+  function tag(parts) { return parts.filter(Boolean).join(" \u00b7 "); }
+
   // A seat's box. o: viewer (the view's seat), veiled (a seat's view, not every hand), turn (it played last),
-  // tag (beside its name), about (what is said of a hidden hand), voids ({suit: true}), known (cards a hidden
-  // hand was seen to hold), suitLines (false: a hidden hand shows no suit lines).
+  // tag (beside its name), more (said after "N cards hidden" of a hidden hand), voids ({suit: true}), known
+  // (cards a hidden hand was seen to hold: those it still holds are shown), suitLines (false: a hidden hand
+  // shows no suit lines), extra (a node under the suits: a game's own words on the seat).
   function seatBox(letter, cards, o) {
     const hidden = o.veiled && letter !== o.viewer;
     const box = el("div", "seat " + letter + (hidden ? " hidden" : "") + (letter === o.viewer ? " viewer" : ""));
     box.dataset.seat = letter;
     if (o.turn) box.classList.add("turn");
     const h2 = el("h2", "", name(letter) + (letter === o.viewer && o.veiled ? " (this view)" : ""));
-    h2.appendChild(el("span", "tag", o.tag));
+    h2.appendChild(el("span", "tag", o.tag || ""));
     box.appendChild(h2);
-    if (hidden) box.appendChild(el("div", "count", o.about));
+    if (hidden) box.appendChild(el("div", "count", hiddenText(cards.length) + (o.more || "")));
     const byRank = function (a, b) { return order(a) - order(b); };
     "SHDC".split("").forEach(function (suit) {
       const line = el("div", "suit");
       line.appendChild(el("span", "sym" + (suit === "H" || suit === "D" ? " red" : ""), SYM[suit]));
       if (hidden) {
         if (o.suitLines === false) return;
-        const seen = (o.known || []).filter(function (c) { return c[1] === suit; }).sort(byRank);
+        const seen = (o.known || []).filter(function (c) {
+          return c[1] === suit && cards.indexOf(c) >= 0;
+        }).sort(byRank);
         if (seen.length) line.appendChild(el("span", "known", seen.map(rank).join(" ") + " "));
         line.appendChild(o.voids && o.voids[suit] ? el("span", "void", "void") : el("span", "unknown", "?"));
       } else {
@@ -68,7 +77,70 @@ const ReviewKit = (function () {
       }
       box.appendChild(line);
     });
+    if (o.extra) box.appendChild(o.extra);
     return box;
+  }
+
+  // The cards each seat holds after plays[0..k) (plays: {seat, card}; a card null is a pass), from hands as dealt.
+  function handsAt(hands, plays, k) {
+    const held = {};
+    SEATS.split("").forEach(function (s) { held[s] = hands[s].slice(); });
+    for (let i = 0; i < k; i++) {
+      const p = plays[i];
+      if (p.card) held[p.seat].splice(held[p.seat].indexOf(p.card), 1);
+    }
+    return held;
+  }
+
+  // The table in #table: a seat box each (seat(letter): its options for seatBox, the view's added) and the
+  // centre (a node: trickCenter, center).
+  function drawTable(held, view, seat, centre) {
+    const t = document.getElementById("table");
+    t.textContent = "";
+    SEATS.split("").forEach(function (s) {
+      t.appendChild(seatBox(s, held[s], Object.assign({ viewer: view.seat, veiled: view.veiled }, seat(s))));
+    });
+    t.appendChild(centre);
+  }
+
+  // The centre of the table with its caption (#trick-caption) and nothing on it yet; cls: a class added.
+  function center(caption, cls) {
+    const c = el("div", "center" + (cls ? " " + cls : ""));
+    c.id = "center";
+    const cap = el("div", "caption", caption);
+    cap.id = "trick-caption";
+    c.appendChild(cap);
+    return c;
+  }
+
+  // The result under the last trick (#result): a title, a cell a side, and a node of words under them if any.
+  function resultBox(title, cells, more) {
+    const r = el("div", "result");
+    r.id = "result";
+    r.appendChild(el("b", "", title));
+    const grid = el("div");
+    cells.forEach(function (x) { grid.appendChild(el("span", "", x)); });
+    r.appendChild(grid);
+    if (more) r.appendChild(more);
+    return r;
+  }
+
+  // The links of a session's page in the header (#session-nav): the previous and next page of the file (noun:
+  // "deal", "round") and the index.
+  function sessionNav(s, noun) {
+    const nav = el("nav", "session");
+    nav.id = "session-nav";
+    const link = function (href, label, rel) {
+      const a = el("a", "", label);
+      a.href = href;
+      a.rel = rel;
+      nav.appendChild(a);
+    };
+    if (s.prev) link(s.prev, "\u25C0 " + noun + " " + (s.number - 1), "prev");
+    if (s.index) link(s.index, "the session (" + s.count + " " + noun + "s)", "index");
+    else nav.appendChild(el("span", "", noun + " " + s.number + " of " + s.count));
+    if (s.next) link(s.next, noun + " " + (s.number + 1) + " \u25B6", "next");
+    return nav;
   }
 
   // The suits each seat did not follow in plays[0..k) (plays: {seat, card, trick}; a new trick starts a new lead).
@@ -87,11 +159,11 @@ const ReviewKit = (function () {
 
   // The trick of plays[k - 1] (k >= 1) as it lies on the table, its caption naming who led and who won it.
   function trickCenter(plays, k) {
-    const c = el("div", "center");
-    c.id = "center";
     const p = plays[k - 1], t = p.trick;
     let first = k - 1;
     while (first > 0 && plays[first - 1].trick === t) first--;
+    const c = center("Trick " + t + ": " + name(plays[first].seat) + " led" +
+      (p.winner ? "; won by " + name(p.winner) + " (" + signed(p.points) + ")" : ""));
     const grid = el("div", "trick");
     for (let i = first; i < k; i++) {
       const q = plays[i];
@@ -99,11 +171,6 @@ const ReviewKit = (function () {
       if (p.winner && q.seat === p.winner) cls += " won";
       grid.appendChild(cardSpan(q.card, cls));
     }
-    const cap = el("div", "caption");
-    cap.id = "trick-caption";
-    cap.textContent = "Trick " + t + ": " + name(plays[first].seat) + " led" +
-      (p.winner ? "; won by " + name(p.winner) + " (" + signed(p.points) + ")" : "");
-    c.appendChild(cap);
     c.appendChild(grid);
     return c;
   }
@@ -432,7 +499,9 @@ const ReviewKit = (function () {
   return {
     SEATS: SEATS, NAMES: NAMES, SYM: SYM, RANKS: RANKS, el: el, svg: svg, text: text, name: name, rank: rank,
     isRed: isRed, cardText: cardText, cardSpan: cardSpan, signed: signed, num: num, fixed: fixed, grouped: grouped,
-    order: order, seatBox: seatBox, voidsAt: voidsAt, trickCenter: trickCenter, verdict: verdict, values: values,
+    order: order, hiddenText: hiddenText, tag: tag, seatBox: seatBox, handsAt: handsAt, drawTable: drawTable,
+    center: center, resultBox: resultBox, sessionNav: sessionNav, voidsAt: voidsAt, trickCenter: trickCenter,
+    verdict: verdict, values: values,
     chips: chips, graph: graph, summary: summary, tricksTable: tricksTable, markRecord: markRecord,
     drawView: drawView, bindView: bindView, stepper: stepper
   };
