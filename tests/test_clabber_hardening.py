@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from barbu_sim.cli import app
-from interrupting import ENDLESS, ctrl_c_once_loaded
+from interrupting import ENDLESS, ctrl_c_once_entered
 from shared_plugins import RAISING  # grumpy raises at the third trick
 
 runner = CliRunner()
@@ -88,5 +88,5 @@ def test_ctrl_c_stops_a_plugin_that_never_returns(tmp_path, command):
     args = ["clabber", *command, "--strategy", f"{f}:spin"]
     if command[0] == "run":
         args += ["--out", str(tmp_path / "r")]
-    err = ctrl_c_once_loaded(args, f.with_suffix(".loaded"))
+    err = ctrl_c_once_entered(args, f)
     assert "Traceback" not in err and "Interrupted" in err

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
+from cli_checks import assert_one_line_error, invoke
 
-from barbu_sim.cli import app
 from barbu_sim.cli import clabber_studies as cli
 from barbu_sim.clabber.api import play_rounds
 from barbu_sim.clabber.players.mc import DEFAULT_SAMPLES
@@ -20,23 +19,10 @@ from barbu_sim.clabber.rules.config import C_SCORE
 from barbu_sim.clabber.studies import compare, headline, ladder, strong
 from barbu_sim.core.stats import summarize
 
-runner = CliRunner()
 LADDER_TINY = ["--rounds", "40", "--samples", "4", "--threads", "1", "--no-progress"]
 HEADLINE_TINY = ["--rounds", "3000", "--games", "60", "--sweep-rounds", "300", "--sweep-games", "40", "--no-progress"]
 STRONG_TINY = ["--rounds", "3000", "--games", "40", "--sweep-rounds", "200", "--sweep-games", "20",
                "--thresholds", "50,55,60", "--mc-bid-rounds", "40", "--confirm-rounds", "60", "--no-progress"]
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(result, *needles, code=2):
-    assert result.exit_code == code, result.output
-    assert result.output.startswith("Error: ") and len(result.output.strip().splitlines()) == 1, result.output
-    assert "Traceback" not in result.output
-    for needle in needles:
-        assert needle in result.output, result.output
 
 
 def no_work(monkeypatch, *targets):
@@ -45,6 +31,12 @@ def no_work(monkeypatch, *targets):
         raise AssertionError("the work started")
     for module, name in targets:
         monkeypatch.setattr(module, name, refuse)
+
+
+# Each study command: the words that name it, and the step that must not start when its input is refused.
+STUDIES = {"ladder": (["ladder"], (ladder, "play_line_up")),
+           "headline": (["study", "headline"], (headline, "study_run")),
+           "strong": (["study", "strong"], (strong, "study_run"))}
 
 
 def test_the_help_shows_the_library_defaults():
@@ -97,23 +89,11 @@ def test_the_ladder_of_learned_and_mc_gives_learned_share(tmp_path):
         [{k: v for k, v in r.items() if k not in strip} for r in alone["rows"]]
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--players", "lowest"], "--players takes mc, learned or both"),
-    (["--players", "mc,mc"], "--players takes mc, learned or both"),
-    (["--rounds", "1"], "--rounds must be at least 2"),
-    (["--samples", "0"], "--samples must be at least 1"),
-    (["--seed", "-1"], "--seed"),
-])
-def test_the_ladder_refuses_bad_input_in_one_line(monkeypatch, args, needle):
-    no_work(monkeypatch, (ladder, "play_line_up"))
-    one_line_error(invoke("clabber", "ladder", *args, "--no-progress"), needle)
-
-
 def test_the_ladder_refuses_an_existing_out_before_any_work(tmp_path, monkeypatch):
     out = tmp_path / "ladder.json"
     out.write_text('{"rows": []}\n')
     no_work(monkeypatch, (ladder, "play_line_up"))
-    one_line_error(invoke("clabber", "ladder", *LADDER_TINY, "--out", out), "exists", "--force")
+    assert_one_line_error(invoke("clabber", "ladder", *LADDER_TINY, "--out", out), "exists", "--force")
     assert out.read_text() == '{"rows": []}\n'
 
 
@@ -146,23 +126,41 @@ def test_the_headline_study_writes_its_files(tmp_path):
     assert result.stdout.startswith("# Clabber findings\n\nHeadline run: 3,000 rounds")
 
 
-def test_the_headline_study_refuses_its_old_files_before_any_work(tmp_path, monkeypatch):
-    (tmp_path / "findings.md").write_text("published\n")
-    no_work(monkeypatch, (headline, "study_run"), (headline, "run"))
-    one_line_error(invoke("clabber", "study", "headline", *HEADLINE_TINY, "--runs", tmp_path / "runs",
-                          "--results", tmp_path), "holds findings.md", "--force")
-    assert (tmp_path / "findings.md").read_text() == "published\n" and not (tmp_path / "runs").exists()
-
-
-@pytest.mark.parametrize("args,needle", [
-    (["--rounds", "0"], "--rounds must be at least 1"),
-    (["--sweep-games", "0"], "--sweep-games must be at least 1"),
-    (["--mc-rounds", "-1"], "--mc-rounds must be at least 0"),
+@pytest.mark.parametrize("study,tiny,old,work", [
+    ("headline", HEADLINE_TINY, ("findings.md", "published\n"), "run"),
+    ("strong", STRONG_TINY, ("timing.json", "{}\n"), "run_games"),
 ])
-def test_the_headline_study_refuses_bad_sizes_in_one_line(tmp_path, monkeypatch, args, needle):
-    no_work(monkeypatch, (headline, "study_run"))
-    one_line_error(invoke("clabber", "study", "headline", *args, "--results", tmp_path / "r", "--no-progress"),
-                   needle)
+def test_a_study_refuses_its_old_files_before_any_work(tmp_path, monkeypatch, study, tiny, old, work):
+    name, text = old
+    (tmp_path / name).write_text(text)
+    module = STUDIES[study][1][0]
+    no_work(monkeypatch, (module, "study_run"), (module, work))
+    assert_one_line_error(invoke("clabber", "study", study, *tiny, "--runs", tmp_path / "runs",
+                                 "--results", tmp_path), f"holds {name}", "--force")
+    assert (tmp_path / name).read_text() == text and not (tmp_path / "runs").exists()
+
+
+# Each study's refused options, and what its one-line error says.
+BAD_INPUT = {"ladder": [(["--players", "lowest"], "--players takes mc, learned or both"),
+                        (["--players", "mc,mc"], "--players takes mc, learned or both"),
+                        (["--rounds", "1"], "--rounds must be at least 2"),
+                        (["--samples", "0"], "--samples must be at least 1"),
+                        (["--seed", "-1"], "--seed")],
+             "headline": [(["--rounds", "0"], "--rounds must be at least 1"),
+                          (["--sweep-games", "0"], "--sweep-games must be at least 1"),
+                          (["--mc-rounds", "-1"], "--mc-rounds must be at least 0")],
+             "strong": [(["--strategy", "nobody"], "--strategy: unknown strategy 'nobody'"),
+                        (["--confirm", "nobody"], "--confirm: unknown strategy 'nobody'"),
+                        (["--thresholds", "50,x"], "--thresholds takes whole numbers"),
+                        (["--games", "0"], "--games must be at least 1")]}
+
+
+@pytest.mark.parametrize("study,args,needle", [(study, *case) for study, cases in BAD_INPUT.items() for case in cases])
+def test_each_study_refuses_bad_input_in_one_line(tmp_path, monkeypatch, study, args, needle):
+    words, work = STUDIES[study]
+    no_work(monkeypatch, work)
+    results = [] if study == "ladder" else ["--results", tmp_path / "r"]  # the ladder writes one file (--out)
+    assert_one_line_error(invoke("clabber", *words, *args, *results, "--no-progress"), needle)
 
 
 # ---- the strong study ---------------------------------------------------------------------------------------------
@@ -208,25 +206,6 @@ def test_the_strong_study_writes_its_files_and_ray_writes_the_same(tmp_path):
     local, remote = (strong_files(tmp_path / b / "results") for b in ("local", "ray"))
     assert len(local) > 40 and local.keys() == remote.keys()
     assert [k for k in local if local[k] != remote[k]] == []
-
-
-@pytest.mark.parametrize("args,needle", [
-    (["--strategy", "nobody"], "--strategy: unknown strategy 'nobody'"),
-    (["--confirm", "nobody"], "--confirm: unknown strategy 'nobody'"),
-    (["--thresholds", "50,x"], "--thresholds takes whole numbers"),
-    (["--games", "0"], "--games must be at least 1"),
-])
-def test_the_strong_study_refuses_bad_input_in_one_line(tmp_path, monkeypatch, args, needle):
-    no_work(monkeypatch, (strong, "study_run"))
-    one_line_error(invoke("clabber", "study", "strong", *args, "--results", tmp_path / "r", "--no-progress"), needle)
-
-
-def test_the_strong_study_refuses_its_old_files_before_any_work(tmp_path, monkeypatch):
-    (tmp_path / "timing.json").write_text("{}\n")
-    no_work(monkeypatch, (strong, "study_run"), (strong, "run_games"))
-    one_line_error(invoke("clabber", "study", "strong", *STRONG_TINY, "--runs", tmp_path / "runs",
-                          "--results", tmp_path), "holds timing.json", "--force")
-    assert (tmp_path / "timing.json").read_text() == "{}\n" and not (tmp_path / "runs").exists()
 
 
 def test_a_study_with_force_replaces_its_old_files(tmp_path, monkeypatch):

@@ -16,7 +16,6 @@ import pytest
 
 from barbu_sim.barbu.api import play_deal
 from barbu_sim.barbu.engine.deals import random_deal
-from barbu_sim.barbu.players.basic import domino_sides
 from barbu_sim.barbu.players.features import N_FEATURES, domino_card_features, trick_card_features
 from barbu_sim.barbu.players.heuristic import heuristic_strategy
 from barbu_sim.barbu.players.learned import (
@@ -129,20 +128,21 @@ def domino_features(card, legal, hand, state, heur):
     for j in range(4):
         if j != me:
             passed |= int(state[S_NOT_HELD + j])
-    place = (card % 13 + 1) % 13 if ace_low else card % 13
-    start_place = (start + 1) % 13 if ace_low else start
-    up_beyond, down_beyond, up_next, down_next = map(int, domino_sides(np.int64(card), ace_low))
-    if place == start_place:
-        beyond, nxt, step_up = up_beyond | down_beyond, up_next | down_next, True
-    elif place > start_place:
-        beyond, nxt, step_up = up_beyond, up_next, True
-    else:
-        beyond, nxt, step_up = down_beyond, down_next, False
+
+    def place_of(rank_or_card):  # its place in column order: the ace below the 2 when it is low
+        return (rank_or_card % 13 + 1) % 13 if ace_low else rank_or_card % 13
+    place, start_place = place_of(card), place_of(start)
+    # the way the column grows from this card, by place: up above the start, down below it, both at the start
+    ways = [w for w in (1, -1) if (place - start_place) * w >= 0]
+    suit_cards = range(card - card % 13, card - card % 13 + 13)
+    beyond = sum(1 << c for c in suit_cards if any((place_of(c) - place) * w > 0 for w in ways))
+    nxt = sum(1 << c for c in suit_cards if any(place_of(c) - place == w for w in ways))
     mine_beyond = beyond & hand
     gap = 0
-    if mine_beyond and place != start_place:
-        nearest = lowest(mine_beyond) if step_up else highest(mine_beyond)
-        gap = (beyond & ~(above(nearest) if step_up else below(nearest)) & ~(1 << nearest) & unseen).bit_count()
+    if mine_beyond and len(ways) == 1:
+        up = ways[0] == 1  # the seat's nearest card that way, by card index as the kernels take it
+        nearest = lowest(mine_beyond) if up else highest(mine_beyond)
+        gap = (beyond & ~(above(nearest) if up else below(nearest)) & ~(1 << nearest) & unseen).bit_count()
     suit = suit_bits(card // 13)
     x = [1.0 if card == heur else 0.0, 1.0 if place == start_place else 0.0, mine_beyond.bit_count() / 12.0,
          (beyond & unseen).bit_count() / 12.0, 1.0 if nxt & hand else 0.0, float((nxt & unseen).bit_count()),

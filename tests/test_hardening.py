@@ -15,7 +15,7 @@ from barbu_sim.barbu.rules import Rules
 from barbu_sim.barbu.runs import RunConfig, run
 from barbu_sim.core.runs import RunError
 from cli_checks import assert_clean_error, invoke
-from interrupting import ENDLESS, ctrl_c_once_loaded
+from interrupting import ENDLESS, ctrl_c_once_entered
 from shared_plugins import RAISING
 
 
@@ -335,7 +335,7 @@ def test_ctrl_c_stops_a_strategy_that_never_returns(tmp_path, command):
     f = tmp_path / "endless.py"
     f.write_text(ENDLESS)
     args = command + ["--strategy", f"{f}:spin"] + (["--out", str(tmp_path / "r")] if command[0] == "run" else [])
-    err = ctrl_c_once_loaded(args, f.with_suffix(".loaded"))
+    err = ctrl_c_once_entered(args, f)
     assert "Traceback" not in err and "Interrupted" in err
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from cli_checks import assert_clean_error, invoke
+from interrupting import interrupt, start_command, wait_until
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.formats.deal_file import parse_played_deals, read_played_deals
@@ -214,23 +215,23 @@ def test_threads_is_checked(tmp_path):
     assert_clean_error(invoke("review", path, "--threads", 0), "--threads")
 
 
-def test_ctrl_c_stops_a_review_on_several_threads():
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-    code = f"from barbu_sim.cli import app; app(['review', {str(TRICK_10)!r}, '--samples', '4000', '--threads', '2'])"
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 120
-    while len(os.listdir(f"/proc/{proc.pid}/task")) < 3 and time.time() < deadline:  # the two reviewing threads
-        time.sleep(0.05)
-    time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("Ctrl-C did not stop the review")
-    assert proc.returncode == 130, err
+# Touches MARKER when a decision has been valued: the compiles are then behind, the review's work under way.
+FIRST_DECISION = """
+from pathlib import Path
+from barbu_sim.barbu.review import review
+valued = review.decide
+def decide(*args):
+    decision = valued(*args)
+    Path({marker!r}).touch()
+    return decision
+review.decide = decide
+"""
+
+
+def test_ctrl_c_stops_a_review_on_several_threads(tmp_path):
+    marker = tmp_path / "valued"
+    proc = start_command(["review", TRICK_10, "--samples", "4000", "--threads", "2"],
+                         FIRST_DECISION.format(marker=str(marker)))
+    wait_until(marker.exists, proc, "a decision valued")
+    out, err = interrupt(proc)
     assert "Interrupted: no review printed" in err and "Traceback" not in err and out == ""

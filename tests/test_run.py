@@ -125,27 +125,6 @@ def test_refuses_to_overwrite_another_run(tmp_path):
         run(tmp_path / "other", RunConfig(deals=100), progress=False)
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["run", "-c", "hearts"], "unknown contract 'hearts'"),
-    (["run", "--trump", "purple"], "unknown trump choice"),
-    (["run", "--domino-rank", "15"], "unknown domino rank"),
-    (["run", "--strategy", "genius"], "unknown strategy"),
-    (["run", "-n", "-3"], "positive"),
-    (["run", "-n", "0"], "positive"),
-    (["run", "-n", "200000000"], "at most"),
-    (["run", "--threads", "0"], "at least 1"),
-    (["run", "--resume"], "not a directory"),
-    (["report", "/no/such/run"], "not a directory"),
-    (["plot", "/no/such/run"], "not a directory"),
-])
-def test_bad_run_arguments(tmp_path, args, needle):
-    if args[0] == "run":
-        args = args + ["--out", str(tmp_path / "x"), "--no-progress"]
-    result = runner.invoke(app, args)
-    assert result.exit_code == 2, result.output
-    assert needle in result.output and "Traceback" not in result.output
-
-
 def test_report_on_a_directory_that_is_not_a_run(tmp_path):
     result = runner.invoke(app, ["report", str(tmp_path)])
     assert result.exit_code == 2 and "no manifest.json" in result.output

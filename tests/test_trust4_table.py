@@ -3,16 +3,13 @@ the bots' compiles said only when they happen, the advisor at the contract and d
 Domino card said, and the sheet's and the session file's absurd inputs refused in one line."""
 
 import re
-import signal
 import subprocess
 import sys
-import threading
-import time
 
 import numpy as np
 import pytest
 from cli_checks import assert_clean_error, invoke, read_only
-from interrupting import ENDLESS
+from interrupting import ENDLESS, ctrl_c_once_entered
 from typer.testing import CliRunner
 
 from barbu_sim.barbu.engine.deals import random_deal
@@ -256,23 +253,7 @@ def test_ctrl_c_stops_a_plugin_bot_that_never_returns_and_saves_the_session(tmp_
     plugin, path = tmp_path / "endless.py", tmp_path / "t3.txt"
     plugin.write_text(ENDLESS)
     args = ["table", "--bots", f"{plugin}:spin", "--declarer", "E", "--save", str(path), *QUICK]
-    proc = subprocess.Popen([sys.executable, "-c", f"from barbu_sim.cli import app; app({args!r})"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    seen = []
-    reader = threading.Thread(target=lambda: seen.extend(proc.stdout), daemon=True)
-    reader.start()
-    deadline = time.time() + 180
-    while not any(line.startswith("Contract:") for line in seen) and time.time() < deadline:  # the bots are ready
-        time.sleep(0.1)
-    time.sleep(3)  # into the endless loop
-    proc.send_signal(signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        pytest.fail("Ctrl-C did not stop the plugin bot")
-    assert proc.returncode == 130, err
+    err = ctrl_c_once_entered(args, plugin, stdin=subprocess.PIPE)
     assert "Traceback" not in err and f"Interrupted: the session is saved in {path}" in err, err
     from barbu_sim.barbu.table.session import read_session
     settings, deals = read_session(path)  # the deal in play, no card of it played
