@@ -285,8 +285,8 @@ MUTATIONS = [
     ("sheet/total-of-raw-scores", SHEET, "total += h.final", "total += h.raw", T_SHEET),
     ("sheet/star-on-the-doubler", GAME_RULES, "{'*' if b == declarer else ''}", "{'*' if a == declarer else ''}",
      T_SHEET),  # the doubles' notation lives with the doubling rules
-    ("sheet/domino-payout-unchecked", SHEET, "if contract == DOMINO and sorted(raw) != sorted(rules.domino_payout):",
-     "if False:", T_SHEET),
+    ("sheet/domino-payout-unchecked", GAME_RULES,
+     "if contract == DOMINO and sorted(raw) != sorted(rules.domino_payout):", "if False:", T_SHEET),
     # ---- the learned player's features
     ("features/later-seats-are-the-earlier-ones", FEATURES,
      "v = state[S_VOIDS + ((me + j) & 3)]", "v = state[S_VOIDS + ((me - j) & 3)]", T_FEATURES),

@@ -15,6 +15,8 @@ plays: it is public information, and the mc estimator reads it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from ..core.cards import SUIT_LETTERS, cards_of, format_card
@@ -258,6 +260,15 @@ class Position:
         self.plays.append((self.seat, PASS))
         self.seat = (self.seat + 1) % 4
         self._skip_out()
+
+    def turns(self) -> Iterator[tuple[np.uint64, np.uint64]]:
+        """Each turn to play until the hand is over, as ``(legal, hand)`` of the seat to play (uint64 masks),
+        Domino's passes made on the way: the caller plays one card (:meth:`play`) before asking for the next."""
+        while not self.over:
+            if self.must_pass():
+                self.pass_turn()
+                continue
+            yield np.uint64(self.legal()), np.uint64(self.hands[self.seat])
 
     def _skip_out(self) -> None:
         while self.hands[self.seat] == U0:  # a seat out of cards neither plays nor passes

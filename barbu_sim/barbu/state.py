@@ -50,24 +50,9 @@ STATE = ArrayFields([
     # copies it in once per state array (one per chunk of work) and clears only the fields before it between deals
 ])
 
-S_CONTRACT = STATE.offset("contract")
-S_PARAM = STATE.offset("param")
-S_SEAT = STATE.offset("seat")
-S_DECLARER = STATE.offset("declarer")
-S_LEADER = STATE.offset("leader")
-S_TRICK = STATE.offset("trick")
-S_N_IN_TRICK = STATE.offset("n_in_trick")
-S_TRICK_CARDS = STATE.offset("trick_cards")  # 4 entries
-S_PLAYED = STATE.offset("played")
-S_WON = STATE.offset("won")  # 4 entries
-S_TRICKS_WON = STATE.offset("tricks_won")  # 4 entries
-S_DOMINO_LOW = STATE.offset("domino_low")  # 4 entries
-S_DOMINO_HIGH = STATE.offset("domino_high")  # 4 entries
-S_CARDS_LEFT = STATE.offset("cards_left")  # 4 entries
-S_VOIDS = STATE.offset("voids")  # 4 entries
-S_WIN_CARD = STATE.offset("win_card")
-S_WIN_SEAT = STATE.offset("win_seat")
-S_NOT_HELD = STATE.offset("not_held")  # 4 entries
-S_RULES = STATE.offset("rules")  # RULES_ARRAY_SIZE entries
+# The S_* offsets, one per field in the order declared above.
+(S_CONTRACT, S_PARAM, S_SEAT, S_DECLARER, S_LEADER, S_TRICK, S_N_IN_TRICK, S_TRICK_CARDS, S_PLAYED, S_WON,
+ S_TRICKS_WON, S_DOMINO_LOW, S_DOMINO_HIGH, S_CARDS_LEFT, S_VOIDS, S_WIN_CARD, S_WIN_SEAT, S_NOT_HELD,
+ S_RULES) = STATE.offsets()
 STATE_SIZE = STATE.size
 PASS = -1  # the card recorded for a Domino pass (the play loops, records, played deals)

@@ -40,23 +40,9 @@ STATE = ArrayFields([
     ("rules", RULES_ARRAY_SIZE),  # the rules array (rules.R_* indices)
 ])
 
-S_SEAT = STATE.offset("seat")
-S_DEALER = STATE.offset("dealer")
-S_TRUMP = STATE.offset("trump")
-S_MAKER = STATE.offset("maker")
-S_LEADER = STATE.offset("leader")
-S_TRICK = STATE.offset("trick")
-S_N_IN_TRICK = STATE.offset("n_in_trick")
-S_TRICK_CARDS = STATE.offset("trick_cards")  # 4 entries
-S_PLAYED = STATE.offset("played")
-S_WIN_CARD = STATE.offset("win_card")
-S_WIN_SEAT = STATE.offset("win_seat")
-S_TOP_TRUMP = STATE.offset("top_trump")
-S_TRICK_POINTS = STATE.offset("trick_points")
-S_TEAM_POINTS = STATE.offset("team_points")  # 2 entries
-S_TURNED = STATE.offset("turned")
-S_BID_ROUND = STATE.offset("bid_round")
-S_RULES = STATE.offset("rules")  # RULES_ARRAY_SIZE entries
+# The S_* offsets, one per field in the order declared above.
+(S_SEAT, S_DEALER, S_TRUMP, S_MAKER, S_LEADER, S_TRICK, S_N_IN_TRICK, S_TRICK_CARDS, S_PLAYED, S_WIN_CARD,
+ S_WIN_SEAT, S_TOP_TRUMP, S_TRICK_POINTS, S_TEAM_POINTS, S_TURNED, S_BID_ROUND, S_RULES) = STATE.offsets()
 STATE_SIZE = STATE.size
 
 # The kernels' state arrays hold three more entries, after what strategies read: when a play fails

@@ -436,6 +436,22 @@ def check_run_flags(out: str, seed: int | None, resume: bool, force: bool) -> No
 
 
 @contextmanager
+def command_errors(kept: str, out: str | None = None):
+    """A command's failures, one line each: Ctrl-C says what is ``kept`` (:func:`interrupted`), a ValueError is
+    the user's mistake (exit 2) and, with ``out`` given, an OSError is an ``out`` that cannot be written (exit 1)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        interrupted(kept)
+    except OSError as e:
+        if out is None:
+            raise
+        fail(f"cannot write to {out}: {e.strerror or e}", code=1)
+    except ValueError as e:
+        fail(str(e))
+
+
+@contextmanager
 def run_errors(game: str, out: str):
     """A run command's failures: Ctrl-C and a full disk keep the completed chunks and say how to finish the
     run (a full disk is an environment failure: exit 1); a user mistake is a one-line error."""

@@ -12,7 +12,7 @@ import typer
 
 from .app import (
     MAX_SAMPLES, BackendOpt, OptionOpt, ProgressOpt, RayAddressOpt, RulesOpt, app, check_out_writable, check_range,
-    check_seed, cli_backend, fail, interrupted, load_cli_rules, per_seat, typed,
+    check_seed, cli_backend, command_errors, fail, interrupted, load_cli_rules, per_seat, typed,
 )
 from .barbu import CONTRACT_POLICIES, DOUBLING_POLICIES, PLAY_STRATEGY_HELP
 
@@ -63,7 +63,7 @@ def game(
       barbu-sim game -n 5000 --backend ray --ray-address auto --out runs/games
     """
     from ..barbu.game.game_runs import run_games
-    try:
+    with command_errors("no game record was written", out):
         check_range(games, "--games", 1, MAX_GAMES)
         check_range(samples, "--samples", 2, MAX_SAMPLES)
         check_seed(seed)
@@ -76,12 +76,6 @@ def game(
             doubling_policies=per_seat(doubling, seat_doubling, "--seat-doubling"),
             rules=load_cli_rules(rules, option), samples=samples, out=out, show=show, progress=progress,
             backend=cli_backend(backend, ray_address))
-    except KeyboardInterrupt:
-        interrupted("no game record was written")
-    except OSError as e:
-        fail(f"cannot write to {out}: {e.strerror or e}", code=1)
-    except ValueError as e:
-        fail(str(e))
     if sheet:
         typer.echo(sheet)
         typer.echo("")
@@ -154,7 +148,7 @@ def compare_orders_cmd(
     from ..barbu.game.game_runs import write_comparison
     from ..barbu.game.orders import compare_orders, split_policies
     from ..barbu.players.registry import canonical_strategy
-    try:
+    with command_errors("nothing was written", out):
         check_range(blocks, "--blocks", 2, MAX_BLOCKS)
         check_range(games, "--games", 0, MAX_ORDER_GAMES)
         check_range(samples, "--samples", 2, MAX_SAMPLES)
@@ -166,12 +160,6 @@ def compare_orders_cmd(
                                 rules=load_cli_rules(rules, option), n_samples=samples,
                                 backend=cli_backend(backend, ray_address))
         text = write_comparison(result, out, players=canonical_strategy(strategy))
-    except KeyboardInterrupt:
-        interrupted("nothing was written")
-    except OSError as e:
-        fail(f"cannot write to {out}: {e.strerror or e}", code=1)
-    except ValueError as e:
-        fail(str(e))
     typer.echo(text)
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import BackendOpt, ProgressOpt, RayAddressOpt, Typer, app, cli_backend, fail, interrupted
+from .app import BackendOpt, ProgressOpt, RayAddressOpt, Typer, app, cli_backend, command_errors, fail, interrupted
 from .clabber import clabber_app
 
 # The library's defaults, repeated here so that --help does not import numba (tests/test_train.py checks them).
@@ -74,6 +74,14 @@ def _kept(data: str) -> str:
 
 def _signed(x: float) -> str:
     return ("+" if x >= 0 else "−") + f"{abs(x):.2f}"
+
+
+def _made(made, items: str, out: str, key: str, head: str) -> None:
+    """What a training made: its data (``items``: what the rows came from), the fit, where the model went, and the
+    held-out table by ``key`` (column ``head``)."""
+    typer.echo(f"data: {made.rows:,} rows of {items} in {made.data_seconds:.0f} s; fit in {made.fit_seconds:.0f} s; "
+               f"model written to {out}")
+    _held_out_table(made.report, key, head)
 
 
 def _held_out_table(report: list[dict], key: str, head: str) -> None:
@@ -152,19 +160,13 @@ def train_player(
       barbu-sim train player --fit-only --hidden 0 --ablation --data runs/learn-data --out runs/linear.json
     """
     from ..barbu.training.player import train_player as train
-    try:
+    with command_errors(_kept(data)):
         where = cli_backend(backend, ray_address)
         made = train(out, data=data, deals=deals, samples=samples, seed=seed, chunk=chunk, hidden=hidden,
                      epochs=epochs, fit_only=fit_only, teacher_model=teacher_model, mc_share=mc_share,
                      learned_share=learned_share, with_ablation=ablation, force=force, backend=where,
                      progress=progress, log=_log(progress))
-    except KeyboardInterrupt:
-        interrupted(_kept(data))
-    except ValueError as e:
-        fail(str(e))
-    typer.echo(f"data: {made.rows:,} rows of {made.deals:,} deals in {made.data_seconds:.0f} s; fit in "
-               f"{made.fit_seconds:.0f} s; model written to {out}")
-    _held_out_table(made.report, "contract", "contract")
+    _made(made, f"{made.deals:,} deals", out, "contract", "contract")
     if made.ablation is not None:
         typer.echo("\nLinear fits without each feature group: held-out regret (points per decision against mc's best)")
         typer.echo("| contracts | features left out | regret | heuristic's regret |\n|---|---|---:|---:|")
@@ -368,15 +370,9 @@ def clabber_train(
       barbu-sim clabber train --fit-only --hidden 8 --data runs/cl-data --out runs/cl-model8.json
     """
     from ..clabber.training.player import train_player as train
-    try:
+    with command_errors(_kept(data)):
         where = cli_backend(backend, ray_address)
         made = train(out, data=data, rounds=rounds, samples=samples, seed=seed, chunk=chunk, hidden=hidden,
                      epochs=epochs, fit_only=fit_only, force=force, backend=where, progress=progress,
                      log=_log(progress))
-    except KeyboardInterrupt:
-        interrupted(_kept(data))
-    except ValueError as e:
-        fail(str(e))
-    typer.echo(f"data: {made.rows:,} rows of {made.rounds:,} rounds in {made.data_seconds:.0f} s; fit in "
-               f"{made.fit_seconds:.0f} s; model written to {out}")
-    _held_out_table(made.report, "role", "seat's team")
+    _made(made, f"{made.rounds:,} rounds", out, "role", "seat's team")

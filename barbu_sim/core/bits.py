@@ -22,40 +22,26 @@ HAS_BMI2 = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
 ONE = np.uint64(1)
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    if x != types.uint64:
-        return None
-    sig = types.uint64(types.uint64)
+def _count_bits(count):
+    """A numba intrinsic of one uint64 returning uint64: ``count(builder, context, x)`` builds the LLVM instruction."""
+    @intrinsic
+    def bit_count(typingctx, x):
+        if x != types.uint64:
+            return None
+        sig = types.uint64(types.uint64)
 
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
+        def codegen(context, builder, signature, args):
+            return count(builder, context, args[0])
 
-    return sig, codegen
+        return sig, codegen
 
-
-@intrinsic
-def _cttz(typingctx, x):
-    if x != types.uint64:
-        return None
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], context.get_constant(types.boolean, False))
-
-    return sig, codegen
+    return bit_count
 
 
-@intrinsic
-def _ctlz(typingctx, x):
-    if x != types.uint64:
-        return None
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], context.get_constant(types.boolean, False))
-
-    return sig, codegen
+# The set bits, the trailing zeros and the leading zeros of a uint64 (a zero input is defined: 64 zeros).
+_ctpop = _count_bits(lambda builder, context, x: builder.ctpop(x))
+_cttz = _count_bits(lambda builder, context, x: builder.cttz(x, context.get_constant(types.boolean, False)))
+_ctlz = _count_bits(lambda builder, context, x: builder.ctlz(x, context.get_constant(types.boolean, False)))
 
 
 @intrinsic

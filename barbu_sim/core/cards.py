@@ -157,13 +157,18 @@ def parse_cards(text: str) -> np.uint64:
     return mask_of(parse_card(t) for t in tokens)
 
 
+def sized_hand(mask: np.uint64, text: str, size: int, what: str = "a hand") -> np.uint64:
+    """``mask``, the cards read from ``text``, when it holds ``size`` cards; else a ValueError that says so
+    (``what``: the hand's name in the message, ``a Clabber hand``)."""
+    n = bin(int(mask)).count("1")
+    if n != size:
+        raise ValueError(f"{what} has {size} cards; {text!r} has {n}")
+    return mask
+
+
 def parse_hand(text: str) -> np.uint64:
     """Parse a 13-card hand (card list or PBN hand); another size is an error."""
-    m = parse_cards(text)
-    n = bin(int(m)).count("1")
-    if n != HAND_SIZE:
-        raise ValueError(f"a hand has 13 cards; {text!r} has {n}")
-    return m
+    return sized_hand(parse_cards(text), text, HAND_SIZE)
 
 
 def suit_ranks(mask, suit: int, sep: str = " ") -> str:

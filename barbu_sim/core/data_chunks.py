@@ -3,12 +3,16 @@
 Both games' training (``barbu-sim train player``, ``barbu-sim clabber train``) makes its data in
 chunks of items (deals, rounds) ``lo .. lo + n - 1``, each a pure function of its arguments, in a file
 named after the chunk: a folder stopped at any point goes on where it stopped, and a fit reads the
-chunks made.  The games write and read the files' contents; this module knows only their names.
+chunks made.  The games write the files' contents; this module knows their names and reads them back
+for a fit (:func:`load_chunks`).
 """
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
+
+import numpy as np
 
 from . import files
 
@@ -99,3 +103,25 @@ def make_chunks(data, settings: dict, total: int, generate, extra: tuple = (), b
             tmp.rename(chunk_path(data, lo, n))
             bar.update()
     return [chunk_path(data, lo, n) for lo, n in chunks]
+
+
+def read_chunk(path: Path, fields: tuple[str, ...], n_features: int) -> dict:
+    """One chunk's arrays: ``x`` (rows of ``n_features`` features) and the per-row ``fields``, checked: a damaged
+    or foreign file is a one-line error (ValueError) naming it."""
+    try:
+        with np.load(path) as f:
+            part = {k: f[k] for k in ("x", *fields)}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        raise ValueError(f"data chunk {path} cannot be read ({type(e).__name__}: {e}): it is damaged; delete it and "
+                         "run without --fit-only to make it again") from None
+    rows = len(part["x"])
+    if part["x"].shape != (rows, n_features) or any(len(part[k]) != rows for k in fields):
+        raise ValueError(f"data chunk {path} does not hold rows of {n_features} features: delete it and run without "
+                         "--fit-only to make it again")
+    return part
+
+
+def load_chunks(paths: list[Path], fields: tuple[str, ...], n_features: int) -> dict:
+    """The chunks' rows, one array per field (``x`` and ``fields``), each chunk checked by :func:`read_chunk`."""
+    parts = [read_chunk(p, fields, n_features) for p in paths]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

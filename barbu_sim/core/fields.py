@@ -10,9 +10,10 @@ is renumbered by hand.
 - :class:`BitFields`: the fields packed into one integer (a strategy id), in bits, with
   :meth:`BitFields.pack` / :meth:`BitFields.unpack` for Python.
 
-The modules that declare a layout keep plain int constants taken from it
-(``S_TRICK = STATE.offset("trick")``): numba reads a module's int globals as compile-time
-constants, so a kernel compiles to the same code as with the numbers written out.  This module
+The modules that declare a layout keep plain int constants taken from it, one per field in the
+declared order (``S_CONTRACT, S_PARAM, ... = STATE.offsets()``; a count that does not match fails
+at import): numba reads a module's int globals as compile-time constants, so a kernel compiles to
+the same code as with the numbers written out.  This module
 is numba-free: the state modules and the strategy registries read it.
 """
 
@@ -34,25 +35,46 @@ def _declared(fields: Iterable[tuple[str, int]], unit: str) -> tuple[tuple[str, 
     return out
 
 
-class ArrayFields:
-    """The slots of a flat array: ``ArrayFields([("contract", 1), ("trick_cards", 4), ...])``.
+class _Fields:
+    """What both layouts share: the fields in order, each one's start and size, and their total."""
 
-    ``offset(name)`` is where a field starts, ``size_of(name)`` how many entries it has,
-    ``end(name)`` the first entry after it, ``size`` the entries of the whole array.
-    """
+    unit = "entries"
 
     def __init__(self, fields: Iterable[tuple[str, int]]):
-        self.fields = _declared(fields, "entries")
+        self.fields = _declared(fields, self.unit)
         self._at: dict[str, tuple[int, int]] = {}
         at = 0
         for name, size in self.fields:
             self._at[name] = (at, size)
             at += size
-        self.size = at
+        self._total = at
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._at
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self.fields)!r})"
+
+
+class ArrayFields(_Fields):
+    """The slots of a flat array: ``ArrayFields([("contract", 1), ("trick_cards", 4), ...])``.
+
+    ``offset(name)`` is where a field starts, ``size_of(name)`` how many entries it has,
+    ``end(name)`` the first entry after it, ``size`` the entries of the whole array;
+    ``offsets()`` every field's offset in the declared order.
+    """
+
+    def __init__(self, fields: Iterable[tuple[str, int]]):
+        super().__init__(fields)
+        self.size = self._total
 
     def offset(self, name: str) -> int:
         """The first entry of field ``name``."""
         return self._at[name][0]
+
+    def offsets(self) -> tuple[int, ...]:
+        """Every field's first entry, in the declared order: one tuple to unpack into a module's constants."""
+        return tuple(at for at, _ in self._at.values())
 
     def size_of(self, name: str) -> int:
         """The entries of field ``name``."""
@@ -72,30 +94,21 @@ class ArrayFields:
         """``(name, offset, size)`` of each field, in order."""
         return ((name, at, size) for name, (at, size) in self._at.items())
 
-    def __contains__(self, name: str) -> bool:
-        return name in self._at
 
-    def __repr__(self) -> str:
-        return f"ArrayFields({list(self.fields)!r})"
-
-
-class BitFields:
+class BitFields(_Fields):
     """Fields packed into the bits of one integer, the first in the lowest bits.
 
     ``BitFields([("kind", 4), ("samples", 24)])``: ``shift(name)`` is a field's lowest bit,
     ``mask(name)`` the mask of its value (before the shift), ``width`` the bits used.
     """
 
+    unit = "bits"
+
     def __init__(self, fields: Iterable[tuple[str, int]], limit: int = 63):
-        self.fields = _declared(fields, "bits")
-        self._at: dict[str, tuple[int, int]] = {}
-        at = 0
-        for name, bits in self.fields:
-            self._at[name] = (at, bits)
-            at += bits
-        if at > limit:  # a strategy id is an int64 in the kernels: it stays positive
-            raise ValueError(f"{at} bits do not fit in {limit}")
-        self.width = at
+        super().__init__(fields)
+        if self._total > limit:  # a strategy id is an int64 in the kernels: it stays positive
+            raise ValueError(f"{self._total} bits do not fit in {limit}")
+        self.width = self._total
 
     def shift(self, name: str) -> int:
         """The lowest bit of field ``name``."""
@@ -131,6 +144,3 @@ class BitFields:
         """Field ``name``'s value in ``packed``."""
         at, bits = self._at[name]
         return (int(packed) >> at) & ((1 << bits) - 1)
-
-    def __repr__(self) -> str:
-        return f"BitFields({list(self.fields)!r})"

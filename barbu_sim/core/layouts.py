@@ -10,6 +10,14 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 
+@njit(cache=True, _nrt=False)
+def copy_into(dst, src, n):
+    """``dst[:n] = src[:n]``, entry by entry: a rollout's fresh copy of a layout or a state array (no
+    temporary array: the kernels run without reference counting)."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
 @njit(inline="always", cache=True)
 def feasible(rem, allowed, cap):
     """Hall's condition: the cards ``rem`` can still be dealt, each to a seat allowed it, filling every ``cap``.

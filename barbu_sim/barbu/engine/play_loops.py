@@ -25,10 +25,9 @@ from ..players.basic import basic_domino, basic_tricks
 from ..players.heuristic import heuristic_domino, heuristic_tricks
 from ..players.mc.player import infer_not_held, mc_choose, record_play
 from ..rules.play_rules import (
-    domino_ace_low, domino_openers, domino_openers_low, domino_start,
-    forced_discard, hand_over, lead_restriction, legal_mask, trick_value,
+    domino_ace_low, domino_position, domino_start, forced_discard, hand_over, lead_restriction, legal_mask, trick_value,
 )
-from ..rules.config import DOMINO, R_DOMINO_PAYOUT, RULES_ARRAY_SIZE
+from ..rules.config import DOMINO, RULES_ARRAY_SIZE
 from ..state import (
     PASS, S_CARDS_LEFT, S_CONTRACT, S_DECLARER, S_DOMINO_HIGH, S_DOMINO_LOW, S_LEADER, S_N_IN_TRICK, S_PARAM,
     S_NOT_HELD, S_RULES, S_SEAT, S_TRICK, S_TRICK_CARDS, S_TRICKS_WON, S_WON, STATE_SIZE,
@@ -36,7 +35,7 @@ from ..state import (
 from ..players.full_state import FULL_STATE_SIZE, LEARNED_AT
 from ..players.learned import learned_choose
 from ..players.ids import BASIC, HEURISTIC, LOWEST, RANDOM, is_learned, is_mc, learned_slot
-from ..players.trick_step import play_domino_card, play_into_trick
+from ..players.trick_step import pay_domino_out, play_domino_card, play_into_trick
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -252,11 +251,7 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                  scores, record, rec_seat, rec_card, snap, model, explain):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
     ace_low = domino_ace_low(rules)
-    if ace_low:
-        playable, grows_down, grows_up, wrap_down, wrap_up = domino_openers_low(start)
-    else:
-        playable, grows_down, grows_up = domino_openers(start)
-        wrap_down = wrap_up = U0
+    playable, grows_down, grows_up, wrap_down, wrap_up = domino_position(start, U0, ace_low)  # nothing played yet
     rng_before = U0
     played = U0
     place = 0
@@ -287,14 +282,9 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                     rec_seat[n_act] = seat
                     rec_card[n_act] = card
                 n_act += 1
-                if hands[seat] == U0:
-                    scores[seat] = rules[R_DOMINO_PAYOUT + place]
-                    place += 1
-                    if place == 3:
-                        for s in range(4):
-                            if hands[s] != U0:
-                                scores[s] = rules[R_DOMINO_PAYOUT + 3]
-                        return n_act
+                place = pay_domino_out(hands, seat, place, scores, rules)
+                if place == 3:
+                    return n_act
         seat = (seat + 1) & 3
 
 

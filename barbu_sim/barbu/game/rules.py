@@ -165,6 +165,21 @@ class GameReferee:
                                      "compulsory doubles")
 
 
+def check_raw_scores(contract: int, raw: list[int], rules: Rules) -> None:
+    """Raw scores a hand of ``contract`` can give: four, each a possible seat score, the right total (ValueError
+    otherwise); the sheet checks what is typed and ``verify-games`` what a game file holds."""
+    if len(raw) != N_SEATS:
+        raise ValueError(f"give four raw scores (N E S W), not {len(raw)}")
+    possible = rules.seat_scores(contract)
+    for seat, score in enumerate(raw):
+        if score not in possible:
+            raise ValueError(f"{SEAT_LETTERS[seat]} cannot score {score} in {CONTRACTS[contract]}")
+    if contract == DOMINO and sorted(raw) != sorted(rules.domino_payout):
+        raise ValueError(f"Domino pays {sorted(rules.domino_payout)} by finishing order, not {sorted(raw)}")
+    if sum(raw) != rules.contract_total(contract):
+        raise ValueError(f"raw scores add up to {sum(raw)}, not {rules.contract_total(contract)}")
+
+
 def check_game(hands: list[dict], rules: Rules, *, in_progress: bool = False) -> GameReferee:
     """Check one recorded game against the rules; raise ``ValueError`` naming the hand and the broken rule.
 
@@ -213,14 +228,7 @@ def check_game(hands: list[dict], rules: Rules, *, in_progress: bool = False) ->
                 raise ValueError(f"doubles_on_declarer is {h['doubles_on_declarer']}, but the doubles put "
                                  f"{on_declarer} on the declarer")
             raw, settled = list(h["raw"]), list(h["settled"])
-            possible = rules.seat_scores(c)
-            for seat, score in enumerate(raw):
-                if score not in possible:
-                    raise ValueError(f"{SEAT_LETTERS[seat]} cannot score {score} in {CONTRACTS[c]}")
-            if c == DOMINO and sorted(raw) != sorted(rules.domino_payout):
-                raise ValueError(f"Domino pays {sorted(rules.domino_payout)} by finishing order, not {sorted(raw)}")
-            if sum(raw) != rules.contract_total(c):
-                raise ValueError(f"raw scores add up to {sum(raw)}, not {rules.contract_total(c)}")
+            check_raw_scores(c, raw, rules)
             if (np.array(raw) + settle(raw, doubles, rules.lower_is_better)).tolist() != settled:
                 raise ValueError("settled scores do not match the doubles")
         except ValueError as e:

@@ -227,7 +227,10 @@ def domino_sides(c, ace_low):
 
 @njit(inline="always", cache=True)
 def domino(legal, hand, state):
-    """The Domino rule of ``basic`` and ``heuristic``: the card that unlocks more of my cards than of the others'."""
+    """The Domino rule of ``basic`` and ``heuristic``: the card that unlocks more of my cards than of the others'
+    (a single legal card at once)."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
     start = np.int64(state[S_PARAM])
     played = state[S_PLAYED]
     ace_low = state[S_RULES + R_DOMINO_ACE] == U1
@@ -273,8 +276,6 @@ def basic_tricks(legal, hand, state, rng):
 @njit(cache=True)
 def basic_domino(legal, hand, state, rng):
     """The basic player's Domino half (a call from the engine's Domino loop, not inlined)."""
-    if popcount(legal) == 1:
-        return lowest_bit(legal)
     return domino(legal, hand, state)
 
 

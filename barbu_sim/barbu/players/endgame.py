@@ -31,6 +31,7 @@ import numpy as np
 from ...core.jit import njit
 
 from ...core.bits import lowest_bit
+from ...core.by_seat import add_at, value_at
 from ..rules.play_rules import (
     above, below, domino_ace_low, domino_playable, domino_position, domino_wrap, forced_discard, hand_over,
     lead_restriction, legal_mask, trick_after, trick_value,
@@ -88,23 +89,21 @@ def _unpack(word, i):
 
 
 @njit(cache=True)
-def _with_points(v0, v1, v2, v3, seat, points):
-    """The score vector with ``points`` added to ``seat``'s entry."""
-    if seat == 0:
-        v0 += points
-    elif seat == 1:
-        v1 += points
-    elif seat == 2:
-        v2 += points
-    else:
-        v3 += points
-    return v0, v1, v2, v3
+def _keep_best(v0, v1, v2, v3, seat, me, better, card, only, values, best_own, best_me, b0, b1, b2, b3):
+    """The maxⁿ choice, one card at a time: the card whose outcome ``v0..v3`` is best for ``seat`` (ties: the
+    one worst for ``me``, when ``seat`` is another) replaces the best so far ``(best_own, best_me, b0..b3)``.
 
-
-@njit(cache=True)
-def _score_of(v0, v1, v2, v3, seat):
-    """``seat``'s entry of a score vector."""
-    return v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
+    At the root (``only`` not ``ALL_CARDS``) the card's points for ``seat`` go to ``values[card]``.  Returns
+    the best so far after ``card``.
+    """
+    own = value_at(v0, v1, v2, v3, seat)
+    if only != ALL_CARDS:  # the root: the caller wants each card's value
+        values[card] = own
+    own *= better
+    mine = better * value_at(v0, v1, v2, v3, me)
+    if own > best_own or (own == best_own and seat != me and mine < best_me):
+        return own, mine, v0, v1, v2, v3
+    return best_own, best_me, b0, b1, b2, b3
 
 
 @njit(cache=True, _nrt=False)
@@ -151,8 +150,7 @@ def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_tr
         cands = distinct_in_search(legal, (held & ~hand) | trick, contract, rules)
     else:
         cands = legal & only
-    b0, b1, b2, b3 = 0, 0, 0, 0
-    best_own, best_me = NEG_INF, POS_INF
+    best_own, best_me, b0, b1, b2, b3 = NEG_INF, POS_INF, 0, 0, 0, 0  # nothing chosen yet (see _keep_best)
     while cands:
         card = lowest_bit(cands)
         cands &= cands - U1
@@ -173,16 +171,10 @@ def search(hands, t, leader, k, trick, led, win_card, win_seat, win_suit, top_tr
                                             contract, trump, restricted_lead, forced, rules, me, better, tt, ALL_CARDS,
                                             values)
                     _tt_store(tt, key, slot, v0, v1, v2, v3)
-            v0, v1, v2, v3 = _with_points(v0, v1, v2, v3, n_seat, trick_value(contract, t, trick | b, rules))
+            v0, v1, v2, v3 = add_at(v0, v1, v2, v3, n_seat, trick_value(contract, t, trick | b, rules))
         hands[seat] = hand
-        own = _score_of(v0, v1, v2, v3, seat)
-        if only != ALL_CARDS:  # the root: the caller wants each card's value
-            values[card] = own
-        own *= better
-        mine = better * _score_of(v0, v1, v2, v3, me)
-        if own > best_own or (own == best_own and seat != me and mine < best_me):
-            best_own, best_me = own, mine
-            b0, b1, b2, b3 = v0, v1, v2, v3
+        best_own, best_me, b0, b1, b2, b3 = _keep_best(v0, v1, v2, v3, seat, me, better, card, only, values,
+                                                       best_own, best_me, b0, b1, b2, b3)
     return b0, b1, b2, b3
 
 
@@ -260,8 +252,7 @@ def domino_search(hands, playable, grows_down, grows_up, wrap_down, wrap_up, sea
             place += 1
     cands = legal if only == ALL_CARDS else legal & only
     held = hands[0] | hands[1] | hands[2] | hands[3]
-    b0, b1, b2, b3 = 0, 0, 0, 0
-    best_own, best_me = NEG_INF, POS_INF
+    best_own, best_me, b0, b1, b2, b3 = NEG_INF, POS_INF, 0, 0, 0, 0  # nothing chosen yet (see _keep_best)
     while cands:
         card = lowest_bit(cands)
         cands &= cands - U1
@@ -271,7 +262,7 @@ def domino_search(hands, playable, grows_down, grows_up, wrap_down, wrap_up, sea
         if hand == b and place == 2:  # the third seat out: the last one left is paid last
             for s in range(4):
                 if s != seat and hands[s] != U0:
-                    v0, v1, v2, v3 = _with_points(v0, v1, v2, v3, s, np.int64(rules[R_DOMINO_PAYOUT + 3]))
+                    v0, v1, v2, v3 = add_at(v0, v1, v2, v3, s, np.int64(rules[R_DOMINO_PAYOUT + 3]))
         else:
             after = domino_playable(playable, b, grows_down, grows_up) | domino_wrap(b, wrap_down, wrap_up)
             nxt = (seat + 1) & 3
@@ -281,16 +272,10 @@ def domino_search(hands, playable, grows_down, grows_up, wrap_down, wrap_up, sea
                                                better, tt, ALL_CARDS, values)
                 _tt_store(tt, key, slot, v0, v1, v2, v3)
         if hand == b:
-            v0, v1, v2, v3 = _with_points(v0, v1, v2, v3, seat, np.int64(rules[R_DOMINO_PAYOUT + place]))
+            v0, v1, v2, v3 = add_at(v0, v1, v2, v3, seat, np.int64(rules[R_DOMINO_PAYOUT + place]))
         hands[seat] = hand
-        own = _score_of(v0, v1, v2, v3, seat)
-        if only != ALL_CARDS:  # the root: the caller wants each card's value
-            values[card] = own
-        own *= better
-        mine = better * _score_of(v0, v1, v2, v3, me)
-        if own > best_own or (own == best_own and seat != me and mine < best_me):
-            best_own, best_me = own, mine
-            b0, b1, b2, b3 = v0, v1, v2, v3
+        best_own, best_me, b0, b1, b2, b3 = _keep_best(v0, v1, v2, v3, seat, me, better, card, only, values,
+                                                       best_own, best_me, b0, b1, b2, b3)
     return b0, b1, b2, b3
 
 

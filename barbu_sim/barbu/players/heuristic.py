@@ -84,8 +84,6 @@ def heuristic_tricks(legal, hand, state, rng):
 @njit(inline="always", cache=True)
 def heuristic_domino(legal, hand, state, rng):
     """The heuristic's Domino half (the engine's Domino loop inlines only this)."""
-    if popcount(legal) == 1:
-        return lowest_bit(legal)
     return domino(legal, hand, state)
 
 

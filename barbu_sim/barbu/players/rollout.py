@@ -28,13 +28,12 @@ from ..rules.play_rules import (
     domino_ace_low, domino_openers, domino_position, forced_discard,
     hand_over, lead_restriction, legal_mask, trick_after, trick_value,
 )
-from ..rules.config import R_DOMINO_PAYOUT
 from ..state import (
     S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PLAYED, S_SEAT, S_TRICK,
     S_TRICK_CARDS, S_TRICKS_WON, S_WON, STATE_SIZE,
 )
 from .ids import BASIC, HEURISTIC, LEARNED, LOWEST
-from .trick_step import play_domino_card, play_into_trick
+from .trick_step import pay_domino_out, play_domino_card, play_into_trick
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -176,12 +175,7 @@ def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores, net
                     card = choose_builtin(sid, legal, hand, state, rng, True, net)
                 played, playable = play_domino_card(hands, state, seat, card, played, playable, grows_down, grows_up,
                                                     wrap_down, wrap_up, ace_low)
-                if hands[seat] == U0:
-                    scores[seat] = rules[R_DOMINO_PAYOUT + place]
-                    place += 1
-                    if place == 3:
-                        for s in range(4):
-                            if hands[s] != U0:
-                                scores[s] = rules[R_DOMINO_PAYOUT + 3]
-                        return
+                place = pay_domino_out(hands, seat, place, scores, rules)
+                if place == 3:
+                    return
         seat = (seat + 1) & 3

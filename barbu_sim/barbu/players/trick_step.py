@@ -9,18 +9,21 @@ it writes the state array's fields: the rules room may import only the core, and
 engine, ``Position`` and the rollouts all sit at or above it).
 
 What differs between its callers stays with them: choosing and checking the card,
-recording it, the inference hooks, and closing the trick.
+recording it, the inference hooks, and closing the trick.  A Domino seat that goes out is paid
+by :func:`pay_domino_out` (the play loop and the rollout).
 """
 
 import numpy as np
 from ...core.jit import njit
 
 from ...core.bits import highest_bit, lowest_bit
+from ..rules.config import R_DOMINO_PAYOUT
 from ..rules.play_rules import domino_ends, domino_playable, domino_wrap, lane, trick_after
 from ..state import (
     S_CARDS_LEFT, S_DOMINO_HIGH, S_DOMINO_LOW, S_PLAYED, S_TRICK_CARDS, S_VOIDS, S_WIN_CARD, S_WIN_SEAT,
 )
 
+U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 
@@ -117,3 +120,22 @@ def play_domino_card(hands, state, seat, card, played, playable, grows_down, gro
     state[S_PLAYED] = played
     state[S_CARDS_LEFT + seat] -= U1
     return played, playable
+
+
+@njit(cache=True, _nrt=False)
+def pay_domino_out(hands, seat, place, scores, rules):
+    """Pay ``seat`` if its last card has just gone; returns the seats out so far (3: the hand is over).
+
+    ``place``: the seats out before it.  ``scores[seat]`` gets the payout of that place (the
+    rules array's ``R_DOMINO_PAYOUT`` entries); the third seat out ends the hand, and the seat
+    still holding cards gets the last payout.  A seat that still holds cards changes nothing.
+    """
+    if hands[seat] != U0:
+        return place
+    scores[seat] = rules[R_DOMINO_PAYOUT + place]
+    place += 1
+    if place == 3:
+        for s in range(4):
+            if hands[s] != U0:
+                scores[s] = rules[R_DOMINO_PAYOUT + 3]
+    return place

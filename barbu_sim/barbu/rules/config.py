@@ -95,25 +95,11 @@ RULES = ArrayFields([
     ("best_total", 1),  # 0 the highest total wins, 1 the lowest (read by the mc player)
     ("unused", 2),  # read by no kernel: the array keeps 24 entries, so the state array's layout stays as it is
 ])
-R_BARBU_HEART_LEAD = RULES.offset("barbu_heart_lead")
-R_BARBU_FORCED_DISCARD = RULES.offset("barbu_forced_discard")
-R_TRUMPS_VOID = RULES.offset("trumps_void")
-R_TRUMPS_OVERTRUMP = RULES.offset("trumps_overtrump")
-R_DOMINO_PAYOUT = RULES.offset("domino_payout")  # 4 entries
-R_NO_HEARTS_LEAD = RULES.offset("no_hearts_lead")
-R_DOMINO_ACE = RULES.offset("domino_ace")
-R_DOMINO_START = RULES.offset("domino_start")
-R_NO_TRICKS_TRICK = RULES.offset("no_tricks_trick")
-R_NO_QUEENS_QUEEN = RULES.offset("no_queens_queen")
-R_NO_LAST_TWO_12 = RULES.offset("no_last_two_12")
-R_NO_LAST_TWO_13 = RULES.offset("no_last_two_13")
-R_NO_HEARTS_HEART = RULES.offset("no_hearts_heart")
-R_NO_HEARTS_HIGH = RULES.offset("no_hearts_high")
-R_NO_HEARTS_HIGH_FROM = RULES.offset("no_hearts_high_from")
-R_NO_HEARTS_ACE = RULES.offset("no_hearts_ace")
-R_BARBU_KING = RULES.offset("barbu_king")
-R_TRUMPS_TRICK = RULES.offset("trumps_trick")
-R_BEST_TOTAL = RULES.offset("best_total")
+# The R_* indices, one per field in the order declared above.
+(R_BARBU_HEART_LEAD, R_BARBU_FORCED_DISCARD, R_TRUMPS_VOID, R_TRUMPS_OVERTRUMP, R_DOMINO_PAYOUT, R_NO_HEARTS_LEAD,
+ R_DOMINO_ACE, R_DOMINO_START, R_NO_TRICKS_TRICK, R_NO_QUEENS_QUEEN, R_NO_LAST_TWO_12, R_NO_LAST_TWO_13,
+ R_NO_HEARTS_HEART, R_NO_HEARTS_HIGH, R_NO_HEARTS_HIGH_FROM, R_NO_HEARTS_ACE, R_BARBU_KING, R_TRUMPS_TRICK,
+ R_BEST_TOTAL, _R_UNUSED) = RULES.offsets()
 RULES_ARRAY_SIZE = RULES.size
 
 

@@ -22,7 +22,8 @@ from ..rules.choices import param_name
 from ..rules.config import CONTRACTS, DOMINO, TRUMPS, Rules, parse_contract
 from ..game.game import GameResult, HandRecord
 from ..game.rules import (  # doubles_text: the one notation of doubles, imported by the sheet's users from here too
-    HANDS_PER_GAME, GameReferee, cutter_of, dealer_of, doubles_text, doubling_order, no_doubles, settle,
+    HANDS_PER_GAME, GameReferee, check_raw_scores, cutter_of, dealer_of, doubles_text, doubling_order, no_doubles,
+    settle,
 )
 
 DOUBLE = re.compile(r"^([NESW])>([NESW])$", re.IGNORECASE)
@@ -138,7 +139,7 @@ class ScoreKeeper:
             for p in doubling_order(d):
                 self.referee.double(h, p, {b for a, b in doubles if a == p}, d, contract, table)
             raw = [int(x) for x in raw]
-            check_raw(contract, raw, self.rules)
+            check_raw_scores(contract, raw, self.rules)
         except ValueError as e:
             self.referee.used, self.referee.doubles_on = saved
             raise ValueError(f"{where}: {e}") from None
@@ -149,20 +150,6 @@ class ScoreKeeper:
 
     def result(self, seed: int = 0) -> GameResult:
         return GameResult(seed, 0, self.first, self.hands)
-
-
-def check_raw(contract: int, raw: list[int], rules: Rules) -> None:
-    """Raw scores a hand of ``contract`` can give: each a possible seat score, the right total (as ``verify-games``)."""
-    if len(raw) != N_SEATS:
-        raise ValueError(f"give four raw scores (N E S W), not {len(raw)}")
-    possible = rules.seat_scores(contract)
-    for seat, score in enumerate(raw):
-        if score not in possible:
-            raise ValueError(f"{SEAT_LETTERS[seat]} cannot score {score} in {CONTRACTS[contract]}")
-    if contract == DOMINO and sorted(raw) != sorted(rules.domino_payout):
-        raise ValueError(f"Domino pays {sorted(rules.domino_payout)} by finishing order, not {sorted(raw)}")
-    if sum(raw) != rules.contract_total(contract):
-        raise ValueError(f"raw scores add up to {sum(raw)}, not {rules.contract_total(contract)}")
 
 
 def parse_entry(text: str) -> tuple[int, int, set, list[int]]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import time
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -189,25 +188,9 @@ def make_data(data, deals: int, settings: dict, teacher_model: str | None = None
                                    (model, settings["mc_share"], settings["learned_share"]), backend, progress)
 
 
-def read_chunk(path: Path) -> dict:
-    """One chunk's arrays, checked: a damaged or foreign file is a one-line error naming it."""
-    try:
-        with np.load(path) as f:
-            part = {k: f[k] for k in ("x", "y", "decision", "contract")}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
-        raise ValueError(f"data chunk {path} cannot be read ({type(e).__name__}: {e}): it is damaged; delete it and "
-                         "run without --fit-only to make it again") from None
-    rows = len(part["y"])
-    if part["x"].shape != (rows, N_FEATURES) or any(len(part[k]) != rows for k in ("decision", "contract")):
-        raise ValueError(f"data chunk {path} does not hold rows of {N_FEATURES} features: delete it and run without "
-                         "--fit-only to make it again")
-    return part
-
-
 def load(paths: list[Path]) -> dict:
-    """The chunks' rows, one array per field."""
-    parts = [read_chunk(p) for p in paths]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    """The chunks' rows, one array per field (see :func:`barbu_sim.core.data_chunks.load_chunks`)."""
+    return data_chunks.load_chunks(paths, ("y", "decision", "contract"), N_FEATURES)
 
 
 def fit_contracts(data: dict, hidden, epochs: int, seed: int, drop: tuple[int, ...] = (), names=CONTRACTS,

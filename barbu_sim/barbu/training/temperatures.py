@@ -56,12 +56,7 @@ def table_plays(table: str, deals: int, seed: int = SEED, progress: bool = False
         contract = i % N_CONTRACTS
         param = (i // N_CONTRACTS) % 4 if contract == TRUMPS else (5 if contract == DOMINO else 0)
         pos = Position(random_deal(seed, i), contract, param, (i // N_CONTRACTS) % 4, seed=seed, index=i)
-        while not pos.over:
-            if pos.must_pass():
-                pos.pass_turn()
-                continue
-            legal = np.uint64(pos.legal())
-            hand = np.uint64(pos.hands[pos.seat])
+        for legal, hand in pos.turns():
             cards = [c for c in range(52) if int(legal) >> c & 1]
             if len(cards) > 1:
                 work[:STATE_SIZE] = pos.state[:STATE_SIZE]

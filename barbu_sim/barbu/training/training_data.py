@@ -107,12 +107,7 @@ def generate_chunk(seed: int, lo: int, n: int, samples: int, model: np.ndarray |
         like_mc = kind < mc_share
         like_learned = ~like_mc & (kind < mc_share + learned_share)
         play_no = 0
-        while not pos.over:
-            if pos.must_pass():
-                pos.pass_turn()
-                continue
-            legal = np.uint64(pos.legal())
-            hand = np.uint64(pos.hands[pos.seat])
+        for legal, hand in pos.turns():
             state = pos.state
             heur = int(heuristic_strategy(legal, hand, state, pos.rng))
             card = heur

@@ -50,10 +50,9 @@ TITLES = {
 
 
 def write_report(run, tables: dict[str, pl.DataFrame] | None = None) -> list[Path]:
-    """Write ``report.md`` and each table as CSV and JSON into ``run_dir/report``; returns the paths.
-
-    ``run``: a run directory or a :func:`snapshot` (the one the tables were built from).
-    The files are replaced as a set: all of them, or (if a write fails) none.
+    """The Clabber run's report in ``run_dir/report`` (:func:`~barbu_sim.core.tables.write_report_set`: the
+    tables as CSV and JSON, and ``report.md`` headed by the rounds, dealer, bidding, strategies and rules);
+    returns the paths.  ``run``: a run directory or the :func:`snapshot` the ``tables`` come from.
     """
     snap = snapshot(run)
     tables = tables if tables is not None else build_tables(snap)

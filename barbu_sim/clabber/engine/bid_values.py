@@ -25,8 +25,8 @@ from ...core.strategies import USER_FNS
 from .deals import deal_around_into
 from .mc_bidding import bid_rest, bid_workspace
 from .play_loops import mc_work
-from .round_kernels import BID_PLAY, reset_state, round_from
-from ..rules.config import C_SCORE, N_ROUND_COLUMNS
+from .round_kernels import BID_PLAY, reset_state, round_from, sample_scratch
+from ..rules.config import C_SCORE
 
 NOBODY = -1  # bid_rest's silent seat when every seat bids by its policy
 
@@ -60,14 +60,7 @@ def bid_values_kernel(key, hand, seat, turned, dealer, bid_round, samples, optio
     # bids threshold): no mc bidding to compile
     ws = bid_workspace(rules, None)
     reset_state(state, rules)
-    rng = np.empty(1, np.uint64)
-    pack = np.empty(24, np.int64)
-    dealt = np.empty(4, np.uint64)
-    hands = np.empty(4, np.uint64)
-    row = np.empty(N_ROUND_COLUMNS, np.int64)
-    forced = np.empty(3, np.int64)
-    d2 = np.empty((1, 2), np.int64)
-    d1 = np.empty(1, np.int64)
+    rng, pack, dealt, hands, row, forced, d2, d1 = sample_scratch()
     mcw = mc_work(mc_proto)
     team = seat & 1
     after_me = ((seat - dealer - 1) & 3) + 1  # the next speaker's place in the round (4: the next round)

@@ -15,10 +15,10 @@ from ...core.compiling import lazy_kernel
 from ...core.rng import STREAM_CLABBER_EVAL as STREAM_EVAL, stream_key
 from ..players.bidding import THRESHOLD
 from .deals import deal_around_into
-from .round_kernels import reset_state, round_from
+from .round_kernels import reset_state, round_from, sample_scratch
 from .mc_bidding import bid_workspace
 from .play_loops import mc_work
-from ..rules.config import C_SCORE, N_ROUND_COLUMNS
+from ..rules.config import C_SCORE
 from ...core.strategies import USER_FNS
 
 NEVER = 1 << 30  # a threshold nobody reaches: the seat passes throughout
@@ -51,16 +51,9 @@ def evaluate_kernel(seed, hand, seat, turned, dealer, n_samples, options, rules,
     key = stream_key(key, np.uint64(4 * seat + dealer), STREAM_EVAL)
     ws = bid_workspace(rules, mc_bids)
     reset_state(state, rules)
-    rng = np.empty(1, np.uint64)
-    pack = np.empty(24, np.int64)
-    dealt = np.empty(4, np.uint64)
-    hands = np.empty(4, np.uint64)
-    row = np.empty(N_ROUND_COLUMNS, np.int64)
-    forced = np.empty(3, np.int64)
+    rng, pack, dealt, hands, row, forced, d2, d1 = sample_scratch()
     ids = bid_ids.copy()
     params = bid_params.copy()
-    d2 = np.empty((1, 2), np.int64)
-    d1 = np.empty(1, np.int64)
     mcw = mc_work(mc_proto)
     team = seat & 1
     for k in range(n_samples):

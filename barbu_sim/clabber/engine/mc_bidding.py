@@ -23,6 +23,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
+from ...core.by_seat import add_at, value_at
 from ...core.jit import njit
 
 from ...core.rng import (
@@ -120,15 +121,7 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
                              np.bool_(False), d2, d1, None)
             if code < 0:
                 return FAILED + code
-            v = _net(row, team)
-            if s == 0:
-                net0 += v
-            elif s == 1:
-                net1 += v
-            elif s == 2:
-                net2 += v
-            else:
-                net3 += v
+            net0, net1, net2, net3 = add_at(net0, net1, net2, net3, s, _net(row, team))
         rng[0] = stream_key(ekey, np.uint64(k), STREAM_BID)
         code = bid_rest(dealt, turned, dealer, bid_ids, bid_params, rng, 1 + round_two, k_me + 1, seat)
         if code:
@@ -143,7 +136,7 @@ def mc_bid(hand, seat, turned, dealer, round_two, samples, key, index, rules, bi
     best, best_net = -1, net_pass
     for s in range(4):
         if (round_two == 0 and s == ts) or (round_two == 1 and s != ts and hand & suit_bits(s) != U0):
-            v = net0 if s == 0 else net1 if s == 1 else net2 if s == 2 else net3
+            v = value_at(net0, net1, net2, net3, s)
             if v > best_net:
                 best, best_net = s, v
     if round_two == 0:

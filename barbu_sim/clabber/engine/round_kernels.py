@@ -152,6 +152,15 @@ def reset_state(state, rules):
     return state
 
 
+@njit(cache=True)
+def sample_scratch():
+    """The arrays a kernel that plays sample rounds reuses from round to round: ``(rng, pack, dealt, hands, row,
+    forced, d2, d1)`` (``d2``, ``d1``: the record arrays of an unrecorded :func:`round_from`)."""
+    return (np.empty(1, np.uint64), np.empty(24, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
+            np.empty(N_ROUND_COLUMNS, np.int64), np.empty(3, np.int64), np.empty((1, 2), np.int64),
+            np.empty(1, np.int64))
+
+
 @lazy_kernel(
     types.int64(types.uint64, types.uint64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1],
                 types.int64[::1], USER_FNS, types.int64[::1], types.uint64[::1], types.int64[::1],

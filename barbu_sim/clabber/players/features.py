@@ -251,13 +251,7 @@ def fill_features(legal, hand, state, know, heur, x):
         row[F_OPP_SHOWN_BEATER] = np.float32(1.0 if (shown_opp & above) != U0 else 0.0)
         # the master of the suit among the unseen cards and mine: the one no other unseen card beats
         if lead:
-            top = unseen & sb
-            best_unseen = -1
-            while top:
-                u = lowest_bit(top)
-                top &= top - U1
-                if (unseen & beaters(u, trump)) == U0:
-                    best_unseen = u
+            best_unseen = _master_of(unseen & sb, unseen, trump)
             if best_unseen >= 0 and (know[K_SHOWN + partner] >> np.uint64(best_unseen)) & U1:
                 row[F_LEAD_PARTNER_SHOWN_MASTER] = np.float32(1.0)
         others = legal & sb & ~(U1 << np.uint64(c))
@@ -289,17 +283,24 @@ def fill_features(legal, hand, state, know, heur, x):
 
 
 @njit(inline="always", cache=True)
-def _may_hold_master(mp, unseen, led, trump):
-    """True when the seat that may hold ``mp`` may hold the best unseen card that can win a trick led in ``led``."""
-    pool = unseen & suit_bits(trump)
-    if pool == U0:
-        pool = unseen & suit_bits(led)
+def _master_of(pool, unseen, trump):
+    """The card of ``pool`` that no card of ``unseen`` beats (the last such in card order), or -1 for none."""
     best = -1
     while pool:
         u = lowest_bit(pool)
         pool &= pool - U1
         if (unseen & beaters(u, trump)) == U0:
             best = u
+    return best
+
+
+@njit(inline="always", cache=True)
+def _may_hold_master(mp, unseen, led, trump):
+    """True when the seat that may hold ``mp`` may hold the best unseen card that can win a trick led in ``led``."""
+    pool = unseen & suit_bits(trump)
+    if pool == U0:
+        pool = unseen & suit_bits(led)
+    best = _master_of(pool, unseen, trump)
     return best >= 0 and ((mp >> np.uint64(best)) & U1) != U0
 
 

@@ -38,7 +38,7 @@ from ...core.jit import njit
 
 from ...core.bits import lowest_bit, popcount
 from ...core.fields import ArrayFields, BitFields
-from ...core.layouts import deal_cards
+from ...core.layouts import copy_into, deal_cards
 from ...core.rng import STREAM_CLABBER_MC as STREAM_MC, stream_key
 from ..rules.melds import lane6
 from ..rules.play_rules import legal_mask
@@ -82,13 +82,9 @@ MC_WORK = ArrayFields([
     ("sums", 52),  # per card: sum of its own-team round scores (float64)
     ("squares", 52),  # ... and of their squares (float64)
 ])
-K_ROOT, K_NOT_HELD = MC_WORK.offset("root"), MC_WORK.offset("not_held")
-K_PLAYED_BY, K_SHOWN = MC_WORK.offset("played_by"), MC_WORK.offset("shown")
-W_LAYOUT, W_DEALT, W_ALLOWED = MC_WORK.offset("layout"), MC_WORK.offset("dealt"), MC_WORK.offset("allowed")
-W_CAP, W_HANDS, W_RNG = MC_WORK.offset("cap"), MC_WORK.offset("hands"), MC_WORK.offset("rng")
-W_STATE = MC_WORK.offset("state")
-W_SUMS = MC_WORK.offset("sums")
-W_SQUARES = MC_WORK.offset("squares")
+# The K_* (knowledge) and W_* (scratch) offsets, one per field in the order declared above.
+(K_ROOT, K_NOT_HELD, K_PLAYED_BY, K_SHOWN, W_LAYOUT, W_DEALT, W_ALLOWED, W_CAP, W_HANDS, W_RNG, W_STATE, W_SUMS,
+ W_SQUARES) = MC_WORK.offsets()
 MC_WORK_SIZE = MC_WORK.size
 
 
@@ -160,8 +156,7 @@ def meld_cards(hand):
 @njit(cache=True, _nrt=False)
 def begin(mcw, dealer, turned, root):
     """Forget the last round's knowledge: a new round, whose play stream starts at ``root``."""
-    for i in range(W_LAYOUT):
-        mcw[i] = U0
+    mcw[:W_LAYOUT] = U0
     mcw[K_ROOT] = root
     mcw[K_SHOWN + dealer] = U1 << np.uint64(turned)
 
@@ -258,10 +253,8 @@ def mc_estimates(cards, hand, state, mcw, key, samples):
         while cands:
             card = lowest_bit(cands)
             cands &= cands - U1
-            for j in range(4):
-                hands[j] = layout[j]
-            for i in range(STATE_ARRAY_SIZE):
-                scratch[i] = state[i]
+            copy_into(hands, layout, 4)
+            copy_into(scratch, state, STATE_ARRAY_SIZE)
             rollout(scratch, hands, card)
             s0, s1 = round_scores(scratch, dealt)
             v = np.float64(s1 if team else s0)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.cards import cards_of, format_card, parse_card, parse_cards
+from ...core.cards import cards_of, format_card, parse_card, parse_cards, sized_hand
 from ...core.fields import ArrayFields
 
 N_CARDS = 24
@@ -66,11 +66,7 @@ RULES = ArrayFields([
     ("meld_ranking", 1),  # MELD_RANKINGS index
     ("meld_show", 1),  # MELD_SHOWS index (what the table knows: read by the mc player)
 ])
-R_PARTNER_EXCUSE = RULES.offset("partner_excuse")
-R_MISPLAY = RULES.offset("misplay")
-R_MELD_FOURS = RULES.offset("meld_fours")
-R_MELD_RANKING = RULES.offset("meld_ranking")
-R_MELD_SHOW = RULES.offset("meld_show")
+R_PARTNER_EXCUSE, R_MISPLAY, R_MELD_FOURS, R_MELD_RANKING, R_MELD_SHOW = RULES.offsets()
 RULES_ARRAY_SIZE = RULES.size
 
 
@@ -94,11 +90,7 @@ def parse_clabber_cards(text: str) -> np.uint64:
 
 def parse_clabber_hand(text: str) -> np.uint64:
     """A 6-card Clabber hand; another size is an error."""
-    m = parse_clabber_cards(text)
-    n = bin(int(m)).count("1")
-    if n != HAND_SIZE:
-        raise ValueError(f"a Clabber hand has 6 cards; {text.strip()!r} has {n}")
-    return m
+    return sized_hand(parse_clabber_cards(text), text.strip(), HAND_SIZE, "a Clabber hand")
 
 
 def format_cards(mask, symbols: bool = False) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 
@@ -42,6 +43,17 @@ DEFAULT_SWEEP_GAMES = 50_000
 DEFAULT_MC_ROUNDS = 10_000
 DEFAULT_MC_GAMES = 2_000
 SCORE_NS, SCORE_EW = C_SCORE, C_SCORE + 1
+
+
+def step_teller(bar, echo: Callable[[str], None] | None) -> Callable[[str], None]:
+    """A study's announcer of its steps: each step's name goes on the progress ``bar`` and, with ``echo``,
+    above it as a line."""
+    def step(name: str) -> None:
+        bar.set_description(name)
+        if echo:
+            with bar.external_write_mode():
+                echo(name)
+    return step
 
 
 def study_run(out: Path, name: str, rounds: int, strategy: str, results: Path, bidding: str = "accept-first",
@@ -178,11 +190,7 @@ def headline_study(runs, results, *, rounds: int = DEFAULT_ROUNDS, games: int = 
     t0 = time.perf_counter()
     steps = 7 + len(THRESHOLDS) + (mc_rounds > 0)
     with tqdm(total=steps, unit=" steps", disable=not progress, desc="headline study") as bar:
-        def step(name: str) -> None:
-            bar.set_description(name)
-            if echo:
-                with bar.external_write_mode():
-                    echo(name)
+        step = step_teller(bar, echo)
 
         def done() -> None:
             bar.update(1)

@@ -30,7 +30,7 @@ from ..analytics.analysis import paired_by_group, scan_run
 from ..analytics.plots import plot_strong_changes
 from ..game.game import run_games
 from .compare import check_players
-from .headline import BASELINE, study_run, sweep_markdown, threshold_sweep
+from .headline import BASELINE, step_teller, study_run, sweep_markdown, threshold_sweep
 
 STUDIES = {"accept-first": ("accept-first", (None, "maker_trumps", "turned_rank")),
            "threshold55": ("threshold:55", (None, "maker_trumps", "turned_rank", "bid_round", "maker_rel"))}
@@ -169,11 +169,7 @@ def strong_study(runs, results, *, strategy: str = "learned", baseline: str = "h
     t0, timing = time.perf_counter(), {}
     steps = len(players) * (len(STUDIES) + 2) + bool(confirm)  # the runs, the games, the sweeps, the confirmation
     with tqdm(total=steps, unit=" steps", disable=not progress, desc="strong study") as bar:
-        def step(name: str) -> None:
-            bar.set_description(name)
-            if echo:
-                with bar.external_write_mode():
-                    echo(name)
+        step = step_teller(bar, echo)
 
         for player in players:
             for study, (bidding, _) in STUDIES.items():

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import time
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-from ...core.data_chunks import make_chunks, present_chunks, read_record  # noqa: E402
+from ...core.data_chunks import load_chunks, make_chunks, present_chunks, read_record  # noqa: E402
 from ...core.files import write_json  # noqa: E402
 from ...core.fitting import fit, groups_of, regrets  # noqa: E402
 from ...core.outputs import check_out  # noqa: E402
@@ -79,19 +78,8 @@ def make_data(data, rounds: int, settings: dict, backend=None, progress: bool = 
 
 
 def load(paths: list[Path]) -> dict:
-    """The chunks' rows, one array per field; a damaged or foreign chunk is a one-line error naming it."""
-    parts = []
-    for p in paths:
-        try:
-            with np.load(p) as f:
-                part = {k: f[k] for k in ("x", "y", "decision", "makers")}
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
-            raise ValueError(f"data chunk {p} cannot be read ({type(e).__name__}): delete it and run without "
-                             "--fit-only to make it again") from None
-        if part["x"].ndim != 2 or part["x"].shape[1] != N_FEATURES:
-            raise ValueError(f"data chunk {p} does not hold rows of {N_FEATURES} features: delete it")
-        parts.append(part)
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    """The chunks' rows, one array per field (see :func:`barbu_sim.core.data_chunks.load_chunks`)."""
+    return load_chunks(paths, ("y", "decision", "makers"), N_FEATURES)
 
 
 def fit_model(data: dict, hidden: int, epochs: int, seed: int,
@@ -141,8 +129,8 @@ def train_player(out=DEFAULT_OUT, *, data=DEFAULT_DATA, rounds: int | None = Non
 
     Parameters
     ----------
-    out : the model file to write; an existing one is refused before any work unless ``force``.
-    data : the data folder (chunks and ``config.json``); a folder made with other settings is refused.
+    out, data : the model file to write (an existing one refused before any work unless ``force``) and the data
+        folder (chunks and ``config.json``; one made with other settings refused).
     rounds : training rounds (default 200,000; with ``fit_only``, every round the data holds from round 0).
     samples, seed, chunk : mc layouts per decision, the seed of the rounds and initial weights, rounds per
         chunk (default 96, 2031 and 2,000, or the data's).

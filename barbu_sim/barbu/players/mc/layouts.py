@@ -56,27 +56,14 @@ MC_WORK = ArrayFields([
     ("cross", 13 * 13),  # early stopping: weighted sums of products of two candidates' values (float64)
     ("layout_sums", 2),  # early stopping: the layouts' total weight and total squared weight (float64)
 ])
-W_LAYOUT, W_HANDS, W_ALLOWED = MC_WORK.offset("layout"), MC_WORK.offset("hands"), MC_WORK.offset("allowed")
-W_CAP, W_SCORES, W_RULES = MC_WORK.offset("cap"), MC_WORK.offset("scores"), MC_WORK.offset("rules")
-W_RNG = MC_WORK.offset("rng")
-W_STATE = MC_WORK.offset("state")
-W_LEARNED = MC_WORK.offset("learned")
-W_CARD_SCORES = MC_WORK.offset("card_scores")
+# The W_* offsets, one per field in the order declared above.
+(W_LAYOUT, W_HANDS, W_ALLOWED, W_CAP, W_SCORES, W_RULES, W_RNG, W_STATE, W_LEARNED, W_CARD_SCORES, W_SUMS,
+ W_SQUARES, W_VALUES, W_COUNTS, W_WEIGHTS, W_TT, W_HIST, W_HIST_CARD, W_CROSS, W_LAYOUT_SUMS) = MC_WORK.offsets()
+MC_WORK_SIZE = MC_WORK.size
 ROLLOUT_STATE_SIZE = STATE_SIZE + LEARNED_WORK_SIZE  # a rollout's state: the fields, then the learned player's room
 assert W_LEARNED == W_STATE + STATE_SIZE
 _TEMPERATURE = np.array(POLICY_TEMPERATURE, np.float64)
 _EPSILON = np.array(POLICY_EPSILON, np.float64)
-W_SUMS = MC_WORK.offset("sums")
-W_SQUARES = MC_WORK.offset("squares")
-W_VALUES = MC_WORK.offset("values")
-W_COUNTS = MC_WORK.offset("counts")
-W_WEIGHTS = MC_WORK.offset("weights")
-W_TT = MC_WORK.offset("tt")
-W_HIST = MC_WORK.offset("hist")
-W_HIST_CARD = MC_WORK.offset("hist_card")
-W_CROSS = MC_WORK.offset("cross")
-W_LAYOUT_SUMS = MC_WORK.offset("layout_sums")
-MC_WORK_SIZE = MC_WORK.size
 
 
 @njit(cache=True, _nrt=False)

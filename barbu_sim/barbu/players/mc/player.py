@@ -41,7 +41,7 @@ from .params import (  # noqa: F401  (the names the engine and the registry read
     MC_INFER_MASK, MC_INFER_SHIFT, MC_ROLLOUT_MASK, MC_ROLLOUT_SHIFT, MC_SAMPLES_MASK, MC_SAMPLES_SHIFT,
     MC_POLICY_MASK, MC_POLICY_SHIFT, MC_TAIL_MASK, MC_TAIL_SHIFT, ROLLOUTS, MCParams, mc_id, parse_mc,
 )
-from .values import STREAM_MC, copy_rules, exact_from, layout_values, race  # noqa: F401  (STREAM_MC: re-exported)
+from .values import STREAM_MC, add_layout, copy_rules, exact_from, layout_values, race  # noqa: F401  (STREAM_MC: re-exported)
 from ...rules.play_rules import above, below, suit_bits, trick_value
 from ...rules.config import DOMINO, R_BEST_TOTAL, RULES_ARRAY_SIZE
 from ...state import S_CONTRACT, S_N_IN_TRICK, S_PLAYED, S_RULES, S_SEAT, S_TRICK_CARDS, STATE_SIZE
@@ -122,14 +122,7 @@ def mc_estimates(cards, hand, state, work, key, samples, rollout, endgame, tail,
     exact, stop = exact_from(state, np.int64(state[S_CONTRACT]), endgame, tail)
     for k in range(first, samples):
         w = layout_values(cards, hand, state, work, key, k, rollout, exact, stop, miss, net, policy)
-        cands = cards
-        while cands:
-            card = lowest_bit(cands)
-            cands &= cands - U1
-            v = values[card]
-            sums[card] += w * v
-            squares[card] += w * v * v
-            weights[card] += w
+        add_layout(cards, w, values, sums, squares, weights)
 
 
 @njit(cache=True, _nrt=False)

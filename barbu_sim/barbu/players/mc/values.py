@@ -154,6 +154,20 @@ def race_drop(alive, reps, sums, cross, total, total_sq, sign, z):
 
 
 @njit(cache=True, _nrt=False)
+def add_layout(cards, w, values, sums, squares, weights):
+    """Add one layout's ``values`` of ``cards``, weighted ``w``, to each card's weighted sum, sum of squares and
+    total weight (all (52,) float64)."""
+    m = cards
+    while m:
+        c = lowest_bit(m)
+        m &= m - U1
+        v = values[c]
+        sums[c] += w * v
+        squares[c] += w * v * v
+        weights[c] += w
+
+
+@njit(cache=True, _nrt=False)
 def race(alive, reps, hand, state, work, key, first, upto, rollout, endgame, tail, miss, sign, z, look,
          sums, squares, counts, net, policy):
     """Value the cards of ``alive`` on layouts ``first .. upto - 1``, dropping those shown worse; the cards left.
@@ -181,14 +195,12 @@ def race(alive, reps, hand, state, work, key, first, upto, rollout, endgame, tai
         w = layout_values(alive, hand, state, work, key, k, rollout, exact, stop, miss, net, policy)
         totals[0] += w
         totals[1] += w * w
+        add_layout(alive, w, values, sums, squares, weights)
         m = alive
         while m:
             c = lowest_bit(m)
             m &= m - U1
             v = values[c]
-            sums[c] += w * v
-            squares[c] += w * v * v
-            weights[c] += w
             counts[c] += 1.0
             i = _slot(reps, c)
             cross[i * SLOTS + i] += w * v * v
