@@ -105,20 +105,17 @@
 
   function where(d) { return d.trick ? "trick " + d.trick : "card " + d.turn; }
 
-  const CARDS = { key: function (e) { return e.card; }, show: function (c) { return cardSpan(c); }, noun: "card",
-    taken: "played" };
+  const CARDS = K.CARD_OPTIONS;
 
   function drawDecision(k) {
-    const box = document.getElementById("decision");
-    box.textContent = "";
+    const box = K.cleared("decision");
     const d = decisionAt[k];
     if (!d) {
       const next = D.decisions.find(function (x) { return x.play > k; });
-      box.appendChild(el("p", "", k === 0 ? "Step through the deal with the arrow keys or the buttons." :
-        "No decision reviewed at this play."));
-      if (next) box.appendChild(el("p", "", "Next decision: " + name(next.seat) + ", " + where(next) +
-        " (play " + next.play + "), Page Down."));
-      else if (!D.decisions.length) box.appendChild(el("p", "", "No decision to review in this deal."));
+      K.noDecision(box, k === 0 ? "Step through the deal with the arrow keys or the buttons." :
+        "No decision reviewed at this play.",
+        next && "Next decision: " + name(next.seat) + ", " + where(next) + " (play " + next.play + "), Page Down.",
+        !D.decisions.length && "No decision to review in this deal.");
       return;
     }
     const h = el("h3", "", name(d.seat) + ", " + where(d) + ", plays ");
@@ -218,10 +215,7 @@
 
   function draw(k) {
     K.drawView(viewSeat, showAll);
-    drawTable(k);
-    drawDecision(k);
-    drawChips(k);
-    drawGraph(k);
+    [drawTable, drawDecision, drawChips, drawGraph].forEach(function (part) { part(k); });
     K.markRecord(k, veiled(), k > 0 ? D.plays[k - 1].trick : null);
     status(k);
   }
@@ -232,11 +226,5 @@
       const m = /^#play-(\d+)$/.exec(hash);
       return m ? Number(m[1]) : null;
     } });
-  K.bindView(function (seat) { viewSeat = seat; nav.redraw(); },
-    function (all) { showAll = all; nav.redraw(); });
-
-  header();
-  buildRecord();
-  summary();
-  nav.start();
+  K.boot(nav, function (seat) { viewSeat = seat; }, function (all) { showAll = all; }, [header, buildRecord, summary]);
 })();

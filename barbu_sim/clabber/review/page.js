@@ -147,21 +147,19 @@
 
   function where(d) { return d.kind === "call" ? "bidding round " + d.round : "trick " + d.trick; }
 
-  const CARDS = { key: function (e) { return e.card; }, show: function (c) { return cardSpan(c); }, noun: "card",
-    taken: "played" };
+  const CARDS = K.CARD_OPTIONS;
   const CALLS = { key: function (e) { return e.card; }, show: optionNode, noun: "call", taken: "made" };
 
   function drawDecision(k) {
-    const box = document.getElementById("decision");
-    box.textContent = "";
+    const box = K.cleared("decision");
     const d = decisionAt[k];
     if (!d) {
       const next = D.decisions.find(function (x) { return x.step > k; });
-      box.appendChild(el("p", "", k === 0 ? "Step through the round, call by call and card by card, with the " +
-        "arrow keys or the buttons." : "No decision reviewed at this " + (k <= B ? "call." : "play.")));
-      if (next) box.appendChild(el("p", "", "Next decision: " + name(next.seat) + ", " + where(next) +
-        (next.kind === "call" ? " (call " + next.call_no + ")" : " (play " + next.play + ")") + ", Page Down."));
-      else if (!D.decisions.length) box.appendChild(el("p", "", "No decision to review in this round."));
+      K.noDecision(box, k === 0 ? "Step through the round, call by call and card by card, with the " +
+        "arrow keys or the buttons." : "No decision reviewed at this " + (k <= B ? "call." : "play."),
+        next && "Next decision: " + name(next.seat) + ", " + where(next) +
+          (next.kind === "call" ? " (call " + next.call_no + ")" : " (play " + next.play + ")") + ", Page Down.",
+        !D.decisions.length && "No decision to review in this round.");
       return;
     }
     const o = d.kind === "call" ? CALLS : CARDS;
@@ -273,10 +271,7 @@
 
   function draw(k) {
     K.drawView(viewSeat, showAll);
-    drawTable(k);
-    drawDecision(k);
-    drawChips(k);
-    drawGraph(k);
+    [drawTable, drawDecision, drawChips, drawGraph].forEach(function (part) { part(k); });
     K.markRecord(k, veiled(), k > B ? D.plays[k - B - 1].trick : null);
     status(k);
   }
@@ -290,11 +285,5 @@
       if (!m) return null;
       return m[1] === "call" ? Math.min(Number(m[2]), B) : B + Number(m[2]);
     } });
-  K.bindView(function (seat) { viewSeat = seat; nav.redraw(); },
-    function (all) { showAll = all; nav.redraw(); });
-
-  header();
-  buildRecord();
-  summary();
-  nav.start();
+  K.boot(nav, function (seat) { viewSeat = seat; }, function (all) { showAll = all; }, [header, buildRecord, summary]);
 })();

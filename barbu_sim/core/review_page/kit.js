@@ -433,6 +433,33 @@ const ReviewKit = (function () {
     document.getElementById("show-all").addEventListener("change", function (e) { onShowAll(e.target.checked); });
   }
 
+  // The options of a card decision, for values(): a card is its own key and shows as a card.
+  const CARD_OPTIONS = { key: function (e) { return e.card; }, show: function (c) { return cardSpan(c); },
+    noun: "card", taken: "played" };
+
+  // The element of id ``id``, emptied to be drawn again.
+  function cleared(id) {
+    const box = document.getElementById(id);
+    box.textContent = "";
+    return box;
+  }
+
+  // The decision panel at a step without a decision: what to do (said), then where the next decision is (next),
+  // or else, when there is none in the page at all, none.
+  function noDecision(box, said, next, none) {
+    box.appendChild(el("p", "", said));
+    if (next) box.appendChild(el("p", "", next));
+    else if (none) box.appendChild(el("p", "", none));
+  }
+
+  // The page's start: the view switches redraw the step shown (onSeat(letter), onShowAll(checked) keep the
+  // choice), the parts drawn once (functions, in order), then the step the address names.
+  function boot(nav, onSeat, onShowAll, once) {
+    bindView(function (seat) { onSeat(seat); nav.redraw(); }, function (all) { onShowAll(all); nav.redraw(); });
+    once.forEach(function (draw) { draw(); });
+    nav.start();
+  }
+
   // The stepping. o: steps (the last step), decisions (the steps of the decisions, in order), draw(k),
   // moved() (the step changed), hash(k) (the address of step k), parse(hash) (the step an address names, or
   // null). Returns {go(k, how), now(), redraw()}; how: "push" (a jump: the browser's Back returns from it),
@@ -503,6 +530,7 @@ const ReviewKit = (function () {
     center: center, resultBox: resultBox, sessionNav: sessionNav, voidsAt: voidsAt, trickCenter: trickCenter,
     verdict: verdict, values: values,
     chips: chips, graph: graph, summary: summary, tricksTable: tricksTable, markRecord: markRecord,
-    drawView: drawView, bindView: bindView, stepper: stepper
+    drawView: drawView, boot: boot, stepper: stepper,
+    CARD_OPTIONS: CARD_OPTIONS, noDecision: noDecision, cleared: cleared
   };
 })();
