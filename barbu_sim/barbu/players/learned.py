@@ -118,36 +118,8 @@ def learned_choose(legal, hand, state, rng, model, work_at, slot):
     """
     if popcount(legal) == 1:
         return lowest_bit(legal)
-    contract = np.int64(state[S_CONTRACT])
-    domino = contract == DOMINO
-    heur = heuristic_domino(legal, hand, state, rng) if domino else heuristic_tricks(legal, hand, state, rng)
-    # float32 throughout: the network's sums run twice as wide in the vector units as in float64.
-    x = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.float32)[:N_FEATURES]
-    units = state[work_at + L_UNITS:work_at + L_UNITS + MAX_HIDDEN].view(np.float32)[:MAX_HIDDEN]
-    nonzero = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.int32)[N_FEATURES:]
-    row = model[slot * N_CONTRACTS + contract]
-    best, best_v = -1, np.float32(-np.inf)
-    m = legal
-    # What belongs to the position is read once (the context); each card's vector is filled from it.
-    if domino:
-        dctx = domino_context(hand, state)
-        while m:
-            c = lowest_bit(m)
-            m &= m - np.uint64(1)
-            domino_fill(c, dctx, legal, hand, heur, x)
-            v = predict(row, x, units, nonzero)
-            if v > best_v:
-                best, best_v = c, v
-    else:
-        tctx = trick_context(legal, hand, state)
-        while m:
-            c = lowest_bit(m)
-            m &= m - np.uint64(1)
-            trick_fill(c, tctx, legal, hand, state, heur, x)
-            v = predict(row, x, units, nonzero)
-            if v > best_v:
-                best, best_v = c, v
-    return best
+    row = model[slot * N_CONTRACTS + np.int64(state[S_CONTRACT])]
+    return card_values(legal, hand, state, rng, row, work_at, state[0:0].view(np.float64))  # no values kept
 
 
 @njit(cache=True, _nrt=False)
@@ -159,28 +131,50 @@ def learned_scores(legal, hand, state, rng, model, work_at, out):
     The policy model of the mc player's inference (:func:`barbu_sim.barbu.players.mc.layouts.policy_weight`)
     reads them: the softmax of these values is how likely the learned player's model makes each card.
     """
-    contract = np.int64(state[S_CONTRACT])
-    domino = contract == DOMINO
+    card_values(legal, hand, state, rng, model[np.int64(state[S_CONTRACT])], work_at, out)
+
+
+@njit(cache=True, _nrt=False)
+def card_values(legal, hand, state, rng, row, work_at, out):
+    """The legal card with the highest value by the model row ``row`` (the lowest such card), each card's value
+    also written to ``out[card]`` when ``out`` has room ((52,) float64; a size-0 array keeps none).
+
+    The one place the learned player values cards: :func:`learned_choose` and :func:`learned_scores` call it,
+    so that the network's code is compiled once for both.
+    """
+    keep = out.shape[0] > 0
+    domino = np.int64(state[S_CONTRACT]) == DOMINO
     heur = heuristic_domino(legal, hand, state, rng) if domino else heuristic_tricks(legal, hand, state, rng)
+    # float32 throughout: the network's sums run twice as wide in the vector units as in float64.
     x = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.float32)[:N_FEATURES]
     units = state[work_at + L_UNITS:work_at + L_UNITS + MAX_HIDDEN].view(np.float32)[:MAX_HIDDEN]
     nonzero = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.int32)[N_FEATURES:]
-    row = model[contract]
+    best, best_v = -1, np.float32(-np.inf)
     m = legal
+    # What belongs to the position is read once (the context); each card's vector is filled from it.
     if domino:
         dctx = domino_context(hand, state)
         while m:
             c = lowest_bit(m)
             m &= m - np.uint64(1)
             domino_fill(c, dctx, legal, hand, heur, x)
-            out[c] = np.float64(predict(row, x, units, nonzero))
+            v = predict(row, x, units, nonzero)
+            if keep:
+                out[c] = np.float64(v)
+            if v > best_v:
+                best, best_v = c, v
     else:
         tctx = trick_context(legal, hand, state)
         while m:
             c = lowest_bit(m)
             m &= m - np.uint64(1)
             trick_fill(c, tctx, legal, hand, state, heur, x)
-            out[c] = np.float64(predict(row, x, units, nonzero))
+            v = predict(row, x, units, nonzero)
+            if keep:
+                out[c] = np.float64(v)
+            if v > best_v:
+                best, best_v = c, v
+    return best
 
 
 def model_row(weights: dict, where: str = "a contract", tree: bool = False) -> np.ndarray:

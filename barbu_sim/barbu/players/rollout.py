@@ -39,17 +39,33 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 
-@njit(inline="always", cache=True)
-def choose_builtin(sid, legal, hand, state, rng, domino, net):
-    """The card built-in player ``sid`` (heuristic, basic, lowest, learned; anything else: random) plays.
+@njit(cache=True)
+def choose_trick_card(sid, legal, hand, state, rng, net):
+    """The card built-in player ``sid`` (heuristic, basic, lowest, learned; anything else: random) plays in a
+    trick contract.
 
     ``net``: the learned player's model array; for learned, ``state`` must go on past ``STATE_SIZE`` with
-    its scratch space (``LEARNED_WORK_SIZE`` entries).
+    its scratch space (``LEARNED_WORK_SIZE`` entries).  Called, not inlined, and one function per kind of
+    contract: its callers (the rollout, mc's layout weights) share one compile of each.
     """
     if sid == HEURISTIC:
-        return heuristic_domino(legal, hand, state, rng) if domino else heuristic_tricks(legal, hand, state, rng)
+        return heuristic_tricks(legal, hand, state, rng)
     if sid == BASIC:
-        return basic_domino(legal, hand, state, rng) if domino else basic_tricks(legal, hand, state, rng)
+        return basic_tricks(legal, hand, state, rng)
+    if sid == LEARNED:
+        return learned_choose(legal, hand, state, rng, net, np.int64(STATE_SIZE), np.int64(0))  # the packaged model
+    if sid == LOWEST:
+        return lowest_strategy(legal, hand, state, rng)
+    return random_strategy(legal, hand, state, rng)
+
+
+@njit(cache=True)
+def choose_domino_card(sid, legal, hand, state, rng, net):
+    """:func:`choose_trick_card` in Domino."""
+    if sid == HEURISTIC:
+        return heuristic_domino(legal, hand, state, rng)
+    if sid == BASIC:
+        return basic_domino(legal, hand, state, rng)
     if sid == LEARNED:
         return learned_choose(legal, hand, state, rng, net, np.int64(STATE_SIZE), np.int64(0))  # the packaged model
     if sid == LOWEST:
@@ -112,7 +128,7 @@ def rollout_tricks(hands, contract, trump, rules, sid, state, rng, first_card, s
                 next_card = -1
             else:
                 legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
-                card = choose_builtin(sid, legal, hand, state, rng, False, net)
+                card = choose_trick_card(sid, legal, hand, state, rng, net)
             played, trick, led, win_card, win_seat, win_suit, top_trump = play_into_trick(
                 hands, state, seat, k, card, played, trick, led, win_card, win_seat, win_suit, top_trump,
                 contract, trump)
@@ -172,7 +188,7 @@ def rollout_domino(hands, start, rules, sid, state, rng, first_card, scores, net
                     card = next_card
                     next_card = -1
                 else:
-                    card = choose_builtin(sid, legal, hand, state, rng, True, net)
+                    card = choose_domino_card(sid, legal, hand, state, rng, net)
                 played, playable = play_domino_card(hands, state, seat, card, played, playable, grows_down, grows_up,
                                                     wrap_down, wrap_up, ace_low)
                 place = pay_domino_out(hands, seat, place, scores, rules)

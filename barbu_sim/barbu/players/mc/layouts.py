@@ -23,7 +23,7 @@ from ..learned import LEARNED_WORK_SIZE, learned_scores
 from ..ids import LEARNED
 from .params import LOG_WEIGHT_FLOOR, POLICY_EPSILON, POLICY_TEMPERATURE
 from ...rules.play_rules import forced_discard, lead_restriction, legal_mask, suit_bits
-from ..rollout import choose_builtin, trick_so_far
+from ..rollout import choose_trick_card, trick_so_far
 from ...rules.config import RULES_ARRAY_SIZE
 from ...state import S_CARDS_LEFT, S_LEADER, S_N_IN_TRICK, S_NOT_HELD, S_PLAYED, S_SEAT, S_VOIDS, STATE_SIZE
 
@@ -159,12 +159,12 @@ def layout_weight(layout, state, work, me, model, miss, rules, contract, trump, 
             _, led, _, _, _, top_trump = trick_so_far(snap, k, np.int64(snap[S_LEADER]) & 3, contract, trump)
             legal = legal_mask(hand, k, led, restricted_lead, forced, contract, trump, top_trump, rules)
             if popcount(legal) > 1:
-                if model == LEARNED:
+                seen = snap
+                if model == LEARNED:  # the learned player needs scratch space after the state: a copy with it
                     for j in range(STATE_SIZE):
                         scratch[j] = snap[j]
-                    if choose_builtin(model, legal, hand, scratch, rng, False, net) != card:
-                        weight *= miss
-                elif choose_builtin(model, legal, hand, snap, rng, False, net) != card:
+                    seen = scratch
+                if choose_trick_card(model, legal, hand, seen, rng, net) != card:
                     weight *= miss
         after[seat] |= b
     return weight

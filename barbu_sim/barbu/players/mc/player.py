@@ -195,7 +195,7 @@ def mc_choose(sid, legal, hand, state, rng, explain, net):
         while (n + (1 << rounds) - 1) >> rounds > 1:
             rounds += 1
     finalists = reps
-    done = 0
+    done = np.int64(0)  # typed int64 from the start: a literal 0 would compile race and mc_estimates for it too
     early = (sid >> MC_EARLY_SHIFT) & MC_EARLY_MASK  # z of the early drops, in tenths (0: none)
     for rnd in range(rounds):
         m = popcount(finalists)
