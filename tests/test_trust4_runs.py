@@ -10,7 +10,7 @@ import shutil
 import polars as pl
 import pytest
 
-from cli_checks import assert_clean_error, invoke, invoke_read_only
+from cli_checks import assert_clean_error, assert_one_line_error, invoke, invoke_read_only
 from shared_runs import three_chunk_run
 
 
@@ -370,3 +370,11 @@ def test_resume_refuses_a_barbu_config_whose_contracts_are_not_its_configs(barbu
     before = (out / "manifest.json").read_text()
     assert_clean_error(invoke("run", "--resume", "--out", out, "--no-progress"), "configs", "disagree")
     assert (out / "manifest.json").read_text() == before and len(files_of(out)) == 3
+
+
+@pytest.mark.parametrize("command", [("run", "-n", "10"), ("clabber", "run", "-n", "10"), ("game",)])
+def test_an_out_folder_under_a_file_is_the_users_mistake(tmp_path, command):
+    (tmp_path / "afile").write_text("a file")
+    r = invoke(*command, "--out", tmp_path / "afile" / "x")
+    assert_one_line_error(r, "afile is a file, not a folder")
+    assert "Permission denied" not in r.output and (tmp_path / "afile").read_text() == "a file"

@@ -136,8 +136,8 @@ def ensure_writable(directory, what: str = "output") -> Path:
     """Check, before any work, that files can be written in ``directory`` (made later if need be).
 
     An existing directory gets a probe file, written and removed (also when its write fails); for
-    one still to be made, its nearest existing parent must be writable.  Raises :class:`OutputError` naming the
-    directory (a read-only filesystem, no permission...).
+    one still to be made, its nearest existing parent must be a writable folder.  Raises :class:`OutputError` naming
+    the directory (a read-only filesystem, no permission...), and ValueError where a file stands in its path.
     """
     directory = Path(directory)
     try:
@@ -152,6 +152,9 @@ def ensure_writable(directory, what: str = "output") -> Path:
             parent = directory.parent
             while not parent.exists() and parent != parent.parent:
                 parent = parent.parent
+            if not parent.is_dir():  # a file where a folder should be: the user's mistake, not the machine's
+                raise ValueError(f"cannot make {directory}" + (f" ({what})" if what else "")
+                                 + f": {parent} is a file, not a folder")
             if not os.access(parent, os.W_OK | os.X_OK):
                 err = errno.EROFS if _read_only(parent) else errno.EACCES
                 raise OSError(err, os.strerror(err), str(parent))
