@@ -94,7 +94,7 @@ def test_the_chart_the_changes_and_the_chunks(study):
 
 def test_an_existing_study_is_refused_before_any_play_unless_force(study):
     before = {p: p.read_bytes() for p in (study / "results").iterdir() if p.is_file()}
-    result = invoke(*study_args(study, "--deals", "31", "--strategy", "basic", "--tables-only"))
+    result = invoke(*study_args(study, "--strategy", "basic", "--tables-only"))
     assert_clean_error(result, "--force", "holds")
     assert {p: p.read_bytes() for p in before} == before
     assert json.loads((study / "runs" / "strong" / "manifest.json").read_text())["config"]["deals"] == 30
@@ -142,6 +142,9 @@ def test_pairing_by_blocks_equals_one_block(tmp_path, monkeypatch):
     (["--strategy", "basic", "--deals", "0"], "--deals"),
     (["--strategy", "basic", "--confirm", "heuristic", "--confirm-deals", "-2"], "--confirm-deals"),
     (["--strategy", "basic", "--seed", "-1"], "--seed"),
+    (["--tables-only", "--deals", "40"], "--tables-only plays no deal: --deals would do nothing"),
+    (["--tables-only", "--minutes", "2", "--chunk", "5"], "--chunk, --minutes would do nothing"),
+    (["--strategy", "basic", "--confirm-deals", "20"], "give --confirm NAME too"),
 ])
 def test_bad_input_is_one_line(args, message, tmp_path):
     assert_clean_error(invoke(*study_args(tmp_path, *args)), message)

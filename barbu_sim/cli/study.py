@@ -169,6 +169,15 @@ def strong(
         if not math.isfinite(minutes) or minutes < 0:
             raise ValueError(f"--minutes must be a number of minutes, at least 0 (0: no limit), not {minutes}")
         check_seed(seed)
+        if tables_only:  # a flag that would do nothing is said, not dropped
+            idle = [flag for flag, value in (("--deals", deals), ("--chunk", chunk), ("--confirm-deals", confirm_deals),
+                                             ("--minutes", minutes or None)) if value is not None]
+            if idle:
+                raise ValueError(f"--tables-only plays no deal: {', '.join(idle)} would do nothing; "
+                                 "leave out --tables-only to play, or the other flags to make the tables")
+        if confirm_deals is not None and confirm is None and not resume:
+            raise ValueError("--confirm-deals sizes the confirmation: give --confirm NAME too (or --resume, to extend "
+                             "the confirmation a run in --out has)")
         plan = study.plan_strong(out, results, deals=deals, seed=seed, strategy=strategy, baseline=baseline,
                                  chunk=chunk, confirm=confirm, confirm_deals=confirm_deals, resume=resume,
                                  tables_only=tables_only, force=force)

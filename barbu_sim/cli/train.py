@@ -13,7 +13,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import BackendOpt, ProgressOpt, RayAddressOpt, Typer, app, cli_backend, command_errors, fail, interrupted
+from .app import (
+    BackendOpt, ProgressOpt, RayAddressOpt, Typer, app, check_out, check_out_writable, cli_backend, command_errors,
+    fail, interrupted,
+)
 from .clabber import clabber_app
 
 # The library's defaults, repeated here so that --help does not import numba (tests/test_train.py checks them).
@@ -66,6 +69,14 @@ def _log(progress: bool):
     """What the work says as it goes (each contract's fit, each block of a head to head): on stderr, unless
     --no-progress."""
     return (lambda m: print(m, file=sys.stderr, flush=True)) if progress else None
+
+
+def _check_data(data: str, fit_only: bool) -> None:
+    """--data, checked before any work: a folder (made if need be), writable unless only read (--fit-only)."""
+    if fit_only:
+        check_out(data, "--data")
+    else:
+        check_out_writable(data, "--data")
 
 
 def _kept(data: str) -> str:
@@ -161,6 +172,7 @@ def train_player(
     """
     from ..barbu.training.player import train_player as train
     with command_errors(_kept(data)):
+        _check_data(data, fit_only)
         where = cli_backend(backend, ray_address)
         made = train(out, data=data, deals=deals, samples=samples, seed=seed, chunk=chunk, hidden=hidden,
                      epochs=epochs, fit_only=fit_only, teacher_model=teacher_model, mc_share=mc_share,
@@ -371,6 +383,7 @@ def clabber_train(
     """
     from ..clabber.training.player import train_player as train
     with command_errors(_kept(data)):
+        _check_data(data, fit_only)
         where = cli_backend(backend, ray_address)
         made = train(out, data=data, rounds=rounds, samples=samples, seed=seed, chunk=chunk, hidden=hidden,
                      epochs=epochs, fit_only=fit_only, force=force, backend=where, progress=progress,

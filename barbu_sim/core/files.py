@@ -149,7 +149,7 @@ def ensure_writable(directory, what: str = "output") -> Path:
             finally:  # a write that fails (a full disk) has made the file already: never leave it behind
                 _discard(probe)
         else:
-            parent = directory.parent
+            parent = directory  # the nearest part of the path that exists (the directory itself, if a file)
             while not parent.exists() and parent != parent.parent:
                 parent = parent.parent
             if not parent.is_dir():  # a file where a folder should be: the user's mistake, not the machine's
