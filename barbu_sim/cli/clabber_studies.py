@@ -144,11 +144,11 @@ def headline(
                                         HEADLINE["sweep_rounds"])] = HEADLINE["sweep_rounds"],
     sweep_games: Annotated[int, _count("Games of each N+S bidding threshold in the sweep",
                                        HEADLINE["sweep_games"])] = HEADLINE["sweep_games"],
-    mc_rounds: Annotated[int, _count("Rounds per dealer seat of the mc:32 bidding policy in the sweep (at most "
-                                     "--sweep-rounds; 0 leaves it out)", HEADLINE["mc_rounds"])]
-    = HEADLINE["mc_rounds"],
-    mc_games: Annotated[int, _count("Games of the mc:32 bidding policy (at most --sweep-games)",
-                                    HEADLINE["mc_games"])] = HEADLINE["mc_games"],
+    mc_rounds: Annotated[Optional[int], _count(
+        "Rounds per dealer seat of the mc:32 bidding policy in the sweep, paired with the sweep's first ones (at most "
+        "--sweep-rounds, which also caps the default; 0 leaves it out)", HEADLINE["mc_rounds"])] = None,
+    mc_games: Annotated[Optional[int], _count("Games of the mc:32 bidding policy (at most --sweep-games, which also "
+                                              "caps the default)", HEADLINE["mc_games"])] = None,
     runs: RunsOpt = "runs/clabber-study",
     results: Annotated[str, typer.Option(
         metavar="DIR", help="The folder of the study's tables, charts and findings.md.")] = "results/clabber",
@@ -177,8 +177,11 @@ def headline(
         for value, flag in ((rounds, "--rounds"), (games, "--games"), (sweep_rounds, "--sweep-rounds"),
                             (sweep_games, "--sweep-games")):
             check_range(value, flag, 1, MAX_UNITS)
-        check_range(mc_rounds, "--mc-rounds", 0, MAX_UNITS)
-        check_range(mc_games, "--mc-games", 0, MAX_UNITS)
+        # mc is paired with the sweep's first rounds and games: it cannot have more
+        mc_rounds = min(HEADLINE["mc_rounds"], sweep_rounds) if mc_rounds is None else mc_rounds
+        mc_games = min(HEADLINE["mc_games"], sweep_games) if mc_games is None else mc_games
+        check_range(mc_rounds, "--mc-rounds", 0, sweep_rounds)
+        check_range(mc_games, "--mc-games", 0, sweep_games)
         check_out_writable(runs, "--runs")
         text = headline_study(runs, results, rounds=rounds, games=games, sweep_rounds=sweep_rounds,
                               sweep_games=sweep_games, mc_rounds=mc_rounds, mc_games=mc_games, force=force,
