@@ -10,7 +10,8 @@ from barbu_sim.clabber.formats.round_file import parse_rounds, start_state
 from barbu_sim.clabber.players.rollout import legal_now, round_scores, step
 from barbu_sim.clabber.review.line import decision_lines, layout_at, play_line, text_line
 from barbu_sim.clabber.review.page import round_page_data
-from barbu_sim.clabber.review.review import format_clabber_review, layout_values, review_round
+from barbu_sim.clabber.review.mc import layout_values
+from barbu_sim.clabber.review.review import format_clabber_review, review_round
 from barbu_sim.clabber.state import S_SEAT
 from barbu_sim.core.cards import parse_card
 

@@ -25,7 +25,7 @@ from ..players.heuristic import heuristic_strategy
 from ..players.mc import W_DEALT, W_LAYOUT, W_SUMS, mc_estimates
 from ..players.rollout import legal_now, round_scores, step
 from ..state import S_LEADER, S_MAKER, S_N_IN_TRICK, S_SEAT, S_TEAM_POINTS, S_TRICK, S_TRICK_CARDS
-from .review import layout_key, replay
+from .mc import layout_key, replay
 
 TEAMS = ("N+S", "E+W")
 

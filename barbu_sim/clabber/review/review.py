@@ -23,12 +23,11 @@ import numpy as np
 from ...core.cards import SUIT_LETTERS, format_card
 from ...core.review_line import nearest_layout
 from ...core.seats import SEAT_NAMES
-from ...core.rng import STREAM_CLABBER_PLAY as STREAM_PLAY, STREAM_CLABBER_REVIEW as STREAM_REVIEW, stream_key
-from ..players.mc import MAX_SAMPLES, MC_WORK_SIZE, W_SUMS, mc_estimates, replay_into
+from ..players.mc import MAX_SAMPLES
 from ..players.rollout import legal_now, step
 from .labels import LABELS, NOISE, beyond_noise, label_of, paired
 from ..formats.round_file import PLAY, PlayedRound, start_state
-from ..state import S_SEAT, STATE_ARRAY_SIZE
+from .mc import layout_values
 
 WIDTH = 100
 
@@ -54,42 +53,6 @@ class ClabberDecision:
     @property
     def counts(self) -> bool:
         return beyond_noise(self.loss, self.loss_se)
-
-
-def replay(rnd: PlayedRound, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(state, hands, mc work array)`` before play ``n`` of ``rnd``, from the table's view
-    (:func:`players.mc.replay_into`)."""
-    row = rnd.row
-    plays = np.array([[s, c] for s, c in rnd.plays], np.int64).reshape(-1, 2)
-    state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
-    hands = np.empty(4, np.uint64)
-    mcw = np.zeros(MC_WORK_SIZE, np.uint64)
-    root = np.uint64(stream_key(np.uint64(rnd.seed), np.uint64(rnd.index), STREAM_PLAY))
-    replay_into(np.ascontiguousarray(rnd.hands, np.uint64), np.int64(rnd.dealer), np.int64(rnd.turned),
-                np.int64(row["trump"]), np.int64(row["maker"]), rnd.rules.to_array(), plays, np.int64(n), state,
-                hands, mcw, root)
-    return state, hands, mcw
-
-
-def layout_key(seed: int, n: int, k: int) -> np.uint64:
-    """The key of layout ``k`` of the decision before play ``n``, the review keyed by ``seed``."""
-    key = np.uint64(stream_key(np.uint64(seed), np.uint64(n), STREAM_REVIEW))
-    return np.uint64(stream_key(key, np.uint64(k), STREAM_REVIEW))
-
-
-def layout_values(rnd: PlayedRound, n: int, samples: int, seed: int) -> tuple[int, int, np.ndarray]:
-    """``(seat, legal mask, values)`` before play ``n``: ``values[k, card]`` the seat's team's round
-    score on layout ``k`` when it plays ``card`` now (legal cards only): mc's estimator on the one layout
-    keyed by :func:`layout_key`."""
-    state, hands, mcw = replay(rnd, n)
-    seat = int(state[S_SEAT])
-    legal = np.uint64(legal_now(hands[seat], state))
-    sums = mcw[W_SUMS:W_SUMS + 52].view(np.float64)
-    values = np.zeros((samples, 52))
-    for k in range(samples):
-        mc_estimates(legal, np.uint64(hands[seat]), state, mcw, layout_key(seed, n, k), np.int64(1))
-        values[k] = sums
-    return seat, int(legal), values
 
 
 def review_round(rnd: PlayedRound, seats=None, samples: int = 100, seed: int = 0) -> tuple[list, dict]:
