@@ -219,10 +219,6 @@ def check_configs(manifest: dict, config: RunConfig, run_dir) -> None:
                        "the manifest was edited or damaged (restore it, or start the run again with --force)")
 
 
-def check_resume_settings(run_dir, given: dict) -> None:
-    """Refuse to resume ``run_dir`` with settings (RunConfig fields the user gave) that differ from the run's."""
-    RUNS.check_resume_settings(run_dir, given)
-
 
 HANDS_SLICE = 1_000_000  # deals dealt and written at a time: 32 MB of masks
 

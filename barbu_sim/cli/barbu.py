@@ -185,7 +185,8 @@ def run(
     """
     from ..barbu.rules.config import CONTRACTS, parse_contract
     from ..barbu.players.registry import canonical_strategy
-    from ..barbu.runs import RunConfig, check_resume_settings, run as run_simulation
+    from ..barbu.runs import RUNS
+    from ..core.runs import run_command
     from ..core.seats import parse_seat
     with run_errors("barbu-sim", out):
         check_run_flags(out, seed, resume, force)
@@ -196,16 +197,11 @@ def run(
                  if strategy is not None or seat_strategy else None,
                  "declarer": parse_seat(declarer) if declarer is not None else None,
                  "rules": load_cli_rules(rules, option).to_dict() if rules is not None or option else None}
-        given = {k: v for k, v in given.items() if v is not None}
-        if "rules" in given:
+        if given["rules"] is not None:
             _fixed_domino_rank(load_cli_rules(rules, option), given)
         where = cli_backend(backend, ray_address, threads)
-        if resume:
-            check_resume_settings(out, given)
-            summary = run_simulation(out, resume=True, threads=threads, progress=progress, backend=where)
-        else:
-            config = RunConfig(**{"deals": 5_000_000, "contracts": list(CONTRACTS), **given})
-            summary = run_simulation(out, config, force=force, threads=threads, progress=progress, backend=where)
+        summary = run_command(RUNS, out, given, {"deals": 5_000_000, "contracts": list(CONTRACTS)}, resume=resume,
+                              force=force, threads=threads, progress=progress, backend=where)
         if keep_hands and summary.complete:
             from ..barbu.runs import write_hands
             write_hands(out, force=True)

@@ -191,7 +191,8 @@ def run(
 
       barbu-sim clabber run -n 50000000 --bidding mc --backend ray --ray-address auto --out runs/c2
     """
-    from ..clabber.runs import RunConfig, check_resume_settings, run as run_rounds
+    from ..clabber.runs import RUNS
+    from ..core.runs import run_command
     from ..core.seats import parse_seat
     with run_errors("barbu-sim clabber", out):
         check_run_flags(out, seed, resume, force)
@@ -201,15 +202,10 @@ def run(
                  "bidding": policies if bidding is not None or seat_bidding else None,
                  "strategies": strategies if strategy is not None or seat_strategy else None,
                  "rules": rules.to_dict() if option else None}
-        given = {k: v for k, v in given.items() if v is not None}
         where = cli_backend(backend, ray_address, threads)
-        if resume:
-            check_resume_settings(out, given)
-            summary = run_rounds(out, resume=True, threads=threads, progress=progress, backend=where)
-        else:
-            config = RunConfig(**{"rounds": 1_000_000, "bidding": policies, "strategies": strategies,
-                                  "rules": rules.to_dict(), **given})
-            summary = run_rounds(out, config, force=force, threads=threads, progress=progress, backend=where)
+        summary = run_command(RUNS, out, given, {"rounds": 1_000_000, "bidding": policies, "strategies": strategies,
+                                                 "rules": rules.to_dict()},
+                              resume=resume, force=force, threads=threads, progress=progress, backend=where)
     echo_run_done("barbu-sim clabber", summary, "rounds", where, resume)
 
 

@@ -381,3 +381,18 @@ def run_game(game: GameRuns, run_dir, config=None, *, resume: bool = False, forc
         local = backend is None or backend.name == "local"
         return fill_chunks(run_dir, manifest, getattr(config, unit), getattr(config, f"chunk_{unit}"),
                            game.chunk_player(config, local), unit=unit, progress=progress, backend=backend)
+
+
+def run_command(game: GameRuns, run_dir, given: dict, defaults: dict, *, resume: bool = False, force: bool = False,
+                threads: int | None = None, progress: bool = True, backend=None) -> RunSummary:
+    """What a game's ``run`` command does: with ``resume``, finish the run in ``run_dir`` with its own settings
+    (the settings ``given`` must be its own); else start one from ``defaults`` with those ``given`` over them.
+
+    ``given``: each config field the command line names, None where it was not given.
+    """
+    given = {k: v for k, v in given.items() if v is not None}
+    if resume:
+        game.check_resume_settings(run_dir, given)
+        return run_game(game, run_dir, resume=True, threads=threads, progress=progress, backend=backend)
+    return run_game(game, run_dir, game.config_type(**{**defaults, **given}), force=force, threads=threads,
+                    progress=progress, backend=backend)
