@@ -123,7 +123,7 @@ def _say(text: str) -> None:
 def compile_engines(
     game: Annotated[str, typer.Option(metavar="GAME", help="Whose engines: barbu, clabber or all.")] = "all",
     with_mc: Annotated[bool, typer.Option(
-        "--with-mc", help="Also the engines with the Monte-Carlo player (mc seats and bots): 1 to 4 minutes each "
+        "--with-mc", help="Also the engines with the Monte-Carlo player (mc seats and bots): 1 to 1.5 minutes each "
                           "on an idle machine.")] = False,
     list_only: Annotated[bool, typer.Option(
         "--list", help="Only list the engines and whether each is cached; compile nothing.")] = False,

@@ -24,9 +24,9 @@ from .interrupt import compile_interruptibly
 # machine takes several times as long (wait_words says why the line gives no figure for it).
 ESTIMATES_S = {
     "barbu-one": 25,
-    "barbu-one-mc": 60,
+    "barbu-one-mc": 70,  # play with an mc seat: 69 s; mc's estimator alone (hints, review): 45 s
     "barbu-batch": 30,
-    "barbu-batch-mc": 250,  # 248 s measured (the learned engine then: 51 s)
+    "barbu-batch-mc": 80,  # 80 s measured (248 s before the rollout player and the network were compiled once)
     "barbu-one-learned": 40,  # the engines with the learned player alone
     "barbu-batch-learned": 40,
     "clabber-one": 20,
