@@ -64,6 +64,7 @@ def seat_bidding(policies) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _forced(forced) -> np.ndarray:
+    """The kernels' forced contract: ``(-1, 0, 0)`` to bid, else ``(bid round, maker, trump)``."""
     if forced is None:
         return np.array([-1, 0, 0], np.int64)
     bid_round, maker, trump = (int(x) for x in forced)
@@ -170,8 +171,25 @@ def play_round(seed: int = 0, index: int = 0, dealer: int = 0, bidding="accept-f
     dealt = np.zeros(4, np.uint64)
     out = np.zeros(N_ROUND_COLUMNS, np.int64)
     rec_bids, rec_plays, rec_winners, state = _record_arrays()
-    code = _call(play_one_kernel, ids, _seed(seed), index, dealer, rules.to_array(), bid_ids, bid_params, ids, fns,
-                 _forced(forced), dealt, out, rec_bids, rec_plays, rec_winners, state, bid_ids=bid_ids)
+    code = _call(
+        play_one_kernel, ids,
+        _seed(seed),
+        index,
+        dealer,
+        rules.to_array(),
+        bid_ids,
+        bid_params,
+        ids,
+        fns,
+        _forced(forced),
+        dealt,
+        out,
+        rec_bids,
+        rec_plays,
+        rec_winners,
+        state,
+        bid_ids=bid_ids,
+    )
     if code < 0:
         raise_illegal(code, resolved, f"round {index} of seed {seed}", state)
     row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
@@ -195,8 +213,26 @@ def play_dealt(hands, turned: int, dealer: int = 0, bidding="accept-first", stra
     rules = rules or Rules()
     out = np.zeros(N_ROUND_COLUMNS, np.int64)
     rec_bids, rec_plays, rec_winners, state = _record_arrays()
-    code = _call(play_dealt_kernel, ids, hands, int(turned), _seed(seed), index, dealer, rules.to_array(), bid_ids,
-                 bid_params, ids, fns, _forced(forced), out, rec_bids, rec_plays, rec_winners, state, bid_ids=bid_ids)
+    code = _call(
+        play_dealt_kernel, ids,
+        hands,
+        int(turned),
+        _seed(seed),
+        index,
+        dealer,
+        rules.to_array(),
+        bid_ids,
+        bid_params,
+        ids,
+        fns,
+        _forced(forced),
+        out,
+        rec_bids,
+        rec_plays,
+        rec_winners,
+        state,
+        bid_ids=bid_ids,
+    )
     if code < 0:
         raise_illegal(code, resolved, "the given deal", state)
     row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
@@ -236,16 +272,49 @@ def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-
     errors = np.zeros((-(-n // chunk), 2), np.int64)
     dealer = _seat(dealer, "the dealer")
     rules_array, forced_array = rules.to_array(), _forced(forced)
-    _call(rounds_batch_kernel, ids, _seed(seed), start, n, chunk, dealer, rules_array, bid_ids, bid_params, ids, fns,
-          forced_array, rows, errors, _workers(threads), bid_ids=bid_ids)
+    _call(
+        rounds_batch_kernel, ids,
+        _seed(seed),
+        start,
+        n,
+        chunk,
+        dealer,
+        rules_array,
+        bid_ids,
+        bid_params,
+        ids,
+        fns,
+        forced_array,
+        rows,
+        errors,
+        _workers(threads),
+        bid_ids=bid_ids,
+    )
     bad = np.flatnonzero(errors[:, 0])
     if len(bad):
         # The batch keeps no per-play state: play the failed round again, alone, for the message.
         index = start + int(errors[bad[0], 1])
         rec_bids, rec_plays, rec_winners, state = _record_arrays()
-        code = _call(play_one_kernel, ids, _seed(seed), index, dealer, rules_array, bid_ids, bid_params, ids, fns,
-                     forced_array, np.zeros(4, np.uint64), np.zeros(N_ROUND_COLUMNS, np.int64), rec_bids, rec_plays,
-                     rec_winners, state, bid_ids=bid_ids)
+        dealt, row = np.zeros(4, np.uint64), np.zeros(N_ROUND_COLUMNS, np.int64)  # the round's hands and row
+        code = _call(
+            play_one_kernel, ids,
+            _seed(seed),
+            index,
+            dealer,
+            rules_array,
+            bid_ids,
+            bid_params,
+            ids,
+            fns,
+            forced_array,
+            dealt,
+            row,
+            rec_bids,
+            rec_plays,
+            rec_winners,
+            state,
+            bid_ids=bid_ids,
+        )
         where = f"round {index} of seed {seed}"
         raise_illegal(code if code < 0 else errors[bad[0], 0], resolved, where, state if code < 0 else None)
     return rows
@@ -264,8 +333,23 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
     if uses_mc(ids):
         chunk = 1  # an mc game costs a few seconds: threads claim games one by one
     errors = np.zeros(n, np.int64)
-    _call(games_batch_kernel, ids, _seed(seed), start, n, chunk, rules.to_array(), bid_ids, bid_params, ids, fns,
-          np.array([-1, 0, 0], np.int64), games, errors, _workers(threads), bid_ids=bid_ids)
+    _call(
+        games_batch_kernel, ids,
+        _seed(seed),
+        start,
+        n,
+        chunk,
+        rules.to_array(),
+        bid_ids,
+        bid_params,
+        ids,
+        fns,
+        _forced(None),  # every round bids
+        games,
+        errors,
+        _workers(threads),
+        bid_ids=bid_ids,
+    )
     bad = np.flatnonzero(errors)
     if len(bad):
         game = start + int(bad[0])
@@ -280,8 +364,20 @@ def _game_sheet(seed, game, bid_ids, bid_params, ids, fns, rules):
     sheet = np.zeros((MAX_GAME_ROUNDS, N_ROUND_COLUMNS), np.int64)
     result = np.zeros(6, np.int64)
     state = np.zeros(STATE_ARRAY_SIZE, np.uint64)
-    code = _call(game_sheet_kernel, ids, _seed(seed), int(game), rules.to_array(), bid_ids, bid_params, ids, fns,
-                 sheet, result, state, bid_ids=bid_ids)
+    code = _call(
+        game_sheet_kernel, ids,
+        _seed(seed),
+        int(game),
+        rules.to_array(),
+        bid_ids,
+        bid_params,
+        ids,
+        fns,
+        sheet,
+        result,
+        state,
+        bid_ids=bid_ids,
+    )
     return sheet, result, state if code < 0 else None, code
 
 
