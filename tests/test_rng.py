@@ -39,7 +39,7 @@ def test_the_module_names_are_the_table_s_keys():
     from barbu_sim.barbu.training import training_data as learned_data
     from barbu_sim.barbu.players.mc import values as mc_values
     from barbu_sim.clabber.players import mc as mc_play
-    from barbu_sim.clabber.review import review as clabber_review
+    from barbu_sim.clabber.review import mc as clabber_review  # the layouts of a round's decisions
     assert int(review.STREAM_REVIEW) == rng.STREAMS["STREAM_REVIEW"]
     assert int(clabber_review.STREAM_REVIEW) == rng.STREAMS["STREAM_CLABBER_REVIEW"] \
         != rng.STREAMS["STREAM_CLABBER_BID"]

@@ -148,6 +148,34 @@ def _record_arrays():
             np.zeros(STATE_ARRAY_SIZE, np.uint64))
 
 
+def _play_one(ids, fns, bid_ids, bid_params, seed, index, dealer, rules_array, forced_array):
+    """Round ``index`` of run ``seed`` by the one-round kernel: (its code, the hands dealt, the round's row, the
+    bids, the plays, the trick winners, the strategies' state array)."""
+    dealt = np.zeros(4, np.uint64)
+    row = np.zeros(N_ROUND_COLUMNS, np.int64)
+    rec_bids, rec_plays, rec_winners, state = _record_arrays()
+    code = _call(
+        play_one_kernel, ids,
+        _seed(seed),
+        index,
+        dealer,
+        rules_array,
+        bid_ids,
+        bid_params,
+        ids,
+        fns,
+        forced_array,
+        dealt,
+        row,
+        rec_bids,
+        rec_plays,
+        rec_winners,
+        state,
+        bid_ids=bid_ids,
+    )
+    return code, dealt, row, rec_bids, rec_plays, rec_winners, state
+
+
 def deal_round(seed: int = 0, index: int = 0, dealer: int = 0) -> tuple[np.ndarray, int]:
     """The four hands (uint64 by seat) and the turned card of round ``index`` of run ``seed``."""
     hands = np.zeros(4, np.uint64)
@@ -168,28 +196,8 @@ def play_round(seed: int = 0, index: int = 0, dealer: int = 0, bidding="accept-f
     bid_ids, bid_params = seat_bidding(bidding)
     ids, fns, resolved = seat_strategies(strategies)
     rules = rules or Rules()
-    dealt = np.zeros(4, np.uint64)
-    out = np.zeros(N_ROUND_COLUMNS, np.int64)
-    rec_bids, rec_plays, rec_winners, state = _record_arrays()
-    code = _call(
-        play_one_kernel, ids,
-        _seed(seed),
-        index,
-        dealer,
-        rules.to_array(),
-        bid_ids,
-        bid_params,
-        ids,
-        fns,
-        _forced(forced),
-        dealt,
-        out,
-        rec_bids,
-        rec_plays,
-        rec_winners,
-        state,
-        bid_ids=bid_ids,
-    )
+    code, dealt, out, rec_bids, rec_plays, rec_winners, state = _play_one(
+        ids, fns, bid_ids, bid_params, seed, index, dealer, rules.to_array(), _forced(forced))
     if code < 0:
         raise_illegal(code, resolved, f"round {index} of seed {seed}", state)
     row = {c: int(v) for c, v in zip(ROUND_COLUMNS, out)}
@@ -294,27 +302,7 @@ def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-
     if len(bad):
         # The batch keeps no per-play state: play the failed round again, alone, for the message.
         index = start + int(errors[bad[0], 1])
-        rec_bids, rec_plays, rec_winners, state = _record_arrays()
-        dealt, row = np.zeros(4, np.uint64), np.zeros(N_ROUND_COLUMNS, np.int64)  # the round's hands and row
-        code = _call(
-            play_one_kernel, ids,
-            _seed(seed),
-            index,
-            dealer,
-            rules_array,
-            bid_ids,
-            bid_params,
-            ids,
-            fns,
-            forced_array,
-            dealt,
-            row,
-            rec_bids,
-            rec_plays,
-            rec_winners,
-            state,
-            bid_ids=bid_ids,
-        )
+        code, *_, state = _play_one(ids, fns, bid_ids, bid_params, seed, index, dealer, rules_array, forced_array)
         where = f"round {index} of seed {seed}"
         raise_illegal(code if code < 0 else errors[bad[0], 0], resolved, where, state if code < 0 else None)
     return rows
