@@ -154,7 +154,8 @@ BAD_INPUT = {"ladder": [(["--players", "lowest"], "--players takes mc, learned o
              "strong": [(["--strategy", "nobody"], "--strategy: unknown strategy 'nobody'"),
                         (["--confirm", "nobody"], "--confirm: unknown strategy 'nobody'"),
                         (["--thresholds", "50,x"], "--thresholds takes whole numbers"),
-                        (["--games", "0"], "--games must be at least 1")]}
+                        (["--games", "0"], "--games must be at least 1"),
+                        (["--sweep-rounds", "100", "--mc-bid-rounds", "101"], "at most 100, not 101")]}
 
 
 @pytest.mark.parametrize("study,args,needle", [(study, *case) for study, cases in BAD_INPUT.items() for case in cases])

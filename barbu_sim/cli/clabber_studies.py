@@ -210,8 +210,10 @@ def strong(
                                         STRONG["sweep_rounds"])] = STRONG["sweep_rounds"],
     sweep_games: Annotated[int, _count("Games of each N+S bidding threshold, under each player",
                                        STRONG["sweep_games"])] = STRONG["sweep_games"],
-    mc_bid_rounds: Annotated[int, _count("Rounds per dealer seat of the mc:32 bidding policy, and a fifth as many "
-                                         "games (0 leaves it out)", STRONG["mc_bid_rounds"])] = STRONG["mc_bid_rounds"],
+    mc_bid_rounds: Annotated[Optional[int], _count(
+        "Rounds per dealer seat of the mc:32 bidding policy, paired with the sweep's first ones (at most "
+        "--sweep-rounds, which also caps the default), and a fifth as many games, at most --sweep-games (0 leaves "
+        "it out)", STRONG["mc_bid_rounds"])] = None,
     thresholds: Annotated[str, typer.Option(
         metavar="X,X,...",
         help="The thresholds X of the sweep, comma-separated (default 40, 45, every X from 48 to 58, 60, 65 and 70).",
@@ -253,7 +255,8 @@ def strong(
         for value, flag in ((rounds, "--rounds"), (games, "--games"), (sweep_rounds, "--sweep-rounds"),
                             (sweep_games, "--sweep-games")):
             check_range(value, flag, 1, MAX_UNITS)
-        check_range(mc_bid_rounds, "--mc-bid-rounds", 0, MAX_UNITS)
+        mc_bid_rounds = min(STRONG["mc_bid_rounds"], sweep_rounds) if mc_bid_rounds is None else mc_bid_rounds
+        check_range(mc_bid_rounds, "--mc-bid-rounds", 0, sweep_rounds)  # paired with the sweep's first rounds
         check_range(confirm_rounds, "--confirm-rounds", 1, MAX_UNITS)
         check_strong(results, strategy=strategy, baseline=baseline, confirm=confirm.strip() or None,
                      sizes=(rounds, games, sweep_rounds, sweep_games), force=force)
