@@ -22,10 +22,10 @@ from ...core.review_line import first_trick, page_line, shown_plays, text_cells,
 from ...core.review_page import page_code
 from ...core.seats import SEAT_LETTERS, SEAT_NAMES
 from ..players.heuristic import heuristic_strategy
-from ..players.mc import W_DEALT, W_LAYOUT, W_SUMS, mc_estimates
+from ..players.mc import W_DEALT, W_LAYOUT, W_SUMS
 from ..players.rollout import legal_now, round_scores, step
 from ..state import S_LEADER, S_MAKER, S_N_IN_TRICK, S_SEAT, S_TEAM_POINTS, S_TRICK, S_TRICK_CARDS
-from .mc import layout_key, replay
+from .mc import layout_key, replay, value_layout
 
 TEAMS = ("N+S", "E+W")
 
@@ -35,9 +35,7 @@ def layout_at(rnd, d) -> dict:
     dealt it: ``state`` (before the play), ``layout`` (the four hands now), ``dealt`` (the hands as dealt in that
     layout: what the melds are counted on) and ``values`` (52,), each legal card's value there."""
     state, hands, mcw = replay(rnd, d.play_no)
-    seat = int(state[S_SEAT])
-    legal = np.uint64(legal_now(hands[seat], state))
-    mc_estimates(legal, np.uint64(hands[seat]), state, mcw, layout_key(d.seed, d.play_no, d.layout), np.int64(1))
+    legal = value_layout(state, hands, mcw, layout_key(d.seed, d.play_no, d.layout))
     return {"state": state, "layout": mcw[W_LAYOUT:W_LAYOUT + 4].copy(), "dealt": mcw[W_DEALT:W_DEALT + 4].copy(),
             "values": mcw[W_SUMS:W_SUMS + 52].view(np.float64).copy(), "legal": int(legal)}
 
@@ -97,10 +95,12 @@ def reason(lines: dict, played: int, best: int, symbols: bool = True) -> str:
     return " ".join(said)
 
 
-def _lines(rnd, d) -> tuple[dict, dict]:
-    """(the representative layout, card -> :func:`play_line`) for every legal card of decision ``d``."""
+def _lines(rnd, d, cards=None) -> tuple[dict, dict]:
+    """(the representative layout, card -> :func:`play_line`) for ``cards`` of decision ``d`` (default: every legal
+    card)."""
     at = layout_at(rnd, d)
-    cards = [c for c in range(52) if at["legal"] >> c & 1]
+    if cards is None:
+        cards = [c for c in range(52) if at["legal"] >> c & 1]
     lines = {c: play_line(at["state"], at["layout"], at["dealt"], c) for c in cards}
     return at, lines
 
@@ -139,8 +139,8 @@ def text_line(rnd, d, symbols: bool = False) -> str:
     whose loss does not count."""
     if not d.counts:
         return ""
-    _, lines = _lines(rnd, d)
     best = d.estimates[0][0]
+    _, lines = _lines(rnd, d, (d.card, best))  # the text names only these two
     said = reason(lines, d.card, best, symbols)
     if said:
         return "why    " + said

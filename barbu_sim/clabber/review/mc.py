@@ -126,10 +126,17 @@ def layout_values(rnd: PlayedRound, n: int, samples: int, seed: int) -> tuple[in
     keyed by :func:`layout_key`."""
     state, hands, mcw = replay(rnd, n)
     seat = int(state[S_SEAT])
-    legal = np.uint64(legal_now(hands[seat], state))
-    sums = mcw[W_SUMS:W_SUMS + 52].view(np.float64)
     values = np.zeros((samples, 52))
     for k in range(samples):
-        mc_estimates(legal, np.uint64(hands[seat]), state, mcw, layout_key(seed, n, k), np.int64(1))
-        values[k] = sums
+        legal = value_layout(state, hands, mcw, layout_key(seed, n, k))
+        values[k] = mcw[W_SUMS:W_SUMS + 52].view(np.float64)
     return seat, int(legal), values
+
+
+def value_layout(state, hands, mcw, key) -> np.uint64:
+    """Value every legal card of the seat to play in ``state`` on the one layout keyed ``key`` (mc's estimator:
+    the layout and its values are left in ``mcw``); returns the legal cards."""
+    seat = int(state[S_SEAT])
+    legal = np.uint64(legal_now(hands[seat], state))
+    mc_estimates(legal, np.uint64(hands[seat]), state, mcw, key, np.int64(1))
+    return legal
