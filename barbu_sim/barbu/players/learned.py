@@ -29,7 +29,7 @@ from ...core.model_files import check_hidden, read_model_file, weights_array
 from ...core.bits import lowest_bit, popcount
 from ...core.fields import ArrayFields
 from .features import N_FEATURES, domino_context, domino_fill, trick_context, trick_fill
-from .heuristic import heuristic_domino, heuristic_tricks
+from .heuristic import heuristic_domino_card, heuristic_trick_card
 from .vector_sums import LANES, add_scaled16, copy16, relu_dot16
 from ..rules.config import CONTRACTS, DOMINO, N_CONTRACTS
 from ..state import S_CONTRACT, STATE_SIZE
@@ -144,7 +144,7 @@ def card_values(legal, hand, state, rng, row, work_at, out):
     """
     keep = out.shape[0] > 0
     domino = np.int64(state[S_CONTRACT]) == DOMINO
-    heur = heuristic_domino(legal, hand, state, rng) if domino else heuristic_tricks(legal, hand, state, rng)
+    heur = heuristic_domino_card(legal, hand, state, rng) if domino else heuristic_trick_card(legal, hand, state, rng)
     # float32 throughout: the network's sums run twice as wide in the vector units as in float64.
     x = state[work_at + L_FEATURES:work_at + L_FEATURES + N_FEATURES].view(np.float32)[:N_FEATURES]
     units = state[work_at + L_UNITS:work_at + L_UNITS + MAX_HIDDEN].view(np.float32)[:MAX_HIDDEN]
