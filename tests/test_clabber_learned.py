@@ -218,15 +218,15 @@ def reference_features(r, n, rules, heur):
 
 
 def reference_predict(model, x):
-    """The network in numpy float32 scalars, in the model's order."""
+    """The network in numpy float32, in the model's order: feature after feature (the hidden units side by side,
+    each sum rounded to float32 at every step as a scalar's would be), then the output layer unit after unit."""
     h = int(model[0])
-    units = [model[W_BIAS + j] for j in range(h)]
+    units = model[W_BIAS:W_BIAS + h].astype(np.float32)
     v = np.float32(0.0)
     for i in range(N_FEATURES):
         if x[i] != 0:
             v = np.float32(v + model[W_LINEAR + i] * x[i])
-            for j in range(h):
-                units[j] = np.float32(units[j] + model[W_INPUT + i * MAX_HIDDEN + j] * x[i])
+            units = (units + model[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] * x[i]).astype(np.float32)
     for j in range(h):
         if units[j] > 0:
             v = np.float32(v + model[W_OUTPUT + j] * units[j])

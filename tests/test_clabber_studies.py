@@ -174,10 +174,30 @@ def strong_files(results: Path) -> dict[str, bytes]:
             if p.is_file() and p.name != "timing.json"}
 
 
-def test_the_strong_study_writes_its_files_and_ray_writes_the_same(tmp_path):
+def charted_by(monkeypatch, root: Path) -> dict:
+    """Record the tables each study run hands to its charts, by the charts' folder under ``root``, and draw none:
+    the drawing is the headline study's (test_the_headline_study_writes_its_files) and most of a study run's
+    time; what the strong study owes is each run's tables handed to it at ``<run>/charts``."""
+    tables = {}
+
+    def write_plots(run_tables, out_dir):
+        tables[str(Path(out_dir).relative_to(root))] = run_tables
+        return []
+    monkeypatch.setattr(headline, "write_plots", write_plots)
+    return tables
+
+
+STRONG_RUNS = ["accept-first-learned", "threshold55-learned", "accept-first-heuristic", "threshold55-heuristic",
+               "accept-first-mc"]
+
+
+def test_the_strong_study_writes_its_files_and_ray_writes_the_same(tmp_path, monkeypatch):
     results = tmp_path / "local" / "results"
+    local_tables = charted_by(monkeypatch, results)
     result = invoke("clabber", "study", "strong", *STRONG_TINY, "--runs", tmp_path / "local", "--results", results)
     assert result.exit_code == 0, result.output
+    assert sorted(local_tables) == sorted(f"{r}/charts" for r in STRONG_RUNS)  # each run's charts asked for
+    assert all(len(t) >= 5 and not t["clabber_scores"].is_empty() for t in local_tables.values())
     table = json.loads((results / "strong_vs_heuristic.json").read_text())
     # two studies; accept-first: 1 + 5..6 trump counts + 6 ranks; threshold:55 adds bid rounds and 4 seats
     rows = {s: [r for r in table if r["study"] == s] for s in ("accept-first", "threshold55")}
@@ -202,10 +222,16 @@ def test_the_strong_study_writes_its_files_and_ray_writes_the_same(tmp_path):
     assert result.stdout == (results / "findings.md").read_text() + "\n"
     if importlib.util.find_spec("ray") is None:  # the Ray half needs the ray extra
         return
-    # the same study as Ray tasks writes the same files (one study run serves both checks: it is slow)
+    # the same study as Ray tasks writes the same files (one study run serves both checks: it is slow), and hands
+    # the same tables to each run's charts
+    remote_tables = charted_by(monkeypatch, tmp_path / "ray" / "results")
     done = invoke("clabber", "study", "strong", *STRONG_TINY, "--backend", "ray", "--runs", tmp_path / "ray",
                   "--results", tmp_path / "ray" / "results")
     assert done.exit_code == 0, done.output
+    assert local_tables.keys() == remote_tables.keys()
+    assert all(local_tables[k].keys() == remote_tables[k].keys() for k in local_tables)
+    assert [(k, t) for k in local_tables for t in local_tables[k]
+            if not local_tables[k][t].equals(remote_tables[k][t])] == []
     local, remote = (strong_files(tmp_path / b / "results") for b in ("local", "ray"))
     assert len(local) > 40 and local.keys() == remote.keys()
     assert [k for k in local if local[k] != remote[k]] == []

@@ -165,9 +165,9 @@ def reference_values(row, x):
     h, tree = int(row[0]) % TREE_OUTPUT, int(row[0]) >= TREE_OUTPUT
     units = np.tile(row[W_BIAS:W_BIAS + h], (len(x), 1))
     v = np.zeros(len(x), np.float32)
-    for i in range(N_FEATURES):
-        xi = x[:, i]
-        live = xi != 0  # a zero feature adds nothing (the kernels skip it)
+    nonzero = x != 0  # a zero feature adds nothing (the kernels skip it)
+    for i in np.flatnonzero(nonzero.any(axis=0)):  # in order, the features nonzero on some row
+        xi, live = x[:, i], nonzero[:, i]
         v = np.where(live, v + row[W_LINEAR + i] * xi, v)
         units = np.where(live[:, None],
                          units + row[W_INPUT + i * MAX_HIDDEN:W_INPUT + i * MAX_HIDDEN + h] * xi[:, None], units)

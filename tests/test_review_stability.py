@@ -8,6 +8,7 @@ from pathlib import Path
 
 from barbu_sim.barbu.review.estimate import Settings
 from barbu_sim.barbu.review.stability import agreement, block, measure
+from barbu_sim.barbu.rules.config import DOMINO, NO_QUEENS, NO_TRICKS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,11 +22,15 @@ def test_the_agreement_is_over_the_decisions_flagged_under_any_seed():
 
 
 def test_a_block_reviewed_under_three_seeds_keeps_its_labels():
-    # South's seven hands (block seed 1), played by basic among heuristic players, reviewed with review's
-    # default settings under seeds 0, 1 and 2 (the review as it was agreed on 8 of 17: results/review_stability.json)
-    deals = block(1, 2, "basic")
+    # South's hands (block seed 1) under no-tricks, no-queens and domino, played by basic among heuristic
+    # players, reviewed with review's default settings under seeds 0, 1 and 2 (the review as it was agreed on
+    # 8 of 17: results/review_stability.json).  These three of the seven contracts hold 11 of the whole block's
+    # 14 flagged decisions in under half its review time; at least 8 must be flagged (10 were asked of the 14).
+    contracts = (NO_TRICKS, NO_QUEENS, DOMINO)
+    deals = block(1, 2, "basic", contracts=contracts)
+    assert [d.contract for d in deals] == list(contracts)
     result = measure(deals, 2, (0, 1, 2), Settings())
-    assert result["flagged"] >= 10, result
+    assert result["flagged"] >= 8, result
     assert result["agreement"] >= 0.8, result["disagreements"]
 
 

@@ -51,12 +51,12 @@ def test_run_report_plot_end_to_end(tmp_path):
 
 def test_charts_are_byte_identical_across_processes(tmp_path):
     run(tmp_path / "run", RunConfig(deals=400, seed=2, contracts=["domino", "barbu"]), progress=False)
-    charts = []
-    for k in range(2):  # two processes: matplotlib salts SVG ids per process unless told otherwise
-        code = (f"from barbu_sim.cli import app; "
-                f"app(['plot', {str(tmp_path / 'run')!r}, '--out', {str(tmp_path / str(k))!r}])")
-        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
-        charts.append({p.name: p.read_bytes() for p in sorted((tmp_path / str(k)).iterdir())})
+    # two processes, this one and a fresh one: matplotlib salts SVG ids per process unless told otherwise
+    r = runner.invoke(app, ["plot", str(tmp_path / "run"), "--out", str(tmp_path / "0")])
+    assert r.exit_code == 0, r.output
+    code = f"from barbu_sim.cli import app; app(['plot', {str(tmp_path / 'run')!r}, '--out', {str(tmp_path / '1')!r}])"
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    charts = [{p.name: p.read_bytes() for p in sorted((tmp_path / str(k)).iterdir())} for k in range(2)]
     assert len(charts[0]) == 8 and charts[0] == charts[1]
 
 
