@@ -120,6 +120,30 @@ def pytest_collection_modifyitems(items):
 
 # --- fixtures some test files ask for --------------------------------------------------------------
 
+@pytest.fixture(scope="session")
+def ray_instance():
+    """A local Ray instance with 2 CPUs, started by the first test of this worker that asks for it and kept
+    until the worker ends (None without the ray extra). Starting one costs seconds, and its worker processes load
+    the engines again; a ``--backend ray`` run joins the instance already started, as the CLI does."""
+    try:
+        import ray
+    except ImportError:
+        yield None
+        return
+    started = not ray.is_initialized()
+    if started:
+        saved = os.environ.get("RAY_worker_niceness")
+        os.environ["RAY_worker_niceness"] = "0"  # as RayBackend starts a local instance
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
+        if saved is None:
+            del os.environ["RAY_worker_niceness"]
+        else:
+            os.environ["RAY_worker_niceness"] = saved
+    yield ray
+    if started:
+        ray.shutdown()
+
+
 @pytest.fixture
 def private_cache(tmp_path, monkeypatch):
     """A cache folder of this test's own (files that want it for every test: ``pytestmark = usefixtures``)."""

@@ -191,7 +191,7 @@ STRONG_RUNS = ["accept-first-learned", "threshold55-learned", "accept-first-heur
                "accept-first-mc"]
 
 
-def test_the_strong_study_writes_its_files_and_ray_writes_the_same(tmp_path, monkeypatch):
+def test_the_strong_study_writes_its_files_and_ray_writes_the_same(tmp_path, monkeypatch, request):
     results = tmp_path / "local" / "results"
     local_tables = charted_by(monkeypatch, results)
     result = invoke("clabber", "study", "strong", *STRONG_TINY, "--runs", tmp_path / "local", "--results", results)
@@ -222,6 +222,7 @@ def test_the_strong_study_writes_its_files_and_ray_writes_the_same(tmp_path, mon
     assert result.stdout == (results / "findings.md").read_text() + "\n"
     if importlib.util.find_spec("ray") is None:  # the Ray half needs the ray extra
         return
+    request.getfixturevalue("ray_instance")  # the worker's instance, which the study joins (as the CLI joins one)
     # the same study as Ray tasks writes the same files (one study run serves both checks: it is slow), and hands
     # the same tables to each run's charts
     remote_tables = charted_by(monkeypatch, tmp_path / "ray" / "results")

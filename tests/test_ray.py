@@ -32,25 +32,14 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    """A local Ray instance with 2 CPUs, started once for the module."""
+def cluster(ray_instance):
+    """The worker's local Ray instance (2 CPUs; see conftest's ``ray_instance``), as a backend."""
     from barbu_sim.core.backends import RayBackend
 
-    started = not ray.is_initialized()
-    if started:
-        saved = os.environ.get("RAY_worker_niceness")
-        os.environ["RAY_worker_niceness"] = "0"  # as RayBackend starts a local instance
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
-        if saved is None:
-            del os.environ["RAY_worker_niceness"]
-        else:
-            os.environ["RAY_worker_niceness"] = saved
     # Functions of this module travel to the workers by value (tests/ is not a package), also on an instance an
     # earlier test of this process started (a study run with --backend ray): by reference they would not load there.
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     yield RayBackend()
-    if started:
-        ray.shutdown()
 
 
 def ledger(run_dir) -> dict:
