@@ -28,8 +28,8 @@ def engine_key_order(hands, trump):
 def test_hand_melds_match_reference_partitions():
     rng = random.Random(5)
     # Every hand holding a four of a kind or a run of five or six, and a random sample of the rest.
-    special = [set(h) for h in combinations(DECK_CARDS, 6)
-               if ref.has_four(set(h)) or ref.longest_run(set(h)) >= 5]
+    special = [set(h) for h, run, four in every_hand() if four or run >= 5]
+    assert len(special) == 6 * math.comb(20, 2) + 4 * 37  # fours, runs of five or six: no six cards hold both
     sample = special + [set(rng.sample(DECK_CARDS, 6)) for _ in range(3000)]
     for hand in sample:
         trump = rng.randrange(4)
@@ -60,16 +60,23 @@ def test_team_comparison_matches_reference_on_random_deals():
 
 
 @functools.lru_cache(maxsize=1)
+def every_hand() -> list[tuple[tuple[int, ...], int, bool]]:
+    """Each of the C(24,6) hands with its longest run and whether it holds a four of a kind, by the reference's
+    own helpers (one pass over the hands serves the counts and the special hands)."""
+    return [(h, ref.longest_run(set(h)), ref.has_four(set(h))) for h in combinations(DECK_CARDS, 6)]
+
+
+@functools.lru_cache(maxsize=1)
 def exact_counts():
     """Hands of C(24,6) holding each meld kind (counted with the reference's own helpers)."""
     counts = {"seq3plus": 0, "seq4plus": 0, "seq5": 0, "four_of_a_kind": 0}
-    for h in combinations(DECK_CARDS, 6):
-        hand = set(h)
-        run = ref.longest_run(hand)
+    hands = every_hand()
+    assert len(hands) == ALL_HANDS
+    for _, run, four in hands:
         counts["seq3plus"] += run >= 3
         counts["seq4plus"] += run >= 4
         counts["seq5"] += run >= 5
-        counts["four_of_a_kind"] += ref.has_four(hand)
+        counts["four_of_a_kind"] += four
     return counts
 
 

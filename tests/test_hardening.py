@@ -137,10 +137,23 @@ def test_the_lock_is_released_when_its_process_dies(tmp_path):
 
 
 # ---------------------------------------------------------------- 6, 19: replacing and reusing directories
-def test_force_clears_every_output_of_the_old_run(tmp_path):
+def test_force_clears_every_output_of_the_old_run(tmp_path, monkeypatch):
+    from barbu_sim.barbu.analytics import plots
+    from barbu_sim.core.charts import charts_folder
+
+    # `plot` makes its folder and a file there as it does, without drawing: what --force must clear is the folder
+    # `plot` writes into (the drawing is test_run.py's test_run_report_plot_end_to_end and
+    # test_charts_are_byte_identical_across_processes)
+    def write_plots(tables, out_dir, lower_is_better=False):
+        assert not tables["contract_scores"].is_empty()
+        chart = charts_folder(out_dir) / "contract_scores.png"
+        chart.write_bytes(b"not drawn")
+        return [chart]
+    monkeypatch.setattr(plots, "write_plots", write_plots)
     out = tmp_path / "r"
     small_run(out)
     assert invoke("report", out).exit_code == 0 and invoke("plot", out).exit_code == 0
+    assert [p.name for p in (out / "plots").iterdir()] == ["contract_scores.png"]
     r = invoke("run", "-n", "500", "-c", "barbu", "--out", out, "--force", "--no-progress")
     assert r.exit_code == 0, r.output
     assert not (out / "report").exists() and not (out / "plots").exists()

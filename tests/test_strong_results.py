@@ -2,7 +2,6 @@
 the chart, and runs that are chunked, extended on --resume and the same on Ray."""
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +9,8 @@ import polars as pl
 import pytest
 
 from barbu_sim.barbu.analytics.analysis import relative_scores, scan_run
-from barbu_sim.barbu.studies import strong
+from barbu_sim.barbu.analytics.report import build_tables
+from barbu_sim.barbu.studies import headline, strong
 from cli_checks import assert_clean_error, invoke
 
 try:
@@ -35,12 +35,25 @@ def study_args(tmp, *extra):
     return ["study", "strong", "--out", tmp / "runs", "--results", tmp / "results", "--no-progress", *extra]
 
 
+CHARTED = {}  # the tables the study's run report hands to its charts, by the charts' folder
+
+
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
-    """One tiny study: basic as the strong player, heuristic as the baseline, random as the confirmation."""
+    """One tiny study: basic as the strong player, heuristic as the baseline, random as the confirmation.
+
+    The strong run's report charts are the headline study's (drawn by test_study.py's
+    test_the_headline_study_writes_the_report_tables_and_charts): here the tables handed to them are recorded
+    in CHARTED, none drawn; the study's own chart, strong_vs_heuristic, is drawn."""
     tmp = tmp_path_factory.mktemp("strong")
-    result = invoke(*study_args(tmp, "--deals", "30", "--chunk", "7", "--strategy", "basic", "--baseline", "heuristic",
-                                "--confirm", "random", "--confirm-deals", "10"))
+
+    def write_plots(tables, out_dir):
+        CHARTED[Path(out_dir)] = tables
+        return []
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(headline, "write_plots", write_plots)
+        result = invoke(*study_args(tmp, "--deals", "30", "--chunk", "7", "--strategy", "basic", "--baseline",
+                                    "heuristic", "--confirm", "random", "--confirm-deals", "10"))
     assert result.exit_code == 0, result.output
     return tmp
 
@@ -88,8 +101,13 @@ def test_the_chart_the_changes_and_the_chunks(study):
     assert len(ledger(study / "runs" / "baseline")) == 1 and len(ledger(study / "runs" / "confirm")) == 1
     timing = json.loads((results / "timing.json").read_text())
     assert timing["deals"] == 30 and timing["configurations"] == CONFIGS and timing["tables_seconds"] > 0
-    # the strong run's report tables are those of the headline study (the same files)
-    assert (results / "expected_scores.json").exists() and (results / "charts" / "domino_by_rank.png").exists()
+    # the strong run's report tables are those of the headline study (the same files), handed to its charts
+    assert (results / "expected_scores.json").exists()
+    assert list(CHARTED) == [results / "charts"]
+    tables = CHARTED[results / "charts"]
+    again = build_tables(study / "runs" / "strong")
+    assert len(tables) >= 5 and tables.keys() == again.keys() and all(tables[k].equals(again[k]) for k in tables)
+    assert tables["domino_ranks"].height > 0 and tables["contract_scores"].height > 0
 
 
 def test_an_existing_study_is_refused_before_any_play_unless_force(study):
@@ -152,20 +170,13 @@ def test_bad_input_is_one_line(args, message, tmp_path):
 
 
 @pytest.mark.skipif(ray is None, reason='Ray is not installed (pip install -e ".[ray]")')
-def test_ray_plays_the_same_records(tmp_path):
+def test_ray_plays_the_same_records(tmp_path, ray_instance):
     from barbu_sim.core.backends import RayBackend
-    started = not ray.is_initialized()
-    saved = os.environ.get("RAY_worker_niceness")
-    backend = RayBackend(num_cpus=2)
-    try:
-        for name, run_backend in (("local", None), ("ray", backend)):
-            strong.play(tmp_path / name, strong.study_config(9, 5, "heuristic", chunk=4), reuse=False,
-                        backend=run_backend, progress=False, what=name)
-    finally:
-        if started:
-            ray.shutdown()
-            if saved is None:
-                os.environ.pop("RAY_worker_niceness", None)
+    backend = RayBackend()  # joins the worker's instance (conftest's ray_instance), as the CLI does
+    assert ray_instance.is_initialized()
+    for name, run_backend in (("local", None), ("ray", backend)):
+        strong.play(tmp_path / name, strong.study_config(9, 5, "heuristic", chunk=4), reuse=False,
+                    backend=run_backend, progress=False, what=name)
     assert len(ledger(tmp_path / "local")) == 3
     assert ledger(tmp_path / "ray") == ledger(tmp_path / "local")  # byte-identical chunk files
 

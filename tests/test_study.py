@@ -62,9 +62,17 @@ def test_redraw_charts_draws_the_contract_chart_from_the_tables_as_the_study_doe
     assert chart.read_bytes() == made
 
 
-def test_the_headline_study_resumes_its_own_run_only(small_headline, tmp_path):
+def test_the_headline_study_resumes_its_own_run_only(small_headline, tmp_path, monkeypatch):
     import shutil
     tmp, _ = small_headline
+    # the resumed study's tables handed to its charts are recorded, none drawn: the drawing is the fixture's study
+    # (test_the_headline_study_writes_the_report_tables_and_charts) and test_redraw_charts_draws_...'s
+    charted = {}
+
+    def write_plots(tables, out_dir):
+        charted[Path(out_dir)] = tables
+        return []
+    monkeypatch.setattr(headline, "write_plots", write_plots)
     run = tmp_path / "run"
     shutil.copytree(tmp / "run", run)
     # as after Ctrl-C before the chunk was recorded: --resume plays it (the run folder's own resume), and the
@@ -81,6 +89,8 @@ def test_the_headline_study_resumes_its_own_run_only(small_headline, tmp_path):
     assert json.loads(again.stdout)["deals"] == 300
     for name in ("expected_scores.json", "domino_ranks.json", "policies.json", "distribution.json"):
         assert (tmp_path / "r" / name).read_bytes() == (tmp / "results" / name).read_bytes()
+    assert list(charted) == [tmp_path / "r" / "charts"] and len(charted[tmp_path / "r" / "charts"]) >= 5
+    assert not charted[tmp_path / "r" / "charts"]["contract_scores"].is_empty()
     assert_clean_error(invoke("study", "headline", "-n", 400, "--out", run, "--results", tmp_path / "x",
                               "--resume"), "not the study's run of 400 deals")
     assert_clean_error(invoke("study", "headline", "--out", tmp_path / "none", "--results", tmp_path / "x",
