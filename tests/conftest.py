@@ -103,6 +103,31 @@ def _engines_compiled_once(request):
     yield
 
 
+# --- one value-table cache for the run -----------------------------------------------------------------
+
+@pytest.fixture(scope="session", autouse=True)
+def _value_tables_shared(request):
+    """``BARBU_SIM_CACHE`` for the whole run, shared by its workers: the value tables that game, compare-orders,
+    advise and the studies build once per configuration are built once per run, not once per file that needs
+    them, and the suite writes nothing under the user's ``~/.cache``. Kept between runs in pytest's cache
+    folder (``.pytest_cache``) when there is one; a test that wants an empty cache of its own asks for
+    ``private_cache``. A ``BARBU_SIM_CACHE`` set by the caller is left as it is."""
+    if os.environ.get("BARBU_SIM_CACHE"):
+        yield
+        return
+    cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
+    if cache is not None:
+        path = cache.mkdir("barbu-sim-tables")
+    else:
+        workerinput = getattr(request.config, "workerinput", None)
+        run = workerinput["testrunuid"] if workerinput else str(os.getpid())
+        path = Path(tempfile.gettempdir()) / f"barbu-sim-tables-{run}"
+        path.mkdir(exist_ok=True)
+    os.environ["BARBU_SIM_CACHE"] = str(path)
+    yield
+    os.environ.pop("BARBU_SIM_CACHE", None)
+
+
 # --- the longest files first ----------------------------------------------------------------------
 #
 # The workers take whole files (--dist loadfile) in the order they are collected. A long file taken

@@ -230,23 +230,6 @@ def runnable(page: Page) -> list:
     return [c for b in page.blocks if b.info == "bash" for c in shell_commands(b) if not skipped(c[2])]
 
 
-@pytest.fixture(scope="module")
-def value_table_cache(request):
-    """One value-table cache for the examples (game, compare-orders and advise use the table)."""
-    import os
-    cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
-    path = cache.mkdir("barbu-sim-docs") if cache is not None else None
-    old = os.environ.get("BARBU_SIM_CACHE")
-    if path is not None:
-        os.environ["BARBU_SIM_CACHE"] = str(path)
-    yield path
-    if path is not None:
-        if old is None:
-            os.environ.pop("BARBU_SIM_CACHE", None)
-        else:
-            os.environ["BARBU_SIM_CACHE"] = old
-
-
 def test_enough_examples():
     """The docs hold runnable examples (the test cannot pass on zero of them)."""
     commands = [argv for page in PAGES for (_, argv, _) in runnable(page) if argv[0] == "barbu-sim"]
@@ -257,7 +240,7 @@ def test_enough_examples():
 
 @pytest.mark.parametrize("page", [p for p in PAGES if runnable(p) or any(b.info == "console" for b in p.blocks)],
                          ids=lambda p: p.name)
-def test_examples_run(page, tmp_path, monkeypatch, value_table_cache):
+def test_examples_run(page, tmp_path, monkeypatch):
     """Every bash example of the page exits 0 (with small sizes); every console example prints what it shows."""
     monkeypatch.chdir(tmp_path)
     write_files(page, tmp_path)
