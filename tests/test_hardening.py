@@ -4,7 +4,6 @@ The numbers in the comments are the items of the hardening list these tests pin 
 """
 
 import json
-import os
 import subprocess
 import sys
 
@@ -220,7 +219,6 @@ def test_a_manifest_with_missing_keys_is_a_clean_error(tmp_path):
 @pytest.fixture(scope="module")
 def game_record(tmp_path_factory):
     d = tmp_path_factory.mktemp("games")
-    os.environ.setdefault("BARBU_SIM_CACHE", str(d / "cache"))
     r = invoke("game", "-n", "2", "--doubling", "always", "--contract-policy", "fixed", "--samples", "10",
                "--out", d / "g", "--no-progress")
     assert r.exit_code == 0, r.output

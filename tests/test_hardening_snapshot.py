@@ -254,7 +254,6 @@ def test_resume_with_force_is_refused(tmp_path, three_chunks, prefix):
 @pytest.fixture(scope="module")
 def game_record(tmp_path_factory):
     d = tmp_path_factory.mktemp("games")
-    os.environ.setdefault("BARBU_SIM_CACHE", str(d / "cache"))
     r = invoke("game", "-n", "1", "--contract-policy", "fixed", "--samples", "4", "--out", d / "g", "--no-progress")
     assert r.exit_code == 0, r.output
     df = pl.read_parquet(d / "g" / "hands.parquet")
