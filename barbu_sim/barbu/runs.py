@@ -219,7 +219,6 @@ def check_configs(manifest: dict, config: RunConfig, run_dir) -> None:
                        "the manifest was edited or damaged (restore it, or start the run again with --force)")
 
 
-
 HANDS_SLICE = 1_000_000  # deals dealt and written at a time: 32 MB of masks
 
 

@@ -128,7 +128,6 @@ RESUME_FLAGS = {"rounds": "--rounds", "seed": "--seed", "dealer": "--dealer", "b
                 "strategies": "--strategy", "rules": "--option"}
 
 
-
 def play_chunk(config: RunConfig, lo: int, n: int, buffer: np.ndarray | None = None) -> pl.DataFrame:
     """The records of rounds ``lo .. lo + n - 1`` of a run (a pure function: any process may play it).
 
