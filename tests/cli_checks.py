@@ -1,4 +1,4 @@
-"""What the hardening tests share: invoking the CLI in-process, and the shape of a clean error."""
+"""What the CLI tests share: invoking the CLI in-process, the shape of a clean error, charts recorded not drawn."""
 
 import errno
 import os
@@ -126,3 +126,16 @@ def existing_outputs(folder, folder_files, args):
 def files_in(folder) -> dict:
     """Each file's name in ``folder`` and its bytes."""
     return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+def charts_recorded(monkeypatch, module) -> dict:
+    """Replace ``module.write_plots`` (a study's or a report's charts) by a recorder: the tables each call hands to
+    the charts, by the charts' folder (a Path), and nothing drawn. For the tests whose subject is not the drawing
+    (most of a study's time), where another test draws those charts."""
+    tables = {}
+
+    def write_plots(run_tables, out_dir):
+        tables[Path(out_dir)] = run_tables
+        return []
+    monkeypatch.setattr(module, "write_plots", write_plots)
+    return tables

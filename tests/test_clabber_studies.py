@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_checks import assert_one_line_error, invoke
+from cli_checks import assert_one_line_error, charts_recorded, invoke
 
 from barbu_sim.cli import clabber_studies as cli
 from barbu_sim.clabber.api import play_rounds
@@ -174,29 +174,18 @@ def strong_files(results: Path) -> dict[str, bytes]:
             if p.is_file() and p.name != "timing.json"}
 
 
-def charted_by(monkeypatch, root: Path) -> dict:
-    """Record the tables each study run hands to its charts, by the charts' folder under ``root``, and draw none:
-    the drawing is the headline study's (test_the_headline_study_writes_its_files) and most of a study run's
-    time; what the strong study owes is each run's tables handed to it at ``<run>/charts``."""
-    tables = {}
-
-    def write_plots(run_tables, out_dir):
-        tables[str(Path(out_dir).relative_to(root))] = run_tables
-        return []
-    monkeypatch.setattr(headline, "write_plots", write_plots)
-    return tables
-
-
 STRONG_RUNS = ["accept-first-learned", "threshold55-learned", "accept-first-heuristic", "threshold55-heuristic",
                "accept-first-mc"]
 
 
 def test_the_strong_study_writes_its_files_and_ray_writes_the_same(tmp_path, monkeypatch, request):
     results = tmp_path / "local" / "results"
-    local_tables = charted_by(monkeypatch, results)
+    # each run's charts are recorded, none drawn: the drawing is the headline study's
+    # (test_the_headline_study_writes_its_files) and most of a study run's time
+    local_tables = charts_recorded(monkeypatch, headline)
     result = invoke("clabber", "study", "strong", *STRONG_TINY, "--runs", tmp_path / "local", "--results", results)
     assert result.exit_code == 0, result.output
-    assert sorted(local_tables) == sorted(f"{r}/charts" for r in STRONG_RUNS)  # each run's charts asked for
+    assert sorted(local_tables) == sorted(results / r / "charts" for r in STRONG_RUNS)  # each run's charts asked for
     assert all(len(t) >= 5 and not t["clabber_scores"].is_empty() for t in local_tables.values())
     table = json.loads((results / "strong_vs_heuristic.json").read_text())
     # two studies; accept-first: 1 + 5..6 trump counts + 6 ranks; threshold:55 adds bid rounds and 4 seats
@@ -225,11 +214,13 @@ def test_the_strong_study_writes_its_files_and_ray_writes_the_same(tmp_path, mon
     request.getfixturevalue("ray_instance")  # the worker's instance, which the study joins (as the CLI joins one)
     # the same study as Ray tasks writes the same files (one study run serves both checks: it is slow), and hands
     # the same tables to each run's charts
-    remote_tables = charted_by(monkeypatch, tmp_path / "ray" / "results")
+    remote_tables = charts_recorded(monkeypatch, headline)
     done = invoke("clabber", "study", "strong", *STRONG_TINY, "--backend", "ray", "--runs", tmp_path / "ray",
                   "--results", tmp_path / "ray" / "results")
     assert done.exit_code == 0, done.output
-    assert local_tables.keys() == remote_tables.keys()
+    remote_tables = {k.relative_to(tmp_path / "ray"): v for k, v in remote_tables.items()}
+    local_tables = {k.relative_to(tmp_path / "local"): v for k, v in local_tables.items()}
+    assert local_tables.keys() == remote_tables.keys() and len(local_tables) == len(STRONG_RUNS)
     assert all(local_tables[k].keys() == remote_tables[k].keys() for k in local_tables)
     assert [(k, t) for k in local_tables for t in local_tables[k]
             if not local_tables[k][t].equals(remote_tables[k][t])] == []

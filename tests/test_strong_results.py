@@ -11,7 +11,7 @@ import pytest
 from barbu_sim.barbu.analytics.analysis import relative_scores, scan_run
 from barbu_sim.barbu.analytics.report import build_tables
 from barbu_sim.barbu.studies import headline, strong
-from cli_checks import assert_clean_error, invoke
+from cli_checks import assert_clean_error, charts_recorded, invoke
 
 try:
     import ray
@@ -46,14 +46,11 @@ def study(tmp_path_factory):
     test_the_headline_study_writes_the_report_tables_and_charts): here the tables handed to them are recorded
     in CHARTED, none drawn; the study's own chart, strong_vs_heuristic, is drawn."""
     tmp = tmp_path_factory.mktemp("strong")
-
-    def write_plots(tables, out_dir):
-        CHARTED[Path(out_dir)] = tables
-        return []
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(headline, "write_plots", write_plots)
+        charted = charts_recorded(m, headline)
         result = invoke(*study_args(tmp, "--deals", "30", "--chunk", "7", "--strategy", "basic", "--baseline",
                                     "heuristic", "--confirm", "random", "--confirm-deals", "10"))
+    CHARTED.update(charted)
     assert result.exit_code == 0, result.output
     return tmp
 

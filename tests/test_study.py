@@ -16,7 +16,7 @@ from barbu_sim.barbu.rules.choices import TRUMP_LONGEST
 from barbu_sim.barbu.studies import domino_rank, doubling, headline, presets, strong
 from barbu_sim.barbu.studies.compare import STUDY_PARAMS
 from barbu_sim.cli import study as cli_study
-from cli_checks import assert_clean_error, invoke
+from cli_checks import assert_clean_error, charts_recorded, invoke
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,12 +67,7 @@ def test_the_headline_study_resumes_its_own_run_only(small_headline, tmp_path, m
     tmp, _ = small_headline
     # the resumed study's tables handed to its charts are recorded, none drawn: the drawing is the fixture's study
     # (test_the_headline_study_writes_the_report_tables_and_charts) and test_redraw_charts_draws_...'s
-    charted = {}
-
-    def write_plots(tables, out_dir):
-        charted[Path(out_dir)] = tables
-        return []
-    monkeypatch.setattr(headline, "write_plots", write_plots)
+    charted = charts_recorded(monkeypatch, headline)
     run = tmp_path / "run"
     shutil.copytree(tmp / "run", run)
     # as after Ctrl-C before the chunk was recorded: --resume plays it (the run folder's own resume), and the
