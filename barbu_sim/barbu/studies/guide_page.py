@@ -154,6 +154,7 @@ def write_chart(guide: dict, path) -> Path:
                           f"{fewest} times\nare left out.", fontsize=10, va="center")
     fig.suptitle("The declarer's expected score by what the hand holds", fontsize=13)
     fig.tight_layout()
+    fig.set_layout_engine(None)  # the axes are placed: no second layout pass in savefig (see core.charts.laid_out)
     with atomic_path(path, "the guide's chart") as tmp:
         fig.savefig(tmp, dpi=90)
     plt.close(fig)
