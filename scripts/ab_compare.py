@@ -17,6 +17,7 @@ paired ratio and whether both wrote the same records; it writes the figures as J
 
     python scripts/ab_compare.py                         # HEAD against the working tree, random play
     python scripts/ab_compare.py --rev HEAD~3 --strategy heuristic --contracts 0,6 --repeats 9
+    python scripts/ab_compare.py --seats learned/heuristic/heuristic/heuristic --contracts 0,6 --deals 50000
     python scripts/ab_compare.py --game clabber --rev 66c0911 --force     # -> results/clabber/ab.json
     python scripts/ab_compare.py --game clabber --rounds 100000 --repeats 5 --out /tmp/ab.json
     python scripts/ab_compare.py --rev HEAD~3 --dry-run   # extract and load both versions, time nothing
@@ -90,18 +91,19 @@ def time_barbu(base, work, args) -> dict:
     """Alternate timed ``play_batch`` calls of the two versions per contract; print and return the rates."""
     from barbu_sim.barbu.rules.choices import standard_param
     contracts = [int(c) for c in args.contracts.split(",")]
-    print(f"{args.strategy}, {args.threads} thread(s), {args.deals:,} deals per call, "
+    strategies = args.seats.split("/") if args.seats else args.strategy
+    print(f"{args.seats or args.strategy}, {args.threads} thread(s), {args.deals:,} deals per call, "
           f"base = {args.rev}, work = working tree", flush=True)
     rows = []
     for c in contracts:
         cfg = [(c, standard_param(c), 0)]
         for m in (base, work):
-            m.play_batch(1, 0, 2000, cfg, args.strategy)  # compile or load, outside the timing
+            m.play_batch(1, 0, 2000, cfg, strategies)  # compile or load, outside the timing
         times = {base: [], work: []}
         for r in range(args.repeats):
             for m in ((base, work) if r % 2 == 0 else (work, base)):
                 start = time.perf_counter()
-                m.play_batch(7 + r, 0, args.deals, cfg, args.strategy)
+                m.play_batch(7 + r, 0, args.deals, cfg, strategies)
                 times[m].append(time.perf_counter() - start)
         ratios = [b / w for b, w in zip(times[base], times[work])]
         rows.append({"contract": c, "base": args.deals / min(times[base]), "work": args.deals / min(times[work]),
@@ -110,8 +112,8 @@ def time_barbu(base, work, args) -> dict:
               f"work/base {rows[-1]['ratio']:.3f} (median of {len(ratios)} pairs)", flush=True)
     mean = statistics.geometric_mean(r["ratio"] for r in rows)
     print(f"geometric mean of the ratios: {mean:.3f}")
-    return {"rev": args.rev, "strategy": args.strategy, "deals_per_call": args.deals, "repeats": args.repeats,
-            "threads": args.threads, "rows": rows, "geometric_mean": mean}
+    return {"rev": args.rev, "strategy": args.seats or args.strategy, "deals_per_call": args.deals,
+            "repeats": args.repeats, "threads": args.threads, "rows": rows, "geometric_mean": mean}
 
 
 def time_clabber(base, work, args) -> dict:
@@ -166,6 +168,8 @@ def main(argv=None) -> int:
                     help="the engine to compare (default barbu)")
     ap.add_argument("--rev", default="HEAD", help="git revision to compare against (default HEAD)")
     ap.add_argument("--strategy", default="random", help="strategy at every seat (Barbu; default random)")
+    ap.add_argument("--seats", default=None, metavar="A/B/C/D",
+                    help="one strategy per seat N/E/S/W, instead of --strategy at every seat (Barbu)")
     ap.add_argument("--contracts", default="0,1,2,3,4,5,6", help="contract ids, comma-separated (Barbu)")
     ap.add_argument("--threads", type=int, default=1, help="threads per call (default 1)")
     ap.add_argument("--deals", "--rounds", dest="deals", type=int, default=None,
@@ -181,6 +185,8 @@ def main(argv=None) -> int:
     for key, value in DEFAULTS[args.game].items():
         if getattr(args, key) is None:
             setattr(args, key, value)
+    if args.seats and len(args.seats.split("/")) != 4:
+        ap.error(f"--seats takes four strategies, N/E/S/W, not {args.seats!r}")
     if args.base_dir:
         return compare(args)
     if args.out and not args.dry_run:

@@ -58,6 +58,10 @@ def test_ab_compare_loads_a_revision_beside_the_working_tree():
         assert base.startswith(f"base: barbu_base.{game}.api of HEAD from ") and \
             base.endswith(f"/barbu_base/{game}/api.py")
         assert work == f"work: barbu_sim.{game}.api from {package / game / 'api.py'}"
+    # --seats names one player per seat: anything but four is refused in one line, before a revision is extracted
+    done = subprocess.run([sys.executable, str(SCRIPTS / "ab_compare.py"), "--seats", "learned/heuristic"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--seats takes four strategies" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_compile_profile_runs_a_case_and_refuses_an_existing_output(tmp_path):

@@ -8,8 +8,8 @@ by the type of their ``explain`` argument (None, a float64 array, a float32 arra
 
 Compile time: numba's own inliner (``inline="always"``) re-types and re-inlines a function's
 body at every call site, which cost about 30 s per play loop when every small helper used
-it.  Only the players' bodies (``_choose``, the heuristic) are inlined that way, for speed;
-the small helpers (bits, random numbers, play rules, dealing) are plain calls that LLVM
+it.  Only the players' bodies (``_choose``, and the heuristic in the engine without the strong players)
+are inlined that way, for speed; the small helpers (bits, random numbers, play rules, dealing) are plain calls that LLVM
 inlines at a fraction of the compile time, with no measured loss of speed.
 """
 
@@ -22,7 +22,7 @@ from numba.extending import overload
 
 from ...core.strategies import RAISED, lowest_strategy, random_strategy
 from ..players.basic import basic_domino, basic_tricks
-from ..players.heuristic import heuristic_domino, heuristic_tricks
+from ..players.heuristic import heuristic_domino, heuristic_domino_card, heuristic_trick_card, heuristic_tricks
 from ..players.mc.player import infer_not_held, mc_choose, record_play
 from ..rules.play_rules import (
     domino_ace_low, domino_position, domino_start, forced_discard, hand_over, lead_restriction, legal_mask, trick_value,
@@ -57,8 +57,8 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain
     # Each loop inlines only its own half of the rule-based players: smaller loops run faster.
     if sid == HEURISTIC:
         if domino:
-            return heuristic_domino(legal, hand, state, rng)
-        return heuristic_tricks(legal, hand, state, rng)
+            return _heuristic_domino_in(legal, hand, state, rng, explain)
+        return _heuristic_tricks_in(legal, hand, state, rng, explain)
     if sid == BASIC:
         return basic_domino(legal, hand, state, rng) if domino else basic_tricks(legal, hand, state, rng)
     if sid == RANDOM:
@@ -77,6 +77,32 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain
 # array in the engine with mc (and learned, for tables that mix them), and a float32 array in
 # the engine with learned alone.  These functions are resolved by that type when a kernel
 # compiles, so an engine never compiles a player it cannot meet.
+
+
+def _heuristic_tricks_in(legal, hand, state, rng, explain):
+    """The heuristic's trick card: its body inlined in the engine without the strong players, called in the others
+    (see :func:`_heuristic_overload`)."""
+
+
+def _heuristic_domino_in(legal, hand, state, rng, explain):
+    """The heuristic's Domino card, inlined or called as :func:`_heuristic_tricks_in`."""
+
+
+def _heuristic_overload(inlined, called):
+    """The heuristic's half for the engine being compiled.  Inlined in the engine without the strong players, where
+    its speed is the headline figure; in the engines with learned or mc, a call to the copy compiled once for the
+    learned player's features (:func:`~barbu_sim.barbu.players.heuristic.heuristic_trick_card`), so that each of
+    those engines does not compile the heuristic's body again (about 10 s of an engine's compile, for a heuristic
+    seat among them a few percent slower)."""
+    def impl(legal, hand, state, rng, explain):
+        if isinstance(explain, types.NoneType):
+            return lambda legal, hand, state, rng, explain: inlined(legal, hand, state, rng)
+        return lambda legal, hand, state, rng, explain: called(legal, hand, state, rng)
+    return impl
+
+
+overload(_heuristic_tricks_in, inline="always")(_heuristic_overload(heuristic_tricks, heuristic_trick_card))
+overload(_heuristic_domino_in, inline="always")(_heuristic_overload(heuristic_domino, heuristic_domino_card))
 
 
 def _has_mc(explain):
