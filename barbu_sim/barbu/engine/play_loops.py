@@ -8,8 +8,9 @@ by the type of their ``explain`` argument (None, a float64 array, a float32 arra
 
 Compile time: numba's own inliner (``inline="always"``) re-types and re-inlines a function's
 body at every call site, which cost about 30 s per play loop when every small helper used
-it.  Only the players' bodies (``_choose``, and the heuristic in the engine without the strong players)
-are inlined that way, for speed; the small helpers (bits, random numbers, play rules, dealing) are plain calls that LLVM
+it.  Only the players' switch (``_choose_trick``, ``_choose_domino``, ``_choose_calling``) and the heuristic's
+body in the engine without the strong players are inlined that way, for speed (see :func:`_heuristic_inlined`);
+the small helpers (bits, random numbers, play rules, dealing) are plain calls that LLVM
 inlines at a fraction of the compile time, with no measured loss of speed.
 """
 
@@ -53,12 +54,34 @@ SNAP_SIZE = STATE_SIZE + 3
 
 
 @njit(inline="always", cache=True)
-def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain):
-    # Each loop inlines only its own half of the rule-based players: smaller loops run faster.
+def _choose_trick(sid, seat, legal, hand, state, rng, user_fns, model, explain):
+    """A trick card, the heuristic's body inlined (the trick loop of the engine without the strong players)."""
+    if sid == HEURISTIC:
+        return heuristic_tricks(legal, hand, state, rng)
+    return _choose_other(sid, seat, legal, hand, state, rng, user_fns, False, model, explain)
+
+
+@njit(inline="always", cache=True)
+def _choose_domino(sid, seat, legal, hand, state, rng, user_fns, model, explain):
+    """A Domino card, the heuristic's body inlined (the Domino loop of the engine without the strong players)."""
+    if sid == HEURISTIC:
+        return heuristic_domino(legal, hand, state, rng)
+    return _choose_other(sid, seat, legal, hand, state, rng, user_fns, True, model, explain)
+
+
+@njit(inline="always", cache=True)
+def _choose_calling(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain):
+    """A card in the engines with learned or mc: the heuristic's halves called (see :func:`_heuristic_inlined`)."""
     if sid == HEURISTIC:
         if domino:
-            return _heuristic_domino_in(legal, hand, state, rng, explain)
-        return _heuristic_tricks_in(legal, hand, state, rng, explain)
+            return heuristic_domino_card(legal, hand, state, rng)
+        return heuristic_trick_card(legal, hand, state, rng)
+    return _choose_other(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain)
+
+
+@njit(inline="always", cache=True)
+def _choose_other(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain):
+    """A card of any player but the heuristic."""
     if sid == BASIC:
         return basic_domino(legal, hand, state, rng) if domino else basic_tricks(legal, hand, state, rng)
     if sid == RANDOM:
@@ -79,30 +102,24 @@ def _choose(sid, seat, legal, hand, state, rng, user_fns, domino, model, explain
 # compiles, so an engine never compiles a player it cannot meet.
 
 
-def _heuristic_tricks_in(legal, hand, state, rng, explain):
-    """The heuristic's trick card: its body inlined in the engine without the strong players, called in the others
-    (see :func:`_heuristic_overload`)."""
+def _heuristic_inlined(explain):
+    """0 in the engine without the strong players, None in the others: the play loops' ``inlined`` argument.
+
+    Which player switch a loop compiles is chosen by argument types, as numba prunes a branch ``if x is None``
+    by the type of the argument ``x`` before it types the loop, and prunes nothing else there (not a literal
+    passed to an inlined function, not an array tested against None).  ``explain is None`` keeps, in the engine
+    without the strong players, only the switch with the heuristic's body inlined (the headline speed: called,
+    the heuristic plays 8% slower); ``inlined is None`` keeps, in the other engines, only the switch that calls
+    the heuristic's halves compiled once for the learned player's features (inlined again there, they cost each
+    engine about 15 s of compile, for no speed measured at their tables).
+    """
 
 
-def _heuristic_domino_in(legal, hand, state, rng, explain):
-    """The heuristic's Domino card, inlined or called as :func:`_heuristic_tricks_in`."""
-
-
-def _heuristic_overload(inlined, called):
-    """The heuristic's half for the engine being compiled.  Inlined in the engine without the strong players, where
-    its speed is the headline figure; in the engines with learned or mc, a call to the copy compiled once for the
-    learned player's features (:func:`~barbu_sim.barbu.players.heuristic.heuristic_trick_card`), so that each of
-    those engines does not compile the heuristic's body again (about 10 s of an engine's compile, for a heuristic
-    seat among them a few percent slower)."""
-    def impl(legal, hand, state, rng, explain):
-        if isinstance(explain, types.NoneType):
-            return lambda legal, hand, state, rng, explain: inlined(legal, hand, state, rng)
-        return lambda legal, hand, state, rng, explain: called(legal, hand, state, rng)
-    return impl
-
-
-overload(_heuristic_tricks_in, inline="always")(_heuristic_overload(heuristic_tricks, heuristic_trick_card))
-overload(_heuristic_domino_in, inline="always")(_heuristic_overload(heuristic_domino, heuristic_domino_card))
+@overload(_heuristic_inlined)
+def _heuristic_inlined_impl(explain):
+    if isinstance(explain, types.NoneType):
+        return lambda explain: 0
+    return lambda explain: None
 
 
 def _has_mc(explain):
@@ -215,7 +232,7 @@ def _reset_state(state, contract, param, declarer):
 
 @njit(cache=True, _nrt=False)
 def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, state, rng,
-                 scores, tricks, record, rec_seat, rec_card, rec_winner, snap, model, explain, track):
+                 scores, tricks, record, rec_seat, rec_card, rec_winner, snap, model, explain, track, inlined):
     """Play the tricks of a trick contract; returns actions recorded, or a negative error code."""
     played = U0
     # Seats are masked with & 3 so that the compiler knows them non-negative and
@@ -244,7 +261,13 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
             state[S_SEAT] = seat
             if record:  # only a recorded deal keeps what an error message needs: batches replay it
                 rng_before = rng[0]
-            card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False, model, explain)
+            if explain is None:  # the engine without the strong players (see _heuristic_inlined)
+                if inlined is None:
+                    card = -1
+                else:
+                    card = _choose_trick(strat_ids[seat], seat, legal, hand, state, rng, user_fns, model, explain)
+            else:
+                card = _choose_calling(strat_ids[seat], seat, legal, hand, state, rng, user_fns, False, model, explain)
             if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
                 if record:
                     _keep_failed_play(legal, hand, rng_before, state, snap)
@@ -274,7 +297,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
 
 @njit(cache=True, _nrt=False)
 def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
-                 scores, record, rec_seat, rec_card, snap, model, explain):
+                 scores, record, rec_seat, rec_card, snap, model, explain, inlined):
     """Play a Domino hand; returns actions recorded (passes included), or a negative error code."""
     ace_low = domino_ace_low(rules)
     playable, grows_down, grows_up, wrap_down, wrap_up = domino_position(start, U0, ace_low)  # nothing played yet
@@ -297,7 +320,14 @@ def _play_domino(hands, start, declarer, rules, strat_ids, user_fns, state, rng,
                 state[S_SEAT] = seat
                 if record:
                     rng_before = rng[0]
-                card = _choose(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True, model, explain)
+                if explain is None:  # as in _play_tricks
+                    if inlined is None:
+                        card = -1
+                    else:
+                        card = _choose_domino(strat_ids[seat], seat, legal, hand, state, rng, user_fns, model, explain)
+                else:
+                    card = _choose_calling(strat_ids[seat], seat, legal, hand, state, rng, user_fns, True, model,
+                                           explain)
                 if card < 0 or card >= 52 or not ((legal >> np.uint64(card)) & U1):
                     if record:
                         _keep_failed_play(legal, hand, rng_before, state, snap)
@@ -327,7 +357,7 @@ def play_into(hands_in, contract, param, declarer, rules, strat_ids, user_fns, s
     _reset_state(state, contract, param, declarer)
     if contract == DOMINO:
         return _play_domino(hands, param, declarer, rules, strat_ids, user_fns, state, rng,
-                            scores, record, rec_seat, rec_card, snap, model, explain)
+                            scores, record, rec_seat, rec_card, snap, model, explain, _heuristic_inlined(explain))
     return _play_tricks(hands, contract, param, declarer, rules, strat_ids, user_fns, state, rng,
                         scores, tricks, record, rec_seat, rec_card, rec_winner, snap, model, explain,
-                        _any_mc(strat_ids))
+                        _any_mc(strat_ids), _heuristic_inlined(explain))
