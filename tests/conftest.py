@@ -54,9 +54,10 @@ def _clabber(strategies):
     return run
 
 
-# Two shares of about the same compile time (measured one after another from an empty cache on the 2-core machine:
-# mc's engine 77 s, which compiles the estimator too, and Clabber's learned engine 23 s; Barbu's heuristic and
-# learned engines 24 and 30 s, Clabber's heuristic and mc 15 and 18 s, the bots 10 s).
+# Two shares of about the same compile time (each share in one process, its engines one after another, from an
+# empty cache on the 2-core machine: mc's engine 62 s, which compiles the estimator too, and Clabber's learned
+# engine 32 s, 94 s in all; Barbu's heuristic and learned engines 22 and 21 s, Clabber's heuristic and mc 14 and
+# 18 s, the bots 9 s, 84 s in all).
 SHARES = (
     (("barbu-mc", _barbu(["mc:samples=2", "heuristic", "heuristic", "heuristic"])),
      ("barbu-estimator", _barbu_estimator),
