@@ -1,6 +1,7 @@
 import os
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -131,17 +132,21 @@ def _value_tables_shared(request):
 
 # --- the longest files first ----------------------------------------------------------------------
 #
-# The workers take whole files (--dist loadfile) in the order they are collected. A long file taken
+# The workers take whole files (--dist loadfile) in the order they are collected (pyproject.toml turns off
+# pytest-xdist's own order, by number of tests per file, with --no-loadscope-reorder). A long file taken
 # last keeps one worker busy while the other has finished; taken first, the short files fill in
-# around it. The files whose tests took longest on one worker (warm cache, 2-core machine):
+# around it. The files whose tests took longest on one worker (warm cache, 2-core machine) go first, then every
+# other file by its number of tests, most first, so that the last files handed out are the smallest:
 LONGEST_FIRST = ("test_cli_help.py", "test_docs.py", "test_clabber_studies.py", "test_ray.py",
                  "test_review_stability.py", "test_strategies.py")
 
 
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    # sorted() is stable: every other file, and the tests within each file, keep their order
-    items[:] = sorted(items, key=lambda item: rank.get(Path(str(item.fspath)).name, len(rank)))
+    per_file = Counter(str(item.fspath) for item in items)
+    # sorted() is stable: the tests within each file keep their order
+    items[:] = sorted(items, key=lambda item: (rank.get(Path(str(item.fspath)).name, len(rank)),
+                                               -per_file[str(item.fspath)], str(item.fspath)))
 
 
 # --- fixtures some test files ask for --------------------------------------------------------------
