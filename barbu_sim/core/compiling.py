@@ -23,12 +23,12 @@ from .interrupt import compile_interruptibly
 # machine, in seconds, each in a fresh process (scripts/compile_times.py measures the commands).  A busy
 # machine takes several times as long (wait_words says why the line gives no figure for it).
 ESTIMATES_S = {
-    "barbu-one": 25,
-    "barbu-one-mc": 70,  # play with an mc seat: 69 s; mc's estimator alone (hints, review): 45 s
-    "barbu-batch": 30,
-    "barbu-batch-mc": 80,  # 80 s measured (248 s before the rollout player and the network were compiled once)
-    "barbu-one-learned": 40,  # the engines with the learned player alone
-    "barbu-batch-learned": 40,
+    "barbu-one": 20,  # play: 18 s
+    "barbu-one-mc": 55,  # play with an mc seat: 53 s; mc's estimator alone (hints, review): 35 s
+    "barbu-batch": 25,  # run: 22 s
+    "barbu-batch-mc": 65,  # 62 s measured (248 s before the rollout player and the network were compiled once)
+    "barbu-one-learned": 25,  # the engines with the learned player alone (play with a learned seat: 22 s)
+    "barbu-batch-learned": 30,  # advise: 28 s
     "clabber-one": 20,
     "clabber-batch": 25,
     "clabber-games": 25,
