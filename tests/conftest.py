@@ -1,7 +1,6 @@
 import os
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -130,23 +129,14 @@ def _value_tables_shared(request):
     os.environ.pop("BARBU_SIM_CACHE", None)
 
 
-# --- the longest files first ----------------------------------------------------------------------
+# --- the order of the files -----------------------------------------------------------------------------
 #
-# The workers take whole files (--dist loadfile) in the order they are collected (pyproject.toml turns off
-# pytest-xdist's own order, by number of tests per file, with --no-loadscope-reorder). A long file taken
-# last keeps one worker busy while the other has finished; taken first, the short files fill in
-# around it. The files whose tests took longest on one worker (warm cache, 2-core machine) go first, then every
-# other file by its number of tests, most first, so that the last files handed out are the smallest:
-LONGEST_FIRST = ("test_cli_help.py", "test_docs.py", "test_clabber_studies.py", "test_ray.py",
-                 "test_review_stability.py", "test_strategies.py")
-
-
-def pytest_collection_modifyitems(items):
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    per_file = Counter(str(item.fspath) for item in items)
-    # sorted() is stable: the tests within each file keep their order
-    items[:] = sorted(items, key=lambda item: (rank.get(Path(str(item.fspath)).name, len(rank)),
-                                               -per_file[str(item.fspath)], str(item.fspath)))
+# The workers take whole files (--dist loadfile), handed out by pytest-xdist with the files of most tests first
+# (its default order): test_cli_help.py, the help examples, goes first, and the smallest files come last, which
+# leaves neither worker alone with a long file at the end. The docs examples (test_docs.py) then start after the
+# help examples have filled the caches both use (the Clabber mc-bidding engines, advise's value table): handed
+# out first as well, the two files compiled and built the same things at the same time, and the suite took
+# 7 min 15 s instead of 6 min 2 s.
 
 
 # --- fixtures some test files ask for --------------------------------------------------------------
