@@ -36,7 +36,7 @@ def charts_folder(out_dir) -> Path:
 def laid_out(fig):
     """``fig`` with its layout kept as it stands: after ``fig.tight_layout()``, which has placed the axes, the figure
     keeps a placeholder layout engine, and with one set every ``savefig`` lays out and measures every artist once
-    more before drawing it (a fifth of a study's chart time).  The saved files are the same, byte for byte."""
+    more before drawing it (a sixth of the time charts take).  The saved files are the same, byte for byte."""
     from matplotlib.layout_engine import PlaceHolderLayoutEngine
     if isinstance(fig.get_layout_engine(), PlaceHolderLayoutEngine):
         fig.set_layout_engine(None)
