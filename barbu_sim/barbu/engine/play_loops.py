@@ -262,7 +262,7 @@ def _play_tricks(hands, contract, trump, declarer, rules, strat_ids, user_fns, s
             if record:  # only a recorded deal keeps what an error message needs: batches replay it
                 rng_before = rng[0]
             if explain is None:  # the engine without the strong players (see _heuristic_inlined)
-                if inlined is None:
+                if inlined is None:  # never true here: it keeps _choose_trick out of the engines with learned or mc
                     card = -1
                 else:
                     card = _choose_trick(strat_ids[seat], seat, legal, hand, state, rng, user_fns, model, explain)
