@@ -39,6 +39,7 @@ CASES = [
     ("play", ["play", "--contract", "barbu", "--seed", "7"]),
     ("play learned", ["play", "--contract", "barbu", "--seed", "7", "--seat-strategy", "E=learned"]),
     ("play mc", ["play", "-c", "barbu", "--seed", "1", "--seat-strategy", "E=mc:samples=20"]),
+    ("run mc", ["run", "--deals", "20", "--seat-strategy", "E=mc:samples=2", "--out", "{tmp}/mc", "--no-progress"]),
     ("advise", ["advise", HAND, "--remaining", "trumps,domino,barbu", "--hand-in-block", "5", "--samples", "50"]),
     ("clabber run", ["clabber", "run", "-n", "2000", "--out", "{tmp}/crun", "--no-progress"]),
 ]

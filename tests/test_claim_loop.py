@@ -1,7 +1,8 @@
-"""The parallel kernels' claim loops (see barbu_sim.core.atomic) stay copies of one loop.
+"""The batch kernels' claim loops (see barbu_sim.core.atomic) stay copies of one loop, and the threads
+that run them claim every chunk once.
 
-numba cannot cache a kernel that hands its chunk function to a shared loop, so each parallel
-kernel writes the loop out; this test reads the kernels' source (no numba) and compares them.
+numba cannot cache a kernel that is handed its chunk function, so each batch kernel writes the
+loop out; the first tests read the kernels' source (no numba) and compare them.
 """
 
 import ast
@@ -23,8 +24,6 @@ KERNELS = [
 # The loop, up to the chunk's call, as ast.unparse writes it.
 CLAIM_LOOP = [
     "n_chunks = (n + chunk - 1) // chunk",
-    "next_chunk = np.zeros(1, np.int64)",
-    "for _ in prange(max(1, min(workers, n_chunks))):",
     "while True:",
     "k = claim(next_chunk)",
     "if k >= n_chunks:",
@@ -70,3 +69,38 @@ def test_every_claiming_kernel_is_checked():
     claiming = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
                 if "core.atomic import claim" in p.read_text(encoding="utf-8")}
     assert claiming == {path for path, _, _ in KERNELS}
+
+
+def test_threads_claim_every_chunk_once_and_report_an_error():
+    """on_threads runs the kernel on every thread asked for, with one counter: each chunk is played once, by
+    whichever thread claims it; an exception in a thread reaches the caller after all have returned."""
+    import numpy as np
+    from numba import njit
+
+    from barbu_sim.core.atomic import claim, on_threads
+
+    @njit(nogil=True)
+    def count_chunks(next_chunk, n_chunks, played):
+        while True:
+            k = claim(next_chunk)
+            if k >= n_chunks:
+                break
+            played[k] += 1
+
+    n_chunks = 5000
+    played = np.zeros(n_chunks, np.int64)
+    on_threads(count_chunks, 3)(n_chunks, played)
+    assert played.tolist() == [1] * n_chunks  # every chunk once: none lost, none played twice
+    on_threads(count_chunks, 1)(0, played)  # no chunk: returns at once
+    assert played.sum() == n_chunks
+
+    calls = []
+
+    def failing(next_chunk, name):
+        calls.append(next_chunk)
+        if len(calls) == 2:
+            raise RuntimeError(name)
+
+    with pytest.raises(RuntimeError, match="broken"):
+        on_threads(failing, 3)("broken")
+    assert len(calls) == 3 and all(c is calls[0] for c in calls)  # three threads, one shared counter

@@ -12,6 +12,7 @@ import numpy as np
 from numba import get_num_threads
 
 from ..core.cards import HAND_SIZE, verify_deal
+from ..core.atomic import on_threads
 from ..core.interrupt import call_kernel
 from ..core.rng import STREAM_EVAL, stream_key
 from ..core.play_errors import (  # noqa: F401  (the errors this module raises, for its callers)
@@ -90,6 +91,11 @@ class Seats:
         """``kernel(*args)``; with a user strategy at any seat, in a worker thread, so that Ctrl-C works even
         while the strategy never returns (see ``core.interrupt.call_kernel``)."""
         return call_kernel(kernel, self.with_user, *args)
+
+    def run_batch(self, *args):
+        """The batch kernel of these seats' engine on the caller's number of threads (numba's
+        ``get_num_threads``), as :meth:`run` calls a kernel; ``args`` follow its shared counter."""
+        return self.run(on_threads(self.batch_kernel(), get_num_threads()), *args)
 
 
 def _checked_models(models, ids: np.ndarray) -> np.ndarray:
@@ -342,8 +348,7 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
     params = np.zeros((n, len(cfg)), np.int8)
     errors = np.zeros(n, np.int64)
     rules_array = rules.to_array()
-    seats.run(
-        seats.batch_kernel(),
+    seats.run_batch(
         key,
         start,
         n,
@@ -361,7 +366,6 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
         NO_SUMS,
         NO_SUMS,  # squares
         errors,
-        get_num_threads(),
         model,
         seats.no_explain(),
     )
@@ -401,8 +405,7 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
     errors = np.zeros(len(fixed), np.int64)
     rules_array = rules.to_array()
     # One hand per chunk: a hand is many deals, and threads claim hands as they free up.
-    seats.run(
-        seats.batch_kernel(),
+    seats.run_batch(
         key,
         0,  # start
         len(fixed),  # n: the hands
@@ -420,7 +423,6 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
         sums,
         squares,
         errors,
-        get_num_threads(),
         seats.model(),
         seats.no_explain(),
     )

@@ -12,6 +12,7 @@ import numpy as np
 from numba import get_num_threads, types
 
 from ..core.compiling import ensure_compiled
+from ..core.atomic import on_threads
 from ..core.interrupt import call_kernel
 from ..core.play_errors import (  # noqa: F401  (the errors this module raises, for its callers)
     IllegalPlayError, StrategyError, raise_failed_play,
@@ -132,13 +133,16 @@ def _engine(kernel, ids: np.ndarray, bid_ids: np.ndarray | None = None):
                             f"{kernel.estimate_key}{key}"), bidding + (proto,))
 
 
-def _call(kernel, ids: np.ndarray, *args, bid_ids: np.ndarray | None = None):
+def _call(kernel, ids: np.ndarray, *args, bid_ids: np.ndarray | None = None, workers: int | None = None):
     """``kernel(*args)`` in the engine the seats need (card play ``ids``; bidding ``bid_ids`` for a kernel
     that bids, see :func:`_engine`), interruptible by Ctrl-C when a user strategy sits at any seat.
+    A batch kernel runs on ``workers`` threads (:func:`barbu_sim.core.atomic.on_threads`).
 
     The kernel is compiled (or loaded) here, in the calling thread, before a worker thread runs it.
     """
     compiled, trailing = _engine(kernel, ids, bid_ids)
+    if workers is not None:
+        compiled = on_threads(compiled, workers)
     return call_kernel(compiled, bool((ids == USER).any()), *args, *trailing)
 
 
@@ -295,8 +299,8 @@ def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-
         forced_array,
         rows,
         errors,
-        _workers(threads),
         bid_ids=bid_ids,
+        workers=_workers(threads),
     )
     bad = np.flatnonzero(errors[:, 0])
     if len(bad):
@@ -335,8 +339,8 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
         _forced(None),  # every round bids
         games,
         errors,
-        _workers(threads),
         bid_ids=bid_ids,
+        workers=_workers(threads),
     )
     bad = np.flatnonzero(errors)
     if len(bad):

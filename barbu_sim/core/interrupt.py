@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 
-_WORKER_NAME = "barbu-sim-kernel"
+KERNEL_THREAD = "barbu-sim-kernel"  # the threads that run kernels (here, and core.atomic.on_threads)
 
 
 def call_interruptibly(fn, *args, while_waiting=None):
@@ -44,7 +44,7 @@ def call_interruptibly(fn, *args, while_waiting=None):
         except BaseException as e:  # handed to the caller's thread below
             outcome["error"] = e
 
-    worker = threading.Thread(target=work, name=_WORKER_NAME, daemon=True)
+    worker = threading.Thread(target=work, name=KERNEL_THREAD, daemon=True)
     worker.start()
     start = time.perf_counter()
     while worker.is_alive():
@@ -58,7 +58,7 @@ def call_interruptibly(fn, *args, while_waiting=None):
 
 def call_kernel(kernel, interruptible: bool, *args):
     """``kernel(*args)``; when ``interruptible`` (a user strategy sits at some seat), by
-    :func:`call_interruptibly`, with the caller's numba thread count (numba keeps it per thread).
+    :func:`call_interruptibly`.
 
     A user strategy may never return: in a worker thread (the kernel compiled with
     ``nogil=True``) Ctrl-C still reaches Python.  Built-in strategies always return, so their
@@ -66,14 +66,7 @@ def call_kernel(kernel, interruptible: bool, *args):
     """
     if not interruptible:
         return kernel(*args)
-    from numba import get_num_threads, set_num_threads
-    threads = get_num_threads()
-
-    def call():
-        set_num_threads(threads)
-        return kernel(*args)
-
-    return call_interruptibly(call)
+    return call_interruptibly(kernel, *args)
 
 
 class CompileInterrupted(KeyboardInterrupt):
@@ -134,7 +127,7 @@ def stop_at_once_while_compiling() -> None:
 
 def kernel_still_running() -> bool:
     """True while a kernel interrupted by Ctrl-C is still running in its worker thread."""
-    return any(t.name == _WORKER_NAME and t.is_alive() for t in threading.enumerate())
+    return any(t.name == KERNEL_THREAD and t.is_alive() for t in threading.enumerate())
 
 
 def exit_now(code: int) -> None:

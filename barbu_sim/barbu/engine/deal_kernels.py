@@ -1,4 +1,4 @@
-"""The Barbu entry kernels: one deal with its record, and the one parallel batch driver.
+"""The Barbu entry kernels: one deal with its record, and the one batch driver (run on several threads).
 
 Kernel/wrapper pairs: :mod:`barbu_sim.barbu.api` validates and preallocates, then calls a
 kernel through :func:`one_kernel` or :func:`batch_kernel`, which compile it on first use (see
@@ -14,7 +14,7 @@ evaluating hands (Monte Carlo deals of the unseen cards around each fixed hand).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange, types
+from numba import types
 from ...core.jit import njit
 
 from ...core.atomic import claim
@@ -117,13 +117,17 @@ def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                 np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64), model, explain)
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                      user_fns, scores, tricks, params, sums, squares, errors, workers, model, explain):
-    """Play ``n`` work items (see :func:`_play_range`) in chunks of ``chunk``, on ``workers`` threads.
+@njit(cache=True, nogil=True)
+def play_batch_kernel(next_chunk, seed, start, n, chunk, fixed_hands, fixed_seat, n_samples, configs, rules,
+                      strat_ids, user_fns, scores, tricks, params, sums, squares, errors, model, explain):
+    """Play ``n`` work items (see :func:`_play_range`) in chunks of ``chunk``, claiming chunks until none are left.
+
+    Run on several threads at once by :func:`barbu_sim.core.atomic.on_threads`, which gives them one
+    ``next_chunk`` counter to claim from.
 
     Parameters
     ----------
+    next_chunk : (1,) int64, zeroed: the counter the threads claim chunk numbers from.
     seed : uint64 run seed.  start : index of the first deal (deal batches).
     fixed_hands : (n,) uint64 hands to evaluate, or empty for a deal batch.
     fixed_seat, n_samples : the evaluated hands' seat and deals per hand.
@@ -138,21 +142,20 @@ def play_batch_kernel(seed, start, n, chunk, fixed_hands, fixed_seat, n_samples,
     explain : None for the engine without the strong players (mc, learned), an empty (0, 0)
         float64 array for the engine with them (get the kernel from :func:`batch_kernel`).
 
-    Releases the GIL, so that a caller can run it in a thread and stay responsive to Ctrl-C.
+    Releases the GIL, so that several threads play at once, and a caller can run it in a thread and stay
+    responsive to Ctrl-C.
     """
     n_chunks = (n + chunk - 1) // chunk
-    next_chunk = np.zeros(1, np.int64)
-    # The claim loop of core.atomic, written out in each parallel kernel: numba cannot cache a kernel that
-    # hands its chunk function to a shared loop. tests/test_claim_loop.py keeps the three copies alike.
-    for _ in prange(max(1, min(workers, n_chunks))):
-        while True:
-            k = claim(next_chunk)
-            if k >= n_chunks:
-                break
-            lo = k * chunk
-            hi = min(n, lo + chunk)
-            _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                        user_fns, scores, tricks, params, sums, squares, errors, model, explain)
+    # The claim loop of core.atomic, written out in each batch kernel: numba cannot cache a kernel that
+    # is handed its chunk function. tests/test_claim_loop.py keeps the three copies alike.
+    while True:
+        k = claim(next_chunk)
+        if k >= n_chunks:
+            break
+        lo = k * chunk
+        hi = min(n, lo + chunk)
+        _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
+                    user_fns, scores, tricks, params, sums, squares, errors, model, explain)
 
 
 # The argument types of the two entry kernels, by engine: the explain argument is what differs.
@@ -162,10 +165,10 @@ _ONE_ARGS = (
     types.int8[::1], types.int8[::1], types.int8[::1], types.uint64[::1], types.float32[:, ::1],
 )
 _BATCH_ARGS = (
-    types.uint64, types.int64, types.int64, types.int64, types.uint64[::1], types.int64, types.int64,
+    types.int64[::1], types.uint64, types.int64, types.int64, types.int64, types.uint64[::1], types.int64, types.int64,
     types.int64[:, ::1], types.int64[::1], types.int64[::1], USER_FNS,
     types.int16[:, :, ::1], types.int8[:, :, ::1], types.int8[:, ::1],
-    types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.int64, types.float32[:, ::1],
+    types.int64[:, :, ::1], types.int64[:, :, ::1], types.int64[::1], types.float32[:, ::1],
 )
 _EXPLAIN = types.float64[:, ::1]  # the engine with mc (and learned)
 _EXPLAIN_LEARNED = types.float32[:, ::1]  # the engine with learned alone
@@ -194,7 +197,7 @@ def batch_kernel(with_mc: bool, learned: bool = False):
     """:func:`play_batch_kernel`, compiled (or loaded from numba's cache) for the engine of these players.
 
     Its ``explain`` argument must then be an empty (0, 0) float64 array with mc, float32 with
-    learned alone, None without either.
+    learned alone, None without either.  Call it through :func:`barbu_sim.core.atomic.on_threads`.
     """
     kind, words, key = _engine(with_mc, learned)
     return ensure_compiled(play_batch_kernel, _BATCH_ARGS + (kind,), f"the Barbu batch engine{words}",

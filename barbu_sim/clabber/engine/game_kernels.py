@@ -8,7 +8,7 @@ Game ``g`` of run ``seed`` is a pure function of ``(seed, g)``: its key is
 from __future__ import annotations
 
 import numpy as np
-from numba import prange, types
+from numba import types
 from ...core.jit import njit
 
 from ...core.compiling import lazy_kernel
@@ -93,33 +93,32 @@ def _games_chunk(seed, start, lo, hi, rules, bid_ids, bid_params, strat_ids, use
 
 
 @lazy_kernel(
-    types.void(types.uint64, types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1],
-               types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[:, ::1],
-               types.int64[::1], types.int64, types.none, types.none),
+    types.void(types.int64[::1], types.uint64, types.int64, types.int64, types.int64, types.int64[::1],
+               types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1], types.int64[:, ::1],
+               types.int64[::1], types.none, types.none),
     "the Clabber game engine", "clabber-games",
     cache=True,
-    parallel=True,
     nogil=True,
 )
-def games_batch_kernel(seed, start, n, chunk, rules, bid_ids, bid_params, strat_ids, user_fns, forced, games,
-                       errors, workers, mc_bids, mc_proto):
+def games_batch_kernel(next_chunk, seed, start, n, chunk, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
+                       games, errors, mc_bids, mc_proto):
     """Play games ``start .. start + n - 1`` of run ``seed`` to 500; ``games`` (n, 6) gets ``GAME_COLUMNS``.
 
+    Claims chunks of ``chunk`` games from ``next_chunk`` (a zeroed (1,) int64 counter) until none are left: run
+    on several threads at once by :func:`barbu_sim.core.atomic.on_threads`.
     ``mc_bids``: None, or any uint64 array for the kernel with mc bidding (so for the sheet kernel).
     ``mc_proto``: None, or any uint64 array for the engine with the mc card player (so for the sheet kernel).
     """
     n_chunks = (n + chunk - 1) // chunk
-    next_chunk = np.zeros(1, np.int64)
-    # The claim loop of core.atomic, written out in each parallel kernel: numba cannot cache a kernel that
-    # hands its chunk function to a shared loop. tests/test_claim_loop.py keeps the three copies alike.
-    for _ in prange(max(1, min(workers, n_chunks))):
-        while True:
-            k = claim(next_chunk)
-            if k >= n_chunks:
-                break
-            lo = k * chunk
-            _games_chunk(seed, start, lo, min(n, lo + chunk), rules, bid_ids, bid_params, strat_ids, user_fns,
-                         forced, games, errors, mc_bids, mc_proto)
+    # The claim loop of core.atomic, written out in each batch kernel: numba cannot cache a kernel that
+    # is handed its chunk function. tests/test_claim_loop.py keeps the three copies alike.
+    while True:
+        k = claim(next_chunk)
+        if k >= n_chunks:
+            break
+        lo = k * chunk
+        _games_chunk(seed, start, lo, min(n, lo + chunk), rules, bid_ids, bid_params, strat_ids, user_fns,
+                     forced, games, errors, mc_bids, mc_proto)
 
 
 @lazy_kernel(

@@ -11,7 +11,7 @@ its seed; a game's rounds use the key of the game, ``stream_key(seed, game, STRE
 from __future__ import annotations
 
 import numpy as np
-from numba import prange, types
+from numba import types
 from ...core.jit import njit
 
 from ...core.compiling import lazy_kernel
@@ -216,20 +216,21 @@ def _rounds_chunk(seed, start, lo, hi, dealer, rules, bid_ids, bid_params, strat
 
 
 @lazy_kernel(
-    types.void(types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[::1],
+    types.void(types.int64[::1], types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64[::1],
                types.int64[::1], types.int64[::1], types.int64[::1], USER_FNS, types.int64[::1],
-               types.int16[:, ::1], types.int64[:, ::1], types.int64, types.none, types.none),
+               types.int16[:, ::1], types.int64[:, ::1], types.none, types.none),
     "the Clabber batch engine", "clabber-batch",
     cache=True,
-    parallel=True,
     nogil=True,
 )
-def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_params, strat_ids, user_fns, forced,
-                        rows, errors, workers, mc_bids, mc_proto):
-    """Play rounds ``start .. start + n - 1`` of run ``seed`` in chunks of ``chunk`` on ``workers`` threads.
+def rounds_batch_kernel(next_chunk, seed, start, n, chunk, dealer, rules, bid_ids, bid_params, strat_ids, user_fns,
+                        forced, rows, errors, mc_bids, mc_proto):
+    """Play rounds ``start .. start + n - 1`` of run ``seed`` in chunks of ``chunk``, claiming chunks until none
+    are left (run on several threads at once by :func:`barbu_sim.core.atomic.on_threads`).
 
     Parameters
     ----------
+    next_chunk : (1,) int64, zeroed: the counter the threads claim chunk numbers from.
     dealer : the dealer seat of every round.  rules : ``Rules.to_array()``.
     bid_ids, bid_params : (4,) int64 bidding policy per seat.  strat_ids, user_fns : see ``strategies``.
     forced : (3,) int64, ``(-1, 0, 0)`` to bid, else ``(bid round, maker, trump)`` for every round.
@@ -238,17 +239,15 @@ def rounds_batch_kernel(seed, start, n, chunk, dealer, rules, bid_ids, bid_param
     mc_bids, mc_proto : as for :func:`play_one_kernel`.
     """
     n_chunks = (n + chunk - 1) // chunk
-    next_chunk = np.zeros(1, np.int64)
-    # The claim loop of core.atomic, written out in each parallel kernel: numba cannot cache a kernel that
-    # hands its chunk function to a shared loop. tests/test_claim_loop.py keeps the three copies alike.
-    for _ in prange(max(1, min(workers, n_chunks))):
-        while True:
-            k = claim(next_chunk)
-            if k >= n_chunks:
-                break
-            lo = k * chunk
-            _rounds_chunk(seed, start, lo, min(n, lo + chunk), dealer, rules, bid_ids, bid_params, strat_ids,
-                          user_fns, forced, rows, errors[k], mc_bids, mc_proto)
+    # The claim loop of core.atomic, written out in each batch kernel: numba cannot cache a kernel that
+    # is handed its chunk function. tests/test_claim_loop.py keeps the three copies alike.
+    while True:
+        k = claim(next_chunk)
+        if k >= n_chunks:
+            break
+        lo = k * chunk
+        _rounds_chunk(seed, start, lo, min(n, lo + chunk), dealer, rules, bid_ids, bid_params, strat_ids,
+                      user_fns, forced, rows, errors[k], mc_bids, mc_proto)
 
 
 @lazy_kernel(
