@@ -14,9 +14,9 @@ import barbu_sim
 
 PACKAGE = Path(barbu_sim.__file__).parent
 
-# (module, kernel, chunk function) of every kernel that claims chunks.
+# (module, kernel, the function that plays a chunk) of every kernel that claims chunks.
 KERNELS = [
-    ("barbu/engine/deal_kernels.py", "play_batch_kernel", "_play_chunk"),
+    ("barbu/engine/deal_kernels.py", "play_batch_kernel", "_play_range"),
     ("clabber/engine/game_kernels.py", "games_batch_kernel", "_games_chunk"),
     ("clabber/engine/round_kernels.py", "rounds_batch_kernel", "_rounds_chunk"),
 ]
@@ -52,6 +52,8 @@ def test_claim_loop_is_the_one_loop(path, name, play_chunk):
     body = _kernel(path, name).body
     if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
+    while isinstance(body[0], ast.Assign) and "n_chunks" not in ast.unparse(body[0]):
+        body = body[1:]  # the thread's scratch arrays, made once for every chunk it plays
     lines = _lines(body)
     assert lines[:len(CLAIM_LOOP)] == CLAIM_LOOP
     rest = lines[len(CLAIM_LOOP):]

@@ -106,17 +106,6 @@ def _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs
                         tricks[i, c, s] = tr[s]
 
 
-@njit(cache=True)
-def _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors, model, explain):
-    """Allocate one chunk's scratch arrays, then play its items."""
-    _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
-                scores, tricks, params, sums, squares, errors,
-                np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64),
-                new_state(rules), np.empty(1, np.uint64), np.empty(4, np.int64),
-                np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64), model, explain)
-
-
 @njit(cache=True, nogil=True)
 def play_batch_kernel(next_chunk, seed, start, n, chunk, fixed_hands, fixed_seat, n_samples, configs, rules,
                       strat_ids, user_fns, scores, tricks, params, sums, squares, errors, model, explain):
@@ -145,6 +134,10 @@ def play_batch_kernel(next_chunk, seed, start, n, chunk, fixed_hands, fixed_seat
     Releases the GIL, so that several threads play at once, and a caller can run it in a thread and stay
     responsive to Ctrl-C.
     """
+    # The scratch arrays of this thread, for every chunk it plays (each deal starts afresh from its key).
+    deck, dealt, hands = np.empty(52, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64)
+    state, rng = new_state(rules), np.empty(1, np.uint64)
+    sc, tr, dummy, no_snap = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(1, np.int8), np.empty(1, np.uint64)
     n_chunks = (n + chunk - 1) // chunk
     # The claim loop of core.atomic, written out in each batch kernel: numba cannot cache a kernel that
     # is handed its chunk function. tests/test_claim_loop.py keeps the three copies alike.
@@ -154,8 +147,9 @@ def play_batch_kernel(next_chunk, seed, start, n, chunk, fixed_hands, fixed_seat
             break
         lo = k * chunk
         hi = min(n, lo + chunk)
-        _play_chunk(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids,
-                    user_fns, scores, tricks, params, sums, squares, errors, model, explain)
+        _play_range(seed, start, lo, hi, fixed_hands, fixed_seat, n_samples, configs, rules, strat_ids, user_fns,
+                    scores, tricks, params, sums, squares, errors, deck, dealt, hands, state, rng, sc, tr, dummy,
+                    no_snap, model, explain)
 
 
 # The argument types of the two entry kernels, by engine: the explain argument is what differs.

@@ -130,7 +130,7 @@ def _mc_if_compiled_in(sid, legal, hand, state, rng, explain, model):
     """mc's card (see :func:`barbu_sim.barbu.players.mc.player.mc_choose`); -1 in the engine compiled without mc."""
 
 
-@overload(_mc_if_compiled_in)
+@overload(_mc_if_compiled_in, inline="always")
 def _mc_if_compiled_in_impl(sid, legal, hand, state, rng, explain, model):
     if not _has_mc(explain):
         return lambda sid, legal, hand, state, rng, explain, model: -1  # never reached: the API picks the mc engine
@@ -143,7 +143,7 @@ def _learned_if_compiled_in(legal, hand, state, rng, model, explain, slot):
     engine compiled without it."""
 
 
-@overload(_learned_if_compiled_in)
+@overload(_learned_if_compiled_in, inline="always")
 def _learned_if_compiled_in_impl(legal, hand, state, rng, model, explain, slot):
     if isinstance(explain, types.NoneType):
         # never reached: the API picks the strong engine
