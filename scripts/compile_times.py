@@ -2,8 +2,10 @@
 
 Each command runs in a fresh process twice: first with an empty numba cache
 directory (``NUMBA_CACHE_DIR``, so every kernel it needs compiles: the wait a
-new user sees once), then again with that cache filled (the wait of every later
-call).  The difference is, to within process start-up noise, the compile time.
+new user sees once) and an empty value-table cache (``BARBU_SIM_CACHE``: a table the
+package does not ship is built), then again with both caches filled (the wait of every
+later call).  The difference is, to within process start-up noise, the compile time
+and the tables built.
 
     python scripts/compile_times.py --force           # every command -> results/compile_times.json
     python scripts/compile_times.py --only run,play --out /tmp/times.json   # some of them
@@ -106,8 +108,9 @@ def check_doc_table(results: Path = ROOT / "results" / "compile_times.json", doc
 
 
 def timed(argv: list[str], cache: str) -> tuple[float, int, str]:
-    """Seconds, exit code and stderr of ``barbu-sim argv`` with numba's cache in ``cache``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    """Seconds, exit code and stderr of ``barbu-sim argv`` with numba's cache in ``cache`` and the value-table
+    cache beside it (``cache``-tables: empty at first use too, as a newcomer's)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, BARBU_SIM_CACHE=f"{cache}-tables")
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "barbu_sim", *argv], env=env, capture_output=True, text=True,
                           cwd=ROOT)
@@ -157,7 +160,8 @@ def main(argv=None) -> int:
             rows.append(row)
             print(f"{name:16} first use {cold:6.1f} s   cached {warm:5.1f} s", flush=True)
     out = {
-        "what": "seconds of each command in a fresh process: with an empty numba cache (first use) and with it filled",
+        "what": "seconds of each command in a fresh process: with empty numba and value-table caches (first use) "
+                "and with them filled",
         "command": "python scripts/compile_times.py",
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                     "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},

@@ -9,6 +9,7 @@ evaluated (5 negative contracts, 4 trump suits, 13 domino ranks).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -266,10 +267,26 @@ def value_table_path(strategies="heuristic", rules: Rules | None = None, *, n_ha
     return Path(cache_dir or default_cache_dir()) / f"value-table-{hashlib.sha1(key.encode()).hexdigest()[:16]}.json"
 
 
+# The value tables of the everyday commands' default play (advise's learned, game's and compare-orders'
+# heuristic; the default rules and sizes), shipped with the package, gzipped, so that a first use reads its
+# table instead of building it (12 s for learned on the 2-core machine).  Each is named as its cache file
+# (:func:`value_table_path`), whose key holds the code stamp: a table built by other code is never read.
+# ``python scripts/ship_value_tables.py`` builds them; tests/test_shipped_tables.py checks that they are this
+# code's.
+SHIPPED_TABLES = Path(__file__).parent / "value_tables"
+SHIPPED_STRATEGIES = ("learned", "heuristic")
+
+
+def shipped_table_path(cache_path: Path) -> Path:
+    """Where the package ships the table whose cache file is ``cache_path`` (it may not ship it)."""
+    return SHIPPED_TABLES / f"{Path(cache_path).name}.gz"
+
+
 def _read_cached(path: Path) -> ValueTable | None:
-    """The table cached in ``path``; ``None`` (with a warning) when the file is damaged."""
+    """The table cached in ``path`` (or shipped, gzipped, when its name ends in ``.gz``); ``None`` (with a
+    warning) when the file is damaged."""
     try:
-        data = read_json(path)
+        data = json.loads(gzip.decompress(path.read_bytes())) if path.suffix == ".gz" else read_json(path)
         table = ValueTable(np.array(data["average"], float), np.array(data["subset_value"], float),
                            int(data["n_hands"]), int(data["n_samples"]), np.array(data["hands"], np.uint64),
                            np.array(data["grid_mean"], float), np.array(data["defender_grid"], float))
@@ -289,16 +306,18 @@ def value_table(strategies="heuristic", rules: Rules | None = None, *, n_hands: 
     """The table ``optimal`` and ``relative`` decide by, built by simulation and cached on disk.
 
     ``n_hands`` random declarer hands are each evaluated on ``n_samples`` deals of
-    the unseen cards; the cache file is :func:`value_table_path`.  A damaged cache
+    the unseen cards; the cache file is :func:`value_table_path`, and a table the package ships for the same
+    key (:data:`SHIPPED_TABLES`) is read when the cache has none.  A damaged cache
     file is ignored with a warning and rebuilt.
     """
     rules = rules or Rules()
     strategies = [table_strategy(s) for s in ([strategies] * 4 if isinstance(strategies, str) else list(strategies))]
     path = value_table_path(strategies, rules, n_hands=n_hands, n_samples=n_samples, seed=seed, cache_dir=cache_dir)
-    if path.exists():
-        table = _read_cached(path)
-        if table is not None:
-            return table
+    for cached in (path, shipped_table_path(path)):
+        if cached.exists():
+            table = _read_cached(cached)
+            if table is not None:
+                return table
     hands = np.array([random_deal(seed, i)[0] for i in range(n_hands)], np.uint64)
     est = evaluate_hands(hands, EvalGrid.configs(0), strategies, seat=0, n_samples=n_samples, seed=seed, rules=rules)
     values = np.array([EvalGrid.contract_values(est.mean[j], est.se[j], 0)[0] for j in range(n_hands)])
