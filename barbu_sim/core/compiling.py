@@ -24,11 +24,11 @@ from .interrupt import compile_interruptibly
 # machine takes several times as long (wait_words says why the line gives no figure for it).
 ESTIMATES_S = {
     "barbu-one": 20,  # play: 18 s
-    "barbu-one-mc": 55,  # play with an mc seat: 53 s; mc's estimator alone (hints, review): 35 s
-    "barbu-batch": 25,  # run: 22 s
-    "barbu-batch-mc": 65,  # 62 s measured (248 s before the rollout player and the network were compiled once)
+    "barbu-one-mc": 55,  # play with an mc seat: 49 to 54 s; mc's estimator alone (hints, review): 35 s
+    "barbu-batch": 20,  # run: 18 to 20 s
+    "barbu-batch-mc": 60,  # 56 s measured (248 s before the rollout player and the network were compiled once)
     "barbu-one-learned": 25,  # the engines with the learned player alone (play with a learned seat: 22 s)
-    "barbu-batch-learned": 30,  # advise: 28 s
+    "barbu-batch-learned": 25,  # advise: 22 to 26 s
     "clabber-one": 20,
     "clabber-batch": 25,
     "clabber-games": 25,
