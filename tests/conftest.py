@@ -55,9 +55,9 @@ def _clabber(strategies):
 
 
 # Two shares of about the same compile time (each share in one process, its engines one after another, from an
-# empty cache on the 2-core machine: mc's engine 62 s, which compiles the estimator too, and Clabber's learned
-# engine 32 s, 94 s in all; Barbu's heuristic and learned engines 22 and 21 s, Clabber's heuristic and mc 14 and
-# 18 s, the bots 9 s, 84 s in all).
+# empty cache on the 2-core machine, both shares at once: mc's engine 49 s, which compiles the estimator too, and
+# Clabber's learned engine 18 s, 67 s in all; Barbu's heuristic and learned engines 18 and 7 s, Clabber's
+# heuristic and mc 12 and 14 s, the bots 9 s, 60 s in all).
 SHARES = (
     (("barbu-mc", _barbu(["mc:samples=2", "heuristic", "heuristic", "heuristic"])),
      ("barbu-estimator", _barbu_estimator),
