@@ -36,7 +36,7 @@ def _features(pos, legal):
     heur = heuristic_strategy(np.uint64(legal), hand, pos.state, pos.rng)
     rows = []
     for c in cards_of(legal):
-        x = np.zeros(N_FEATURES)
+        x = np.zeros(N_FEATURES, np.float32)  # the engine's own type: its compiled features load from the cache
         fill = domino_card_features if pos.contract == DOMINO else trick_card_features
         fill(np.int64(c), np.uint64(legal), hand, pos.state, np.int64(heur), x)
         rows.append(x)
