@@ -1,7 +1,7 @@
 """The numba play loops: the state array, one deal of a trick contract or of Domino, the players' switch.
 
-The entry kernels that call these loops, one deal with its record and the parallel batch
-driver, are in :mod:`barbu_sim.barbu.engine.deal_kernels`.  The loops are compiled in three engines from
+The entry kernels that call these loops, one deal with its record and the batch driver (run on
+several threads), are in :mod:`barbu_sim.barbu.engine.deal_kernels`.  The loops are compiled in three engines from
 this one source: without the strong players, with mc (and learned), and with learned alone, told apart
 by the type of their ``explain`` argument (None, a float64 array, a float32 array): see
 :func:`_mc_if_compiled_in`.
@@ -9,7 +9,8 @@ by the type of their ``explain`` argument (None, a float64 array, a float32 arra
 Compile time: numba's own inliner (``inline="always"``) re-types and re-inlines a function's
 body at every call site, which cost about 30 s per play loop when every small helper used
 it.  Only the players' switch (``_choose_trick``, ``_choose_domino``, ``_choose_calling``) and the heuristic's
-body in the engine without the strong players are inlined that way, for speed (see :func:`_heuristic_inlined`);
+body in the engine without the strong players are inlined that way, for speed (see :func:`_heuristic_inlined`),
+and the two one-call overloads that reach the strong players, for compile time (see :func:`_mc_if_compiled_in`);
 the small helpers (bits, random numbers, play rules, dealing) are plain calls that LLVM
 inlines at a fraction of the compile time, with no measured loss of speed.
 """
