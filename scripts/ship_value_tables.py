@@ -21,21 +21,13 @@ import gzip
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-from barbu_sim.barbu.game.evaluation import (
-    SHIPPED_STRATEGIES, SHIPPED_TABLES, shipped_table_path, value_table, value_table_path,
-)
-
-
-def wanted() -> dict[str, Path]:
-    """The shipped file of each default strategy's table, for this code."""
-    return {s: shipped_table_path(value_table_path(s)) for s in SHIPPED_STRATEGIES}
+from barbu_sim.barbu.game.evaluation import SHIPPED_TABLES, shipped_tables, value_table, value_table_path
 
 
 def stale() -> list[str]:
     """What is wrong with the shipped tables, one line each (empty when they are this code's)."""
-    want = wanted()
+    want = shipped_tables()
     problems = [f"no table of {s} for this code ({p.name})" for s, p in want.items() if not p.exists()]
     extra = sorted(set(SHIPPED_TABLES.glob("*.gz")) - set(want.values()))
     problems += [f"{p.name} is no table of this code" for p in extra]
@@ -46,14 +38,14 @@ def build() -> None:
     """Build each default table in an empty cache and ship it gzipped; remove the old ones."""
     SHIPPED_TABLES.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as cache:
-        for strategy, shipped in wanted().items():
+        for strategy, shipped in shipped_tables().items():
             start = time.perf_counter()
             value_table(strategy, cache_dir=cache)
             text = value_table_path(strategy, cache_dir=cache).read_bytes()
             shipped.write_bytes(gzip.compress(text, mtime=0))
             print(f"{strategy}: {shipped.name} ({len(text) >> 10} KiB, {shipped.stat().st_size >> 10} KiB gzipped) "
                   f"in {time.perf_counter() - start:.0f} s")
-    for old in set(SHIPPED_TABLES.glob("*.gz")) - set(wanted().values()):
+    for old in set(SHIPPED_TABLES.glob("*.gz")) - set(shipped_tables().values()):
         old.unlink()
         print(f"removed {old.name}")
 

@@ -6,7 +6,7 @@ import pytest
 from barbu_sim.barbu.engine.deals import random_deal
 from barbu_sim.barbu.game import evaluation
 from barbu_sim.barbu.game.evaluation import (
-    SHIPPED_STRATEGIES, SHIPPED_TABLES, shipped_table_path, value_table, value_table_path,
+    SHIPPED_STRATEGIES, SHIPPED_TABLES, shipped_tables, value_table,
 )
 
 
@@ -21,7 +21,7 @@ def _no_building(monkeypatch):
 
 
 def test_the_shipped_tables_are_this_codes():
-    want = {shipped_table_path(value_table_path(s)) for s in SHIPPED_STRATEGIES}
+    want = set(shipped_tables().values())
     have = set(SHIPPED_TABLES.glob("*.gz"))
     assert len(want) == len(SHIPPED_STRATEGIES) == 2
     assert have == want, (

@@ -92,10 +92,11 @@ class Seats:
         while the strategy never returns (see ``core.interrupt.call_kernel``)."""
         return call_kernel(kernel, self.with_user, *args)
 
-    def run_batch(self, *args):
+    def run_batch(self, *args, chunks: int):
         """The batch kernel of these seats' engine on the caller's number of threads (numba's
-        ``get_num_threads``), as :meth:`run` calls a kernel; ``args`` follow its shared counter."""
-        return self.run(on_threads(self.batch_kernel(), get_num_threads()), *args)
+        ``get_num_threads``), at most one a chunk, as :meth:`run` calls a kernel; ``args`` follow its shared
+        counter."""
+        return self.run(on_threads(self.batch_kernel(), min(get_num_threads(), chunks)), *args)
 
 
 def _checked_models(models, ids: np.ndarray) -> np.ndarray:
@@ -368,6 +369,7 @@ def play_batch(seed: int, start: int, n: int, configs, strategies="heuristic", *
         errors,
         model,
         seats.no_explain(),
+        chunks=-(-n // chunk),
     )
     bad = np.flatnonzero(errors)
     if bad.size:
@@ -425,6 +427,7 @@ def evaluate_hands(hands, configs, strategies="heuristic", *, seat: int = 0, n_s
         errors,
         seats.model(),
         seats.no_explain(),
+        chunks=len(fixed),  # a hand a chunk
     )
     bad = np.flatnonzero(errors)
     if bad.size:

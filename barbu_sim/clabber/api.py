@@ -136,7 +136,7 @@ def _engine(kernel, ids: np.ndarray, bid_ids: np.ndarray | None = None):
 def _call(kernel, ids: np.ndarray, *args, bid_ids: np.ndarray | None = None, workers: int | None = None):
     """``kernel(*args)`` in the engine the seats need (card play ``ids``; bidding ``bid_ids`` for a kernel
     that bids, see :func:`_engine`), interruptible by Ctrl-C when a user strategy sits at any seat.
-    A batch kernel runs on ``workers`` threads (:func:`barbu_sim.core.atomic.on_threads`).
+    A batch kernel runs on ``workers`` threads (:func:`barbu_sim.core.atomic.on_threads`): at most one a chunk.
 
     The kernel is compiled (or loaded) here, in the calling thread, before a worker thread runs it.
     """
@@ -300,7 +300,7 @@ def play_rounds(seed: int, start: int, n: int, dealer: int = 0, bidding="accept-
         rows,
         errors,
         bid_ids=bid_ids,
-        workers=_workers(threads),
+        workers=min(_workers(threads), len(errors)),  # errors: a row a chunk
     )
     bad = np.flatnonzero(errors[:, 0])
     if len(bad):
@@ -340,7 +340,7 @@ def play_games(seed: int, start: int, n: int, bidding="accept-first", strategies
         games,
         errors,
         bid_ids=bid_ids,
-        workers=_workers(threads),
+        workers=min(_workers(threads), -(-n // chunk)),
     )
     bad = np.flatnonzero(errors)
     if len(bad):

@@ -282,6 +282,11 @@ def shipped_table_path(cache_path: Path) -> Path:
     return SHIPPED_TABLES / f"{Path(cache_path).name}.gz"
 
 
+def shipped_tables() -> dict[str, Path]:
+    """The file each of :data:`SHIPPED_STRATEGIES`' default tables ships as, for this code."""
+    return {s: shipped_table_path(value_table_path(s)) for s in SHIPPED_STRATEGIES}
+
+
 def _read_cached(path: Path) -> ValueTable | None:
     """The table cached in ``path`` (or shipped, gzipped, when its name ends in ``.gz``); ``None`` (with a
     warning) when the file is damaged."""
